@@ -1,0 +1,58 @@
+package io.plumb.driver;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One broker client for one benchmark run: creates topics, producers and consumers.
+ *
+ * <p>The framework creates the driver with its public no-argument constructor, calls {@link
+ * #initialize} once, then the factory methods (possibly from several threads), and finally {@link
+ * #close}. Futures may complete on any thread. A driver must not block the caller of {@link
+ * BenchmarkProducer#send} longer than its client library does.
+ */
+public interface BenchmarkDriver extends AutoCloseable {
+
+  /**
+   * Reads the driver's own settings from its YAML file and connects. Unknown or misspelled fields
+   * in that file must be rejected with a {@link DriverConfigException} naming the field.
+   */
+  void initialize(DriverConfig config) throws Exception;
+
+  /** Prefix of the topic names the framework generates; override for brokers with naming rules. */
+  default String topicNamePrefix() {
+    return "plumb";
+  }
+
+  /** Creates a topic with the given number of partitions (or the broker's equivalent). */
+  CompletableFuture<Void> createTopic(String topic, int partitions);
+
+  /** Creates a producer for one topic. The framework creates one per benchmark producer. */
+  CompletableFuture<BenchmarkProducer> createProducer(String topic);
+
+  /**
+   * Creates a consumer that joins {@code subscription} on {@code topic}: consumers of the same
+   * subscription share the topic's messages, each subscription receives all of them. The consumer
+   * starts delivering to {@code listener} as soon as it is created.
+   */
+  CompletableFuture<BenchmarkConsumer> createConsumer(
+      String topic, String subscription, MessageListener listener);
+
+  /**
+   * Removes topics this run created, so the next run starts clean. Called after every producer and
+   * consumer is closed. The default keeps them.
+   */
+  default CompletableFuture<Void> deleteTopics(List<String> topics) {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Facts the driver established about the broker it runs against (for example a durability setting
+   * it applied and read back), recorded as they are in the result. Called after {@link
+   * #initialize}.
+   */
+  default Map<String, String> brokerFacts() {
+    return Map.of();
+  }
+}
