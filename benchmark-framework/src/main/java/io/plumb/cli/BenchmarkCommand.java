@@ -1,0 +1,192 @@
+package io.plumb.cli;
+
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.input.BadInputException;
+import io.plumb.result.ResultJson;
+import io.plumb.result.ResultWriter;
+import io.plumb.result.RunReport;
+import io.plumb.worker.DriverLoader;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.Workload;
+import io.plumb.workload.WorkloadReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code bin/benchmark}: runs every driver against every workload and writes one result each. */
+@Command(
+    name = "benchmark",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Runs each workload against each driver: open-loop load at the workload's producerRate, latency measured from the",
+      "intended send time (no coordinated omission), full HdrHistogram distributions to p99.9999 and max.",
+      "",
+      "Writes one JSON result per workload and driver and prints a summary. Exit status: 0 success, 1 a run failed or",
+      "was interrupted (its partial result is still written), 2 bad input.",
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  bin/benchmark --drivers driver-kafka/kafka.yaml workloads/1-topic-16-partitions-1kb.yaml",
+      "  bin/benchmark -d driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml workloads/quick-1kb-10k.yaml",
+      "  bin/benchmark -d driver-kafka/kafka.yaml --driver-set bootstrap.servers=broker1:9092 workloads/*.yaml",
+      "  bin/benchmark -d benchmark-framework/loopback.yaml workloads/loopback-capacity.yaml   # what this host can push",
+    })
+public final class BenchmarkCommand implements Callable<Integer> {
+  @Option(
+      names = {"-d", "--drivers"},
+      required = true,
+      split = ",",
+      paramLabel = "FILE",
+      description =
+          "Driver YAML file(s), comma-separated; every workload runs against each. Example: driver-kafka/kafka.yaml")
+  List<Path> drivers;
+
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "WORKLOAD",
+      description = "Workload YAML file(s), in OpenMessaging Benchmark's format.")
+  List<Path> workloads;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "PATH",
+      description =
+          "Where results go: a directory (default: results/), or a file ending in .json when there is exactly one run.")
+  Path output;
+
+  @Option(
+      names = "--driver-set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Overrides a driver setting without editing its file, e.g. --driver-set bootstrap.servers=10.0.0.5:9092. Repeatable.")
+  Map<String, String> driverOverrides = new LinkedHashMap<>();
+
+  @Option(
+      names = "--period",
+      paramLabel = "SECONDS",
+      description =
+          "Seconds between progress lines and rate samples (default: a tenth of the test, 1 to 10 s).")
+  Double periodSeconds;
+
+  @Option(
+      names = "--keep-topics",
+      description = "Leave the run's topics on the broker (default: delete them at the end).")
+  boolean keepTopics;
+
+  @Option(
+      names = {"-w", "--workers"},
+      split = ",",
+      paramLabel = "URL",
+      description = "Remote workers (not supported yet: runs use an in-process worker).")
+  List<String> workers;
+
+  @Option(
+      names = {"-wf", "--workers-file"},
+      paramLabel = "FILE",
+      description = "File listing remote workers (not supported yet).")
+  Path workersFile;
+
+  private final PrintStream out;
+  private final AtomicReference<BenchmarkRun> current = new AtomicReference<>();
+  private final CountDownLatch finished = new CountDownLatch(1);
+
+  public BenchmarkCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    if (workers != null || workersFile != null) {
+      throw new BadInputException(
+          "--workers / --workers-file: remote workers are not supported yet; omit the option to run in-process");
+    }
+    if (periodSeconds != null && !(periodSeconds >= 0.1 && periodSeconds <= 3600)) {
+      throw new BadInputException(
+          "--period: expected seconds from 0.1 to 3600, got " + periodSeconds);
+    }
+    // Validate every input before running anything, so a typo in the last file fails in seconds.
+    List<Workload> loaded = new ArrayList<>();
+    for (Path workload : workloads) {
+      loaded.add(WorkloadReader.read(workload));
+    }
+    for (Path driver : drivers) {
+      DriverLoader.instantiate(driver, DriverLoader.identify(driver).driverClass());
+    }
+    ResultPaths paths = new ResultPaths(output, drivers.size() * loaded.size());
+    RunOptions options = RunOptions.defaults().withDriverOverrides(driverOverrides);
+    if (periodSeconds != null) {
+      options = options.withPeriod(Duration.ofMillis(Math.round(periodSeconds * 1000)));
+    }
+    installInterruptHandler();
+    int status = 0;
+    try {
+      for (Path driver : drivers) {
+        for (Workload workload : loaded) {
+          status = Math.max(status, runOne(workload, driver, options, paths));
+        }
+      }
+    } finally {
+      finished.countDown();
+    }
+    return status;
+  }
+
+  private int runOne(Workload workload, Path driver, RunOptions options, ResultPaths paths)
+      throws IOException {
+    out.printf("%n=== %s with %s%n", workload.file(), driver);
+    BenchmarkRun run =
+        new BenchmarkRun(
+            workload,
+            driver,
+            new LocalWorker(),
+            options,
+            new ConsoleReporter(out, workload.messageSize()));
+    current.set(run);
+    RunReport report;
+    try {
+      report = run.execute();
+    } finally {
+      current.set(null);
+    }
+    Path target = paths.pathFor(workload.name(), report.driverName());
+    ResultWriter.write(ResultJson.render(report), target);
+    out.println("Result       " + target);
+    return report.complete() ? 0 : 1;
+  }
+
+  /** Ctrl-C stops the current run, which then writes what it measured, marked incomplete. */
+  private void installInterruptHandler() {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  BenchmarkRun run = current.get();
+                  if (run != null) {
+                    run.abort("interrupted (SIGINT/SIGTERM) before the end of the run");
+                  }
+                  try {
+                    finished.await(20, TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "plumb-interrupt"));
+  }
+}

@@ -1,0 +1,151 @@
+package io.plumb.cli;
+
+import io.plumb.coordinator.Phase;
+import io.plumb.coordinator.RunListener;
+import io.plumb.result.Counters;
+import io.plumb.result.Percentiles;
+import io.plumb.result.RunReport;
+import io.plumb.stats.PeriodStats;
+import java.io.PrintStream;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import org.HdrHistogram.Histogram;
+
+/** Progress lines while a run goes, and a one-screen summary when it ends. */
+final class ConsoleReporter implements RunListener {
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+  private final PrintStream out;
+  private final int messageSize;
+
+  ConsoleReporter(PrintStream out, int messageSize) {
+    this.out = out;
+    this.messageSize = messageSize;
+  }
+
+  @Override
+  public void step(String message) {
+    out.println(LocalTime.now().format(TIME) + "  " + message);
+  }
+
+  @Override
+  public void period(
+      Phase phase,
+      double elapsed,
+      double length,
+      PeriodStats stats,
+      double seconds,
+      long backlog,
+      long lag) {
+    double publishRate = stats.sent() / seconds;
+    double consumeRate = stats.received() / seconds;
+    String line =
+        String.format(
+            "%s  %-8s %4.0f/%-4.0fs  pub %,9.0f msg/s %7.2f MB/s | cons %,9.0f msg/s %7.2f MB/s | backlog %,d | pub ms %s | e2e ms %s | err %d",
+            LocalTime.now().format(TIME),
+            phase.label(),
+            elapsed,
+            length,
+            publishRate,
+            publishRate * messageSize / (1024 * 1024),
+            consumeRate,
+            consumeRate * messageSize / (1024 * 1024),
+            backlog,
+            brief(stats.publishLatency()),
+            brief(stats.endToEndLatency()),
+            stats.failed() + stats.consumerErrors());
+    if (lag > 0 && stats.sent() > 0 && lag > publishRate * 0.01) {
+      line += String.format(" | BEHIND schedule by %,d msgs", lag);
+    }
+    out.println(line);
+  }
+
+  private static String brief(Histogram histogram) {
+    if (histogram.getTotalCount() == 0) {
+      return "-";
+    }
+    return String.format(
+        "p50 %s p99 %s p99.9 %s max %s",
+        ms(Percentiles.millis(histogram, 50)),
+        ms(Percentiles.millis(histogram, 99)),
+        ms(Percentiles.millis(histogram, 99.9)),
+        ms(Percentiles.maxMillis(histogram)));
+  }
+
+  static String ms(double millis) {
+    if (millis >= 100) {
+      return String.format("%.0f", millis);
+    }
+    if (millis >= 1) {
+      return String.format("%.2f", millis);
+    }
+    return String.format("%.3f", millis);
+  }
+
+  @Override
+  public void finished(RunReport report) {
+    out.println();
+    out.printf(
+        "== %s on %s: %s (measured %.1f s after %.1f s of warm-up)%n",
+        report.workload().name(),
+        report.driverName(),
+        report.complete() ? "complete" : "INCOMPLETE: " + report.incompleteReason(),
+        report.measuredSeconds(),
+        report.warmupSeconds());
+    out.printf(
+        "Throughput   target %,.0f msg/s | published %,.0f msg/s (%.2f MB/s) | consumed %,.0f msg/s (%.2f MB/s)%n",
+        report.targetRate(),
+        report.publishRate(),
+        report.publishRate() * messageSize / (1024 * 1024),
+        report.consumeRate(),
+        report.consumeRate() * messageSize / (1024 * 1024));
+    Counters c = report.counters();
+    out.printf(
+        "Messages     sent %,d | acknowledged %,d | failed %,d | received %,d | lost %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",
+        c.sent(),
+        c.acknowledged(),
+        c.failed(),
+        c.received(),
+        c.lost(),
+        c.duplicated(),
+        c.outOfOrder(),
+        c.consumerErrors());
+    StringBuilder header = new StringBuilder(String.format("%-26s", "Latency (ms)"));
+    for (double percentile : Percentiles.REPORTED) {
+      header.append(String.format("%10s", Percentiles.label(percentile)));
+    }
+    header.append(String.format("%10s", "max"));
+    out.println(header);
+    row("publish (from intended)", report.measured().publishLatency());
+    row("service time (from send)", report.measured().serviceTime());
+    row("send delay", report.measured().sendDelay());
+    row("end-to-end", report.measured().endToEndLatency());
+    if (report.generatorBoundReasons().isEmpty()) {
+      out.printf(
+          "Verdict      the generator kept to its schedule (send delay p99 %s ms): these figures measure the driver and broker%n",
+          ms(Percentiles.millis(report.measured().sendDelay(), 99)));
+    } else {
+      for (String reason : report.generatorBoundReasons()) {
+        out.println("Verdict      GENERATOR-BOUND: " + reason);
+      }
+    }
+    for (String error : report.errors()) {
+      out.println("Error        " + error);
+    }
+  }
+
+  private void row(String name, Histogram histogram) {
+    StringBuilder line = new StringBuilder(String.format("  %-24s", name));
+    for (double percentile : Percentiles.REPORTED) {
+      line.append(
+          String.format(
+              "%10s",
+              histogram.getTotalCount() == 0
+                  ? "-"
+                  : ms(Percentiles.millis(histogram, percentile))));
+    }
+    line.append(
+        String.format(
+            "%10s", histogram.getTotalCount() == 0 ? "-" : ms(Percentiles.maxMillis(histogram))));
+    out.println(line);
+  }
+}

@@ -1,0 +1,404 @@
+package io.plumb.coordinator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.plumb.input.BadInputException;
+import io.plumb.result.Counters;
+import io.plumb.result.RunReport;
+import io.plumb.stats.PeriodStats;
+import io.plumb.worker.LocalWorker;
+import io.plumb.worker.Worker;
+import io.plumb.worker.WorkerSpecs.DriverInfo;
+import io.plumb.worker.WorkerSpecs.DriverSetup;
+import io.plumb.worker.WorkerSpecs.LoadSpec;
+import io.plumb.worker.WorkerSpecs.MessageSpec;
+import io.plumb.worker.WorkerSpecs.Totals;
+import io.plumb.workload.Payloads;
+import io.plumb.workload.Workload;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One workload against one driver: set up, check every subscription receives, warm up, measure,
+ * drain, tear down — and always produce a report, marked incomplete when something failed or the
+ * user interrupted, so nothing measured is lost.
+ */
+public final class BenchmarkRun {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final YAMLMapper YAML = new YAMLMapper();
+  private static final String ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+  private final Workload workload;
+  private final Path driverFile;
+  private final Worker worker;
+  private final RunOptions options;
+  private final RunListener listener;
+  private final CountDownLatch aborted = new CountDownLatch(1);
+  private volatile String abortReason;
+  private final List<String> errors = new ArrayList<>();
+
+  public BenchmarkRun(
+      Workload workload, Path driverFile, Worker worker, RunOptions options, RunListener listener) {
+    this.workload = workload;
+    this.driverFile = driverFile;
+    this.worker = worker;
+    this.options = options;
+    this.listener = listener;
+  }
+
+  /** Stops the run at the next opportunity; the report is marked incomplete with {@code reason}. */
+  public void abort(String reason) {
+    abortReason = reason;
+    aborted.countDown();
+  }
+
+  /**
+   * Runs to the end. Bad input found before anything was measured is thrown as {@link
+   * BadInputException}; every other failure ends in an incomplete report.
+   */
+  public RunReport execute() {
+    Instant start = Instant.now();
+    SecureRandom random = new SecureRandom();
+    int runId = random.nextInt();
+    StringBuilder tag = new StringBuilder();
+    for (int i = 0; i < 6; i++) {
+      tag.append(ALPHANUMERIC.charAt(random.nextInt(ALPHANUMERIC.length())));
+    }
+    Measurement measurement = new Measurement(workload.subscriptionsPerTopic());
+    String driverName = driverFile.getFileName().toString();
+    Map<String, String> brokerFacts = Map.of();
+    String failure = null;
+    RunPlan plan = null;
+    boolean loadStarted = false;
+    double sendShare = 0;
+    long[] sendTime = new long[1];
+    try {
+      checkSupported();
+      listener.step("initialising driver " + driverFile);
+      DriverInfo info =
+          worker.initializeDriver(
+              new DriverSetup(
+                  driverFile.toString(), readText(driverFile), options.driverOverrides()),
+              runId);
+      driverName = driverNameFrom(driverFile, info);
+      brokerFacts = info.brokerFacts();
+      plan = RunPlan.of(workload, info.topicNamePrefix(), tag.toString());
+      listener.step(
+          String.format(
+              "creating %d topic(s) of %d partition(s)",
+              plan.topics().size(), workload.partitionsPerTopic()));
+      worker.createTopics(plan.topics());
+      if (!plan.consumers().isEmpty()) {
+        listener.step("creating " + plan.consumers().size() + " consumer(s)");
+        worker.createConsumers(plan.consumers());
+      }
+      listener.step("creating " + plan.producers().size() + " producer(s)");
+      worker.createProducers(
+          plan.producers(),
+          new MessageSpec(
+              workload.messageSize(),
+              workload.keyDistributor(),
+              Payloads.forWorkload(workload, runId)));
+      awaitEverySubscription(plan);
+      worker.takePeriod(); // drops what the probes recorded
+      listener.step(
+          String.format(
+              "load: %,.0f msg/s over %d producer(s), %d bytes each",
+              workload.producerRate(), plan.producers().size(), workload.messageSize()));
+      worker.startLoad(new LoadSpec(plan.ratePerProducer(), Duration.ofMillis(20).toNanos()));
+      loadStarted = true;
+      Duration period = options.periodFor(workload.testDuration());
+      runPhase(Phase.WARMUP, workload.warmupDuration(), period, measurement, sendTime);
+      runPhase(Phase.MEASURE, workload.testDuration(), period, measurement, sendTime);
+    } catch (BadInputException e) {
+      if (loadStarted) {
+        failure = e.getMessage();
+      } else {
+        closeQuietly(plan);
+        throw e;
+      }
+    } catch (RuntimeException e) {
+      failure = e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+    if (failure == null && abortReason != null) {
+      failure = abortReason;
+    }
+    if (loadStarted) {
+      worker.stopLoad();
+      if (failure == null) {
+        drain(plan, measurement);
+      }
+    }
+    Counters counters = counters(plan, measurement);
+    if (worker instanceof LocalWorker local) {
+      errors.addAll(local.firstErrors());
+    }
+    closeQuietly(plan);
+    double measured = measurement.measuredSeconds();
+    sendShare =
+        measured > 0
+            ? Math.min(1, sendTime[0] / 1e9 / measured / Math.max(1, threadsUsed(plan)))
+            : 0;
+    List<String> verdict =
+        measured > 0
+            ? GeneratorVerdict.judge(
+                    workload.producerRate(),
+                    measurement.measuredSent(),
+                    measured,
+                    measurement.maxLagMessages(),
+                    sendShare)
+                .reasons()
+            : List.of();
+    RunReport report =
+        new RunReport(
+            workload,
+            driverName,
+            workload.producerRate(),
+            workload.warmupDuration().toNanos() / 1e9,
+            measured,
+            List.copyOf(measurement.samples()),
+            measurement.measured(),
+            counters,
+            verdict,
+            sendShare,
+            failure,
+            List.copyOf(errors),
+            workloadConfig(),
+            driverConfig(),
+            brokerFacts,
+            Environment.describe(),
+            start,
+            Instant.now());
+    listener.finished(report);
+    return report;
+  }
+
+  private void checkSupported() {
+    if (workload.producerRate() == 0) {
+      throw new BadInputException(
+          workload.file()
+              + ": field 'producerRate': 0 (search for the peak rate) is not supported yet; give a rate in messages per second");
+    }
+    if (workload.consumerBacklogSizeGB() > 0) {
+      throw new BadInputException(
+          workload.file()
+              + ": field 'consumerBacklogSizeGB': backlog builds are not supported yet; use 0");
+    }
+  }
+
+  private void awaitEverySubscription(RunPlan plan) {
+    if (plan.topicOfSubscription().isEmpty()) {
+      return;
+    }
+    listener.step(
+        "checking that every subscription receives (up to "
+            + options.readinessTimeout().toSeconds()
+            + " s)");
+    long deadline = System.nanoTime() + options.readinessTimeout().toNanos();
+    long nextProbe = 0;
+    while (true) {
+      if (System.nanoTime() >= nextProbe) {
+        worker.sendProbes();
+        nextProbe = System.nanoTime() + 500_000_000L;
+      }
+      Map<String, Long> probes = worker.probesReceived();
+      List<String> silent =
+          plan.topicOfSubscription().keySet().stream()
+              .filter(key -> probes.getOrDefault(key, 0L) == 0)
+              .toList();
+      if (silent.isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new RunException(
+            silent.size()
+                + " subscription(s) received nothing within "
+                + options.readinessTimeout().toSeconds()
+                + " s (first: "
+                + silent.get(0)
+                + "); check that consumers can read what producers write (offsets, bindings, subjects)");
+      }
+      if (waitOrAbort(Duration.ofMillis(50))) {
+        throw new RunException(abortReason);
+      }
+    }
+  }
+
+  private void runPhase(
+      Phase phase, Duration length, Duration period, Measurement measurement, long[] sendTime) {
+    if (length.isZero()) {
+      return;
+    }
+    listener.step(phase.label() + " for " + seconds(length) + " s");
+    long phaseStart = System.nanoTime();
+    long phaseEnd = phaseStart + length.toNanos();
+    long periodStart = phaseStart;
+    while (periodStart < phaseEnd) {
+      long periodEnd = Math.min(phaseEnd, periodStart + period.toNanos());
+      boolean stop = waitOrAbort(Duration.ofNanos(Math.max(0, periodEnd - System.nanoTime())));
+      PeriodStats stats = worker.takePeriod();
+      long lag = worker.scheduleLag();
+      long now = System.nanoTime();
+      double periodSeconds = (now - periodStart) / 1e9;
+      long backlog = measurement.add(phase, stats, periodSeconds, lag);
+      if (phase == Phase.MEASURE) {
+        sendTime[0] += stats.producerBlockedNanos();
+      }
+      listener.period(
+          phase, (now - phaseStart) / 1e9, seconds(length), stats, periodSeconds, backlog, lag);
+      periodStart = now;
+      if (stop) {
+        throw new RunException(abortReason);
+      }
+    }
+  }
+
+  /** After load stops: waits (bounded) for outstanding completions and deliveries. */
+  private void drain(RunPlan plan, Measurement measurement) {
+    long deadline = System.nanoTime() + options.drainTimeout().toNanos();
+    while (true) {
+      PeriodStats stats = worker.takePeriod();
+      measurement.add(Phase.DRAIN, stats, 0, 0);
+      PeriodStats whole = measurement.wholeRun();
+      boolean sendsDone = whole.acknowledged() + whole.failed() >= whole.sent();
+      if (sendsDone && outstandingDeliveries(plan, worker.totals()) == 0) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        errors.add(
+            String.format(
+                "drain: after %d s, %d send(s) had not completed and %d delivery(ies) were missing",
+                options.drainTimeout().toSeconds(),
+                Math.max(0, whole.sent() - whole.acknowledged() - whole.failed()),
+                outstandingDeliveries(plan, worker.totals())));
+        return;
+      }
+      if (waitOrAbort(Duration.ofMillis(50))) {
+        return;
+      }
+    }
+  }
+
+  /** Acknowledged messages not yet received, summed over subscriptions. */
+  private static long outstandingDeliveries(RunPlan plan, Totals totals) {
+    long missing = 0;
+    for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
+      Map<Integer, Long> distinct =
+          totals.distinctBySubscription().getOrDefault(entry.getKey(), Map.of());
+      for (var producer : plan.producers()) {
+        if (producer.topic().equals(entry.getValue())) {
+          long acked = totals.ackedByProducer().getOrDefault(producer.producerId(), 0L);
+          missing += Math.max(0, acked - distinct.getOrDefault(producer.producerId(), 0L));
+        }
+      }
+    }
+    return missing;
+  }
+
+  private Counters counters(RunPlan plan, Measurement measurement) {
+    PeriodStats whole = measurement.wholeRun();
+    long lost = plan == null ? 0 : outstandingDeliveries(plan, worker.totals());
+    return new Counters(
+        whole.sent(),
+        whole.acknowledged(),
+        whole.failed(),
+        whole.received(),
+        lost,
+        whole.duplicates(),
+        whole.outOfOrder(),
+        whole.consumerErrors(),
+        whole.untimedAcknowledgements(),
+        whole.negativeEndToEnd(),
+        whole.foreign());
+  }
+
+  private int threadsUsed(RunPlan plan) {
+    int producers = plan == null ? 1 : plan.producers().size();
+    return Math.max(1, Math.min(producers, Runtime.getRuntime().availableProcessors()));
+  }
+
+  private void closeQuietly(RunPlan plan) {
+    try {
+      worker.closeClients(plan == null || options.keepTopics() ? List.of() : plan.topicNames());
+    } catch (RuntimeException e) {
+      errors.add("teardown: " + e.getMessage());
+    }
+    try {
+      worker.close();
+    } catch (RuntimeException e) {
+      errors.add("teardown: " + e.getMessage());
+    }
+  }
+
+  /** Waits up to {@code time}; true when the run was aborted. */
+  private boolean waitOrAbort(Duration time) {
+    try {
+      return aborted.await(time.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      abort("interrupted");
+      return true;
+    }
+  }
+
+  private JsonNode workloadConfig() {
+    ObjectNode node = JSON.valueToTree(Map.of());
+    try {
+      node = (ObjectNode) YAML.readTree(workload.file().toFile());
+    } catch (IOException | ClassCastException e) {
+      node.put("file", workload.file().toString());
+    }
+    node.put("effectiveTestDurationSeconds", seconds(workload.testDuration()));
+    node.put("effectiveWarmupDurationSeconds", seconds(workload.warmupDuration()));
+    return node;
+  }
+
+  private JsonNode driverConfig() {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("file", driverFile.toString());
+    try {
+      node.set("contents", YAML.readTree(driverFile.toFile()));
+    } catch (IOException e) {
+      node.put("contents", "unreadable: " + e.getMessage());
+    }
+    ObjectNode overrides = node.putObject("overrides");
+    options.driverOverrides().forEach((key, value) -> overrides.put(key, Secrets.mask(key, value)));
+    return node;
+  }
+
+  private static String driverNameFrom(Path file, DriverInfo info) {
+    try {
+      JsonNode tree = YAML.readTree(file.toFile());
+      if (tree != null && tree.hasNonNull("name")) {
+        return tree.get("name").asText();
+      }
+    } catch (IOException e) {
+      // fall through to the class name
+    }
+    return info.driverClass();
+  }
+
+  private static String readText(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static double seconds(Duration duration) {
+    return duration.toNanos() / 1e9;
+  }
+}

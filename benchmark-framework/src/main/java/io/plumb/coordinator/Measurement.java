@@ -1,0 +1,69 @@
+package io.plumb.coordinator;
+
+import io.plumb.result.PeriodSample;
+import io.plumb.stats.PeriodStats;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the coordinator has gathered: every period of the measured phase (for the timelines), their
+ * lossless sum, and run-wide counts (warm-up included) for the balance of sent against received.
+ */
+final class Measurement {
+  private final List<PeriodSample> samples = new ArrayList<>();
+  private final PeriodStats.Builder measured = new PeriodStats.Builder();
+  private final PeriodStats.Builder wholeRun = new PeriodStats.Builder();
+  private double measuredSeconds;
+  private long maxLagMessages;
+  private final int subscriptionsPerTopic;
+
+  Measurement(int subscriptionsPerTopic) {
+    this.subscriptionsPerTopic = subscriptionsPerTopic;
+  }
+
+  /** Adds a period; returns the backlog after it (messages sent but not yet received by all). */
+  long add(Phase phase, PeriodStats stats, double seconds, long lagMessages) {
+    wholeRun.add(stats);
+    PeriodStats soFar = wholeRun.build();
+    long backlog = Math.max(0, soFar.sent() * subscriptionsPerTopic - soFar.received());
+    if (phase == Phase.MEASURE) {
+      samples.add(new PeriodSample(stats, seconds, backlog));
+      measuredSeconds += seconds;
+      maxLagMessages = Math.max(maxLagMessages, lagMessages);
+    }
+    if (phase != Phase.WARMUP) {
+      // Deliveries during the drain belong to messages produced while measuring.
+      measured.add(stats);
+    }
+    return backlog;
+  }
+
+  List<PeriodSample> samples() {
+    return samples;
+  }
+
+  PeriodStats measured() {
+    return measured.build();
+  }
+
+  PeriodStats wholeRun() {
+    return wholeRun.build();
+  }
+
+  double measuredSeconds() {
+    return measuredSeconds;
+  }
+
+  /** Sends during the measured phase only (the drain sends nothing). */
+  long measuredSent() {
+    long sent = 0;
+    for (PeriodSample sample : samples) {
+      sent += sample.stats().sent();
+    }
+    return sent;
+  }
+
+  long maxLagMessages() {
+    return maxLagMessages;
+  }
+}

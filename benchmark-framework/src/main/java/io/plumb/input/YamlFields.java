@@ -1,0 +1,283 @@
+package io.plumb.input;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Strict reader for the top-level fields of one YAML file: every value is type- and range-checked,
+ * every field must be known, and every complaint is one line naming the file, the line and the
+ * field. Jackson's data binding would coerce "10" into 10 and report errors with class names, which
+ * is why the fields are read one by one here.
+ */
+public final class YamlFields {
+  private static final YAMLMapper MAPPER = new YAMLMapper();
+
+  private final Path file;
+  private final ObjectNode root;
+  private final Map<String, Integer> lines;
+  private final Set<String> read = new TreeSet<>();
+
+  private YamlFields(Path file, ObjectNode root, Map<String, Integer> lines) {
+    this.file = file;
+    this.root = root;
+    this.lines = lines;
+  }
+
+  /** Parses {@code file}, which must hold a YAML mapping. */
+  public static YamlFields read(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new BadInputException(file + ": file not found");
+    } catch (IOException e) {
+      throw new BadInputException(file + ": cannot read: " + e.getMessage());
+    }
+    JsonNode tree;
+    try {
+      tree = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new BadInputException(
+          file + lineOf(e.getLocation()) + ": not valid YAML: " + firstLine(e));
+    }
+    if (tree == null || !tree.isObject()) {
+      throw new BadInputException(file + ": expected a YAML mapping of field: value lines");
+    }
+    return new YamlFields(file, (ObjectNode) tree, topLevelLines(file, text));
+  }
+
+  private static Map<String, Integer> topLevelLines(Path file, String text) {
+    Map<String, Integer> lines = new HashMap<>();
+    YAMLFactory factory = new YAMLFactory();
+    factory.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    try (JsonParser parser = factory.createParser(text)) {
+      int depth = 0;
+      for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+        switch (token) {
+          case START_OBJECT, START_ARRAY -> depth++;
+          case END_OBJECT, END_ARRAY -> depth--;
+          case FIELD_NAME -> {
+            if (depth == 1) {
+              lines.put(parser.currentName(), parser.currentTokenLocation().getLineNr());
+            }
+          }
+          default -> {}
+        }
+      }
+    } catch (JsonParseException e) {
+      throw new BadInputException(file + lineOf(e.getLocation()) + ": " + firstLine(e));
+    } catch (IOException e) {
+      throw new BadInputException(file + ": cannot read: " + e.getMessage());
+    }
+    return lines;
+  }
+
+  private static String lineOf(JsonLocation location) {
+    return location == null || location.getLineNr() <= 0 ? "" : ":" + location.getLineNr();
+  }
+
+  private static String firstLine(JsonProcessingException e) {
+    String message = e.getOriginalMessage();
+    return message == null ? e.getClass().getSimpleName() : message.lines().findFirst().orElse("");
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  /** The whole document, for recording the configuration as run. */
+  public ObjectNode tree() {
+    return root.deepCopy();
+  }
+
+  public boolean has(String field) {
+    return root.has(field) && !root.get(field).isNull();
+  }
+
+  /** "file:line: field 'x'" — the prefix of every complaint about a field. */
+  public String where(String field) {
+    Integer line = lines.get(field);
+    return file + (line == null ? "" : ":" + line) + ": field '" + field + "'";
+  }
+
+  public BadInputException error(String field, String problem) {
+    return new BadInputException(where(field) + ": " + problem);
+  }
+
+  private JsonNode value(String field) {
+    read.add(field);
+    return root.get(field);
+  }
+
+  public Optional<String> string(String field) {
+    JsonNode node = value(field);
+    if (node == null || node.isNull()) {
+      return Optional.empty();
+    }
+    if (!node.isTextual() && !node.isNumber() && !node.isBoolean()) {
+      throw error(field, "expected text, got " + describe(node));
+    }
+    return Optional.of(node.asText());
+  }
+
+  public Optional<Boolean> bool(String field) {
+    JsonNode node = value(field);
+    if (node == null || node.isNull()) {
+      return Optional.empty();
+    }
+    if (!node.isBoolean()) {
+      throw error(field, "expected true or false, got " + describe(node));
+    }
+    return Optional.of(node.booleanValue());
+  }
+
+  /** A whole number in [min, max]. */
+  public Optional<Long> whole(String field, long min, long max) {
+    JsonNode node = value(field);
+    if (node == null || node.isNull()) {
+      return Optional.empty();
+    }
+    boolean integral =
+        node.isIntegralNumber()
+            || (node.isFloatingPointNumber()
+                && node.doubleValue() == Math.rint(node.doubleValue()));
+    if (!integral || node.doubleValue() < min || node.doubleValue() > max) {
+      throw error(
+          field, "expected a whole number from " + min + " to " + max + ", got " + describe(node));
+    }
+    return Optional.of(node.longValue());
+  }
+
+  /** A number in [min, max], or (min, max] when {@code minExclusive}. */
+  public Optional<Double> number(String field, double min, boolean minExclusive, double max) {
+    JsonNode node = value(field);
+    if (node == null || node.isNull()) {
+      return Optional.empty();
+    }
+    if (!node.isNumber()) {
+      throw error(field, "expected a number, got " + describe(node));
+    }
+    double value = node.doubleValue();
+    boolean belowMin = minExclusive ? value <= min : value < min;
+    if (belowMin || value > max || Double.isNaN(value)) {
+      String range =
+          (minExclusive ? "greater than " : "at least ")
+              + plain(min)
+              + " and at most "
+              + plain(max);
+      throw error(field, "expected a number " + range + ", got " + describe(node));
+    }
+    return Optional.of(value);
+  }
+
+  public <E extends Enum<E>> Optional<E> choice(String field, Class<E> type) {
+    Optional<String> text = string(field);
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equals(text.get())) {
+        return Optional.of(constant);
+      }
+    }
+    List<String> allowed = new ArrayList<>();
+    for (E constant : type.getEnumConstants()) {
+      allowed.add(constant.name());
+    }
+    throw error(
+        field, "expected one of " + String.join(", ", allowed) + ", got '" + text.get() + "'");
+  }
+
+  /** Fails on the first field that no reader asked for, suggesting the closest known name. */
+  public void rejectUnknownFields() {
+    List<String> unknown = new ArrayList<>();
+    root.fieldNames()
+        .forEachRemaining(
+            name -> {
+              if (!read.contains(name)) {
+                unknown.add(name);
+              }
+            });
+    if (unknown.isEmpty()) {
+      return;
+    }
+    unknown.sort(Comparator.comparingInt(name -> lines.getOrDefault(name, 0)));
+    String name = unknown.get(0);
+    String suggestion = closest(name, read);
+    String hint =
+        suggestion == null
+            ? "known fields: " + String.join(", ", read)
+            : "did you mean '" + suggestion + "'?";
+    throw new BadInputException(where(name).replace("field '", "unknown field '") + ": " + hint);
+  }
+
+  private static String closest(String name, Set<String> candidates) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : candidates) {
+      int distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = candidate;
+      }
+    }
+    return bestDistance <= Math.max(2, name.length() / 3) ? best : null;
+  }
+
+  static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+
+  private static String describe(JsonNode node) {
+    if (node.isTextual()) {
+      return "'" + node.asText() + "'";
+    }
+    if (node.isObject()) {
+      return "a mapping";
+    }
+    if (node.isArray()) {
+      return "a list";
+    }
+    return node.asText();
+  }
+
+  private static String plain(double value) {
+    return value == Math.rint(value) && Math.abs(value) < 1e15
+        ? Long.toString((long) value)
+        : Double.toString(value);
+  }
+}

@@ -1,0 +1,96 @@
+package io.plumb.load;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Spreads a worker's producers over one thread per core (or fewer, one per producer at most) and
+ * starts them on staggered schedules, so producers of equal rate do not all fire at the same
+ * instant.
+ */
+public final class LoadGenerator {
+  private final List<ProducerLoop> loops = new ArrayList<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private final int messageSize;
+
+  /**
+   * @param ratePerProducer messages per second for each producer
+   * @param startNanos intended time of the first message, on {@code clock}
+   */
+  public LoadGenerator(
+      List<ProducerTask> tasks,
+      double ratePerProducer,
+      long startNanos,
+      int threadCount,
+      int messageSize,
+      WorkerClock clock) {
+    this.messageSize = messageSize;
+    int loopsWanted = Math.max(1, Math.min(threadCount, tasks.size()));
+    List<List<ProducerTask>> groups = new ArrayList<>();
+    for (int i = 0; i < loopsWanted; i++) {
+      groups.add(new ArrayList<>());
+    }
+    double interval = 1e9 / ratePerProducer;
+    for (int i = 0; i < tasks.size(); i++) {
+      ProducerTask task = tasks.get(i);
+      long phase = (long) (interval * i / tasks.size());
+      task.start(new RateSchedule(startNanos + phase, interval), ratePerProducer);
+      groups.get(i % loopsWanted).add(task);
+    }
+    for (int i = 0; i < loopsWanted; i++) {
+      ProducerLoop loop = new ProducerLoop(groups.get(i), clock);
+      loops.add(loop);
+      Thread thread = new Thread(loop, "plumb-producer-" + i);
+      thread.setDaemon(true);
+      threads.add(thread);
+    }
+  }
+
+  public void start() {
+    threads.forEach(Thread::start);
+  }
+
+  /**
+   * Stops every loop and waits for its thread; sends already handed to drivers complete normally.
+   */
+  public void stop() throws InterruptedException {
+    loops.forEach(ProducerLoop::stop);
+    for (Thread thread : threads) {
+      thread.join(30_000);
+    }
+  }
+
+  public long sent() {
+    long sum = 0;
+    for (ProducerLoop loop : loops) {
+      sum += loop.sent();
+    }
+    return sum;
+  }
+
+  public long sentBytes() {
+    return sent() * messageSize;
+  }
+
+  /** Total nanoseconds producer threads spent inside drivers' send(). */
+  public long nanosInSend() {
+    long sum = 0;
+    for (ProducerLoop loop : loops) {
+      sum += loop.nanosInSend();
+    }
+    return sum;
+  }
+
+  /** Scheduled messages not yet sent by {@code time}, summed over producers. */
+  public long lagBy(long time) {
+    long sum = 0;
+    for (ProducerLoop loop : loops) {
+      sum += loop.lagBy(time);
+    }
+    return sum;
+  }
+
+  public int threadCount() {
+    return threads.size();
+  }
+}

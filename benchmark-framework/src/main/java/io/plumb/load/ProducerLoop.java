@@ -1,0 +1,126 @@
+package io.plumb.load;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+
+/**
+ * One thread sending for a fixed set of producers, always the one whose next message is due
+ * earliest (a binary heap on intended send time). It never waits for the broker: when a send
+ * returns late, the messages that fell due meanwhile go out at once with their original intended
+ * times, so the delay shows up as latency instead of a quietly lower rate.
+ */
+final class ProducerLoop implements Runnable {
+  private static final VarHandle SENT;
+  private static final VarHandle IN_SEND;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      SENT = lookup.findVarHandle(ProducerLoop.class, "sent", long.class);
+      IN_SEND = lookup.findVarHandle(ProducerLoop.class, "nanosInSend", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final ProducerTask[] heap;
+  private final WorkerClock clock;
+  private final Pacer pacer;
+  private volatile boolean running = true;
+
+  // Written only by this loop's thread (opaque stores, no atomics); read by the stats collector.
+  @SuppressWarnings("unused")
+  private long sent;
+
+  @SuppressWarnings("unused")
+  private long nanosInSend;
+
+  ProducerLoop(List<ProducerTask> tasks, WorkerClock clock) {
+    this.heap = tasks.toArray(new ProducerTask[0]);
+    this.clock = clock;
+    this.pacer = new Pacer(clock);
+  }
+
+  boolean running() {
+    return running;
+  }
+
+  void stop() {
+    running = false;
+  }
+
+  long sent() {
+    return (long) SENT.getOpaque(this);
+  }
+
+  long nanosInSend() {
+    return (long) IN_SEND.getOpaque(this);
+  }
+
+  /** Messages due by {@code time} that this loop has not sent yet. */
+  long lagBy(long time) {
+    long due = 0;
+    for (ProducerTask task : heap) {
+      due += task.dueBy(time);
+    }
+    return Math.max(0, due - sent());
+  }
+
+  @Override
+  public void run() {
+    buildHeap();
+    long sentCount = 0;
+    long inSend = 0;
+    long now = clock.now();
+    while (running) {
+      ProducerTask task = heap[0];
+      long due = task.nextIntendedTime();
+      if (now < due) {
+        now = pacer.waitUntil(due, this);
+        if (!running) {
+          break;
+        }
+      }
+      task.sendNext(now);
+      long after = clock.now();
+      inSend += after - now;
+      now = after;
+      SENT.setOpaque(this, ++sentCount);
+      IN_SEND.setOpaque(this, inSend);
+      siftDown(0);
+    }
+  }
+
+  private void buildHeap() {
+    for (int i = heap.length / 2 - 1; i >= 0; i--) {
+      siftDown(i);
+    }
+  }
+
+  private void siftDown(int index) {
+    int size = heap.length;
+    ProducerTask moving = heap[index];
+    long key = moving.nextIntendedTime();
+    while (true) {
+      int child = 2 * index + 1;
+      if (child >= size) {
+        break;
+      }
+      long childKey = heap[child].nextIntendedTime();
+      if (child + 1 < size) {
+        long rightKey = heap[child + 1].nextIntendedTime();
+        if (rightKey < childKey) {
+          child++;
+          childKey = rightKey;
+        }
+      }
+      if (key <= childKey) {
+        break;
+      }
+      heap[index] = heap[child];
+      index = child;
+    }
+    heap[index] = moving;
+  }
+}

@@ -1,0 +1,26 @@
+package io.plumb.result;
+
+/**
+ * Message counts over the whole run (warm-up included), so that every message sent is accounted
+ * for.
+ *
+ * @param lost acknowledged by the broker but never received, summed over subscriptions
+ * @param duplicated received more than once
+ * @param outOfOrder arrived after a later message of the same producer on the same partition
+ * @param untimedAcknowledgements completions whose actual send time was no longer held (more in
+ *     flight than the producer's ring), so service time and send delay were not recorded for them
+ * @param negativeEndToEnd end-to-end values below zero (clocks disagreeing), recorded as zero
+ * @param foreign messages without this run's header (another run's messages on a reused topic)
+ */
+public record Counters(
+    long sent,
+    long acknowledged,
+    long failed,
+    long received,
+    long lost,
+    long duplicated,
+    long outOfOrder,
+    long consumerErrors,
+    long untimedAcknowledgements,
+    long negativeEndToEnd,
+    long foreign) {}

@@ -1,0 +1,190 @@
+package io.plumb.result;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.stats.Histograms;
+import io.plumb.stats.PeriodStats;
+import java.util.function.Function;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+/**
+ * Renders a run as JSON. The first fields are OpenMessaging Benchmark's, with its names and units
+ * (latencies in milliseconds, publish delay in microseconds), so existing tooling reads Plumb
+ * results; Plumb's own fields follow.
+ *
+ * <p>Meanings differ from OMB's in one deliberate way: {@code publishLatency*} and {@code
+ * endToEndLatency*} are measured from the intended send time (no coordinated omission); the latency
+ * from the actual send is {@code latency.serviceTime}.
+ */
+public final class ResultJson {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private ResultJson() {}
+
+  public static ObjectNode render(RunReport run) {
+    ObjectNode json = MAPPER.createObjectNode();
+    json.put("workload", run.workload().name());
+    json.put("driver", run.driverName());
+    json.put("messageSize", run.workload().messageSize());
+    json.put("topics", run.workload().topics());
+    json.put("partitions", run.workload().partitionsPerTopic());
+    json.put("producersPerTopic", run.workload().producersPerTopic());
+    json.put(
+        "consumersPerTopic",
+        run.workload().subscriptionsPerTopic() * run.workload().consumerPerSubscription());
+    timelines(json, run);
+    aggregated(json, "PublishLatency", run.measured().publishLatency(), 1e6, false);
+    aggregated(json, "PublishDelayLatency", run.measured().sendDelay(), 1e3, true);
+    aggregated(json, "EndToEndLatency", run.measured().endToEndLatency(), 1e6, false);
+
+    json.put("complete", run.complete());
+    if (!run.complete()) {
+      json.put("incompleteReason", run.incompleteReason());
+    }
+    json.put("generatorBound", !run.generatorBoundReasons().isEmpty());
+    ArrayNode reasons = json.putArray("generatorBoundReasons");
+    run.generatorBoundReasons().forEach(reasons::add);
+    ObjectNode throughput = json.putObject("throughput");
+    throughput.put("targetRateMsgPerSec", run.targetRate());
+    throughput.put("publishRateMsgPerSec", run.publishRate());
+    throughput.put(
+        "publishMBPerSec", run.publishRate() * run.workload().messageSize() / (1024 * 1024));
+    throughput.put("consumeRateMsgPerSec", run.consumeRate());
+    throughput.put(
+        "consumeMBPerSec", run.consumeRate() * run.workload().messageSize() / (1024 * 1024));
+    throughput.put("producerThreadTimeInSendPercent", run.producerSendShare() * 100);
+    json.set("counters", MAPPER.valueToTree(run.counters()));
+    ArrayNode errors = json.putArray("errors");
+    run.errors().forEach(errors::add);
+
+    ObjectNode latency = json.putObject("latency");
+    latency.put("unit", "milliseconds");
+    latency.put("publishMeasuredFrom", "intended send time");
+    latency.set("publish", family(run.measured().publishLatency()));
+    latency.set("serviceTime", family(run.measured().serviceTime()));
+    latency.set("sendDelay", family(run.measured().sendDelay()));
+    latency.set("endToEnd", family(run.measured().endToEndLatency()));
+
+    ObjectNode phases = json.putObject("phases");
+    phases.put("warmupSeconds", run.warmupSeconds());
+    phases.put("measuredSeconds", run.measuredSeconds());
+    phases.put("startTime", run.startTime().toString());
+    phases.put("endTime", run.endTime().toString());
+    json.set("workloadConfig", run.workloadConfig());
+    json.set("driverConfig", run.driverConfig());
+    json.set("brokerFacts", MAPPER.valueToTree(run.brokerFacts()));
+    json.set("environment", MAPPER.valueToTree(run.environment()));
+    return json;
+  }
+
+  private static void timelines(ObjectNode json, RunReport run) {
+    ArrayNode publishRate = json.putArray("publishRate");
+    ArrayNode publishErrorRate = json.putArray("publishErrorRate");
+    ArrayNode consumeRate = json.putArray("consumeRate");
+    ArrayNode backlog = json.putArray("backlog");
+    for (PeriodSample sample : run.samples()) {
+      publishRate.add(sample.stats().sent() / sample.seconds());
+      publishErrorRate.add(sample.stats().failed() / sample.seconds());
+      consumeRate.add(sample.stats().received() / sample.seconds());
+      backlog.add(sample.backlog());
+    }
+    timeline(json, run, "publishLatency", PeriodStats::publishLatency, 1e6, false);
+    timeline(json, run, "publishDelayLatency", PeriodStats::sendDelay, 1e3, true);
+    timeline(json, run, "endToEndLatency", PeriodStats::endToEndLatency, 1e6, false);
+  }
+
+  private static void timeline(
+      ObjectNode json,
+      RunReport run,
+      String prefix,
+      Function<PeriodStats, Histogram> family,
+      double divisor,
+      boolean whole) {
+    ArrayNode avg = json.putArray(prefix + "Avg");
+    ArrayNode[] byPercentile = new ArrayNode[OMB_PERCENTILES.length];
+    for (int i = 0; i < OMB_PERCENTILES.length; i++) {
+      byPercentile[i] = json.putArray(prefix + OMB_SUFFIXES[i]);
+    }
+    ArrayNode max = json.putArray(prefix + "Max");
+    for (PeriodSample sample : run.samples()) {
+      Histogram histogram = family.apply(sample.stats());
+      avg.add(histogram.getTotalCount() == 0 ? 0 : histogram.getMean() / divisor);
+      for (int i = 0; i < OMB_PERCENTILES.length; i++) {
+        addValue(byPercentile[i], valueAt(histogram, OMB_PERCENTILES[i]) / divisor, whole);
+      }
+      addValue(max, histogram.getTotalCount() == 0 ? 0 : histogram.getMaxValue() / divisor, whole);
+    }
+  }
+
+  private static final double[] OMB_PERCENTILES = {50, 75, 95, 99, 99.9, 99.99, 99.999};
+  private static final String[] OMB_SUFFIXES = {
+    "50pct", "75pct", "95pct", "99pct", "999pct", "9999pct", "99999pct"
+  };
+
+  private static void aggregated(
+      ObjectNode json, String family, Histogram histogram, double divisor, boolean whole) {
+    json.put(
+        "aggregated" + family + "Avg",
+        histogram.getTotalCount() == 0 ? 0 : histogram.getMean() / divisor);
+    for (int i = 0; i < OMB_PERCENTILES.length; i++) {
+      putValue(
+          json,
+          "aggregated" + family + OMB_SUFFIXES[i],
+          valueAt(histogram, OMB_PERCENTILES[i]) / divisor,
+          whole);
+    }
+    putValue(
+        json,
+        "aggregated" + family + "Max",
+        histogram.getTotalCount() == 0 ? 0 : histogram.getMaxValue() / divisor,
+        whole);
+    ObjectNode quantiles = json.putObject("aggregated" + family + "Quantiles");
+    if (histogram.getTotalCount() > 0) {
+      for (HistogramIterationValue value : histogram.percentiles(5)) {
+        String key = Double.toString(value.getPercentileLevelIteratedTo());
+        double at = value.getValueIteratedTo() / divisor;
+        if (whole) {
+          quantiles.put(key, Math.round(at));
+        } else {
+          quantiles.put(key, at);
+        }
+      }
+    }
+  }
+
+  private static double valueAt(Histogram histogram, double percentile) {
+    return histogram.getTotalCount() == 0 ? 0 : histogram.getValueAtPercentile(percentile);
+  }
+
+  private static void addValue(ArrayNode array, double value, boolean whole) {
+    if (whole) {
+      array.add(Math.round(value));
+    } else {
+      array.add(value);
+    }
+  }
+
+  private static void putValue(ObjectNode json, String field, double value, boolean whole) {
+    if (whole) {
+      json.put(field, Math.round(value));
+    } else {
+      json.put(field, value);
+    }
+  }
+
+  /** Count, mean, the reported percentiles, max, and the full histogram (HdrHistogram encoding). */
+  private static ObjectNode family(Histogram histogram) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("count", histogram.getTotalCount());
+    node.put("mean", Percentiles.meanMillis(histogram));
+    for (double percentile : Percentiles.REPORTED) {
+      node.put(Percentiles.label(percentile), Percentiles.millis(histogram, percentile));
+    }
+    node.put("max", Percentiles.maxMillis(histogram));
+    node.put("histogramUnit", "nanoseconds");
+    node.put("histogram", Histograms.encode(histogram));
+    return node;
+  }
+}

@@ -1,0 +1,61 @@
+package io.plumb.result;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.stats.PeriodStats;
+import io.plumb.workload.Workload;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a finished (or interrupted) run produced, before it is rendered as JSON or text.
+ *
+ * @param measured the measured phase plus the drain's deliveries, merged losslessly
+ * @param incompleteReason why the run stopped early, or null when it completed
+ * @param generatorBoundReasons why the generator rather than the broker limited the run; empty if
+ *     not
+ */
+public record RunReport(
+    Workload workload,
+    String driverName,
+    double targetRate,
+    double warmupSeconds,
+    double measuredSeconds,
+    List<PeriodSample> samples,
+    PeriodStats measured,
+    Counters counters,
+    List<String> generatorBoundReasons,
+    double producerSendShare,
+    String incompleteReason,
+    List<String> errors,
+    JsonNode workloadConfig,
+    JsonNode driverConfig,
+    Map<String, String> brokerFacts,
+    Map<String, Object> environment,
+    Instant startTime,
+    Instant endTime) {
+
+  public boolean complete() {
+    return incompleteReason == null;
+  }
+
+  public double publishRate() {
+    return measuredSeconds > 0 ? sumSent() / measuredSeconds : 0;
+  }
+
+  public double consumeRate() {
+    double received = 0;
+    for (PeriodSample sample : samples) {
+      received += sample.stats().received();
+    }
+    return measuredSeconds > 0 ? received / measuredSeconds : 0;
+  }
+
+  private double sumSent() {
+    double sent = 0;
+    for (PeriodSample sample : samples) {
+      sent += sample.stats().sent();
+    }
+    return sent;
+  }
+}

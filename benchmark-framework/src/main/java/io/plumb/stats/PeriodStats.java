@@ -1,0 +1,136 @@
+package io.plumb.stats;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What happened during one reporting period on one or more workers. Histograms are complete
+ * distributions, so periods and workers merge losslessly with {@link #plus}.
+ */
+public record PeriodStats(
+    long sent,
+    long sentBytes,
+    long acknowledged,
+    long failed,
+    long untimedAcknowledgements,
+    long received,
+    long receivedBytes,
+    long duplicates,
+    long outOfOrder,
+    long negativeEndToEnd,
+    long foreign,
+    long consumerErrors,
+    long producerBlockedNanos,
+    Histogram publishLatency,
+    Histogram serviceTime,
+    Histogram sendDelay,
+    Histogram endToEndLatency) {
+
+  public static PeriodStats empty() {
+    return new Builder().build();
+  }
+
+  public PeriodStats plus(PeriodStats other) {
+    Builder builder = new Builder();
+    builder.add(this);
+    builder.add(other);
+    return builder.build();
+  }
+
+  /** Accumulates recorders' periods; not thread-safe. */
+  public static final class Builder {
+    private long sent;
+    private long sentBytes;
+    private long acknowledged;
+    private long failed;
+    private long untimed;
+    private long received;
+    private long receivedBytes;
+    private long duplicates;
+    private long outOfOrder;
+    private long negative;
+    private long foreign;
+    private long consumerErrors;
+    private long producerBlockedNanos;
+    private final Histogram publish = Histograms.forMerging();
+    private final Histogram service = Histograms.forMerging();
+    private final Histogram sendDelay = Histograms.forMerging();
+    private final Histogram endToEnd = Histograms.forMerging();
+
+    public Builder addSent(long messages, long bytes, long blockedNanos) {
+      sent += messages;
+      sentBytes += bytes;
+      producerBlockedNanos += blockedNanos;
+      return this;
+    }
+
+    void addPublishCounts(long acked, long failed, long untimed) {
+      this.acknowledged += acked;
+      this.failed += failed;
+      this.untimed += untimed;
+    }
+
+    void addPublishHistograms(Histogram publish, Histogram service, Histogram sendDelay) {
+      this.publish.add(publish);
+      this.service.add(service);
+      this.sendDelay.add(sendDelay);
+    }
+
+    void addReceiveCounts(
+        long received,
+        long bytes,
+        long duplicates,
+        long outOfOrder,
+        long negative,
+        long foreign,
+        long errors) {
+      this.received += received;
+      this.receivedBytes += bytes;
+      this.duplicates += duplicates;
+      this.outOfOrder += outOfOrder;
+      this.negative += negative;
+      this.foreign += foreign;
+      this.consumerErrors += errors;
+    }
+
+    void addEndToEnd(Histogram histogram) {
+      endToEnd.add(histogram);
+    }
+
+    public Builder add(PeriodStats stats) {
+      addSent(stats.sent, stats.sentBytes, stats.producerBlockedNanos);
+      addPublishCounts(stats.acknowledged, stats.failed, stats.untimedAcknowledgements);
+      addPublishHistograms(stats.publishLatency, stats.serviceTime, stats.sendDelay);
+      addReceiveCounts(
+          stats.received,
+          stats.receivedBytes,
+          stats.duplicates,
+          stats.outOfOrder,
+          stats.negativeEndToEnd,
+          stats.foreign,
+          stats.consumerErrors);
+      addEndToEnd(stats.endToEndLatency);
+      return this;
+    }
+
+    public PeriodStats build() {
+      return new PeriodStats(
+          sent,
+          sentBytes,
+          acknowledged,
+          failed,
+          untimed,
+          received,
+          receivedBytes,
+          duplicates,
+          outOfOrder,
+          negative,
+          foreign,
+          consumerErrors,
+          producerBlockedNanos,
+          publish.copy(),
+          service.copy(),
+          sendDelay.copy(),
+          endToEnd.copy());
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package io.plumb.stats;
+
+import java.util.Arrays;
+
+/**
+ * Which sequence numbers of one producer a subscription has received, so that duplicates are
+ * detected exactly however late they arrive, and ordering is checked per partition.
+ *
+ * <p>Sequence numbers are kept as bits in chunks of 65,536. Chunks are allocated when first touched
+ * and released (replaced by a shared marker) once every number in them has arrived, so memory stays
+ * proportional to the numbers still missing, not to the length of the run. Not thread-safe: the
+ * owning {@link SubscriptionRecorder} serialises calls.
+ */
+final class SequenceTracker {
+  enum Arrival {
+    FIRST_IN_ORDER,
+    FIRST_OUT_OF_ORDER,
+    DUPLICATE
+  }
+
+  private static final int CHUNK_SHIFT = 16;
+  private static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
+  private static final long[] COMPLETE = new long[0];
+
+  /** Every sequence number below {@code firstOpenChunk * CHUNK_SIZE} has arrived. */
+  private long firstOpenChunk;
+
+  /** Ring of chunk bitsets starting at {@code firstOpenChunk}; null means not touched yet. */
+  private long[][] chunks = new long[4][];
+
+  private int[] chunkCounts = new int[4];
+  private int head;
+  private long distinct;
+
+  /**
+   * Highest sequence seen per partition (index partition + 1, so unknown partition -1 is slot 0).
+   */
+  private long[] highestByPartition = new long[0];
+
+  Arrival record(long sequence, int partition) {
+    if (!markArrived(sequence)) {
+      return Arrival.DUPLICATE;
+    }
+    distinct++;
+    int slot = partition + 1;
+    if (slot >= highestByPartition.length) {
+      int oldLength = highestByPartition.length;
+      highestByPartition = Arrays.copyOf(highestByPartition, Math.max(slot + 1, oldLength * 2));
+      Arrays.fill(highestByPartition, oldLength, highestByPartition.length, -1L);
+    }
+    if (sequence < highestByPartition[slot]) {
+      return Arrival.FIRST_OUT_OF_ORDER;
+    }
+    highestByPartition[slot] = sequence;
+    return Arrival.FIRST_IN_ORDER;
+  }
+
+  long distinct() {
+    return distinct;
+  }
+
+  /** Marks {@code sequence} as arrived; false when it had arrived before. */
+  private boolean markArrived(long sequence) {
+    long chunk = sequence >>> CHUNK_SHIFT;
+    long offset = chunk - firstOpenChunk;
+    if (offset < 0) {
+      return false;
+    }
+    if (offset >= chunks.length) {
+      grow((int) offset + 1);
+    }
+    int slot = (int) ((head + offset) % chunks.length);
+    long[] bits = chunks[slot];
+    if (bits == COMPLETE) {
+      return false;
+    }
+    if (bits == null) {
+      bits = new long[CHUNK_SIZE / 64];
+      chunks[slot] = bits;
+    }
+    int index = (int) (sequence & (CHUNK_SIZE - 1));
+    long mask = 1L << index;
+    int word = index >>> 6;
+    if ((bits[word] & mask) != 0) {
+      return false;
+    }
+    bits[word] |= mask;
+    if (++chunkCounts[slot] == CHUNK_SIZE) {
+      chunks[slot] = COMPLETE;
+      releaseCompleteChunksAtHead();
+    }
+    return true;
+  }
+
+  private void releaseCompleteChunksAtHead() {
+    while (chunks[head] == COMPLETE) {
+      chunks[head] = null;
+      chunkCounts[head] = 0;
+      head = (head + 1) % chunks.length;
+      firstOpenChunk++;
+    }
+  }
+
+  private void grow(int needed) {
+    int length = chunks.length;
+    while (length < needed) {
+      length *= 2;
+    }
+    long[][] grownChunks = new long[length][];
+    int[] grownCounts = new int[length];
+    for (int i = 0; i < chunks.length; i++) {
+      int from = (head + i) % chunks.length;
+      grownChunks[i] = chunks[from];
+      grownCounts[i] = chunkCounts[from];
+    }
+    chunks = grownChunks;
+    chunkCounts = grownCounts;
+    head = 0;
+  }
+}

@@ -1,0 +1,341 @@
+package io.plumb.worker;
+
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.MessageListener;
+import io.plumb.input.BadInputException;
+import io.plumb.load.LoadGenerator;
+import io.plumb.load.ProducerTask;
+import io.plumb.load.WorkerClock;
+import io.plumb.stats.PeriodStats;
+import io.plumb.stats.PublishRecorder;
+import io.plumb.stats.SubscriptionRecorder;
+import io.plumb.worker.WorkerSpecs.ConsumerSpec;
+import io.plumb.worker.WorkerSpecs.DriverInfo;
+import io.plumb.worker.WorkerSpecs.DriverSetup;
+import io.plumb.worker.WorkerSpecs.LoadSpec;
+import io.plumb.worker.WorkerSpecs.MessageSpec;
+import io.plumb.worker.WorkerSpecs.ProducerSpec;
+import io.plumb.worker.WorkerSpecs.TopicSpec;
+import io.plumb.worker.WorkerSpecs.Totals;
+import io.plumb.workload.KeyChooser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** A worker inside the coordinator's JVM. */
+public final class LocalWorker implements Worker {
+  private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(120);
+
+  private final WorkerClock clock = new WorkerClock();
+  private final int threads;
+  private BenchmarkDriver driver;
+  private int runId;
+  private Path driverFile;
+  private final List<BenchmarkConsumer> consumers = new ArrayList<>();
+  private final Map<String, SubscriptionRecorder> subscriptions = new LinkedHashMap<>();
+  private final List<ProducerTask> producers = new ArrayList<>();
+  private final List<PublishRecorder> publishRecorders = new ArrayList<>();
+  private int messageSize;
+  private LoadGenerator generator;
+  private long reportedSent;
+  private long reportedNanosInSend;
+
+  /**
+   * @param threads producer threads to use (one per core is right for most hosts)
+   */
+  public LocalWorker(int threads) {
+    this.threads = Math.max(1, threads);
+  }
+
+  public LocalWorker() {
+    this(Runtime.getRuntime().availableProcessors());
+  }
+
+  @Override
+  public String name() {
+    return "local";
+  }
+
+  @Override
+  public DriverInfo initializeDriver(DriverSetup setup, int runId) {
+    this.runId = runId;
+    Path file = Path.of(setup.fileName());
+    if (!Files.isRegularFile(file)) {
+      // A remote coordinator sends the text: keep a private copy for the driver to parse.
+      try {
+        file = Files.createTempFile("plumb-driver-", "-" + file.getFileName());
+        Files.writeString(file, setup.yaml());
+        file.toFile().deleteOnExit();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    this.driverFile = file;
+    DriverLoader.DriverIdentity identity = DriverLoader.identify(file);
+    driver = DriverLoader.instantiate(file, identity.driverClass());
+    try {
+      driver.initialize(new DriverConfig(file, setup.overrides()));
+    } catch (DriverConfigException e) {
+      throw new BadInputException(e.getMessage());
+    } catch (Exception e) {
+      throw new WorkerException(
+          "driver " + identity.driverClass() + " failed to initialise: " + e, e);
+    }
+    return new DriverInfo(
+        driver.getClass().getName(), driver.topicNamePrefix(), Map.copyOf(driver.brokerFacts()));
+  }
+
+  @Override
+  public void createTopics(List<TopicSpec> topics) {
+    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    for (TopicSpec topic : topics) {
+      futures.add(driver.createTopic(topic.name(), topic.partitions()));
+    }
+    awaitAll("creating " + topics.size() + " topics", futures);
+  }
+
+  @Override
+  public void createConsumers(List<ConsumerSpec> specs) {
+    List<CompletableFuture<BenchmarkConsumer>> futures = new ArrayList<>();
+    for (ConsumerSpec spec : specs) {
+      SubscriptionRecorder recorder =
+          subscriptions.computeIfAbsent(
+              WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription()),
+              key -> new SubscriptionRecorder(spec.topic(), spec.subscription(), runId, 0));
+      futures.add(
+          driver.createConsumer(spec.topic(), spec.subscription(), new Listener(recorder, clock)));
+    }
+    consumers.addAll(awaitAll("creating " + specs.size() + " consumers", futures));
+  }
+
+  @Override
+  public void createProducers(List<ProducerSpec> specs, MessageSpec messages) {
+    List<CompletableFuture<BenchmarkProducer>> futures = new ArrayList<>();
+    for (ProducerSpec spec : specs) {
+      futures.add(driver.createProducer(spec.topic()));
+    }
+    List<BenchmarkProducer> created = awaitAll("creating " + specs.size() + " producers", futures);
+    messageSize = messages.messageSize();
+    // Producers share a completion recorder per producer thread; the generator groups them the same
+    // way.
+    int groups = Math.min(threads, specs.size());
+    for (int g = 0; g < groups; g++) {
+      publishRecorders.add(new PublishRecorder((specs.size() + groups - 1) / groups));
+    }
+    for (int i = 0; i < specs.size(); i++) {
+      ProducerSpec spec = specs.get(i);
+      KeyChooser keys =
+          new KeyChooser(messages.keyDistributor(), runId * 1_000_003L + spec.producerId());
+      producers.add(
+          new ProducerTask(
+              spec.producerId(),
+              runId,
+              created.get(i),
+              keys,
+              messages.bodies(),
+              clock,
+              publishRecorders.get(i % groups),
+              i / groups));
+    }
+  }
+
+  @Override
+  public void sendProbes() {
+    for (ProducerTask producer : producers) {
+      producer.sendProbe((token, failure) -> {});
+    }
+  }
+
+  @Override
+  public Map<String, Long> probesReceived() {
+    Map<String, Long> probes = new LinkedHashMap<>();
+    subscriptions.forEach((key, recorder) -> probes.put(key, recorder.probes()));
+    return probes;
+  }
+
+  @Override
+  public void startLoad(LoadSpec load) {
+    if (producers.isEmpty()) {
+      return;
+    }
+    generator =
+        new LoadGenerator(
+            producers,
+            load.ratePerProducer(),
+            clock.now() + load.startDelayNanos(),
+            threads,
+            messageSize,
+            clock);
+    generator.start();
+  }
+
+  @Override
+  public PeriodStats takePeriod() {
+    PeriodStats.Builder builder = new PeriodStats.Builder();
+    if (generator != null) {
+      long sent = generator.sent();
+      long inSend = generator.nanosInSend();
+      builder.addSent(
+          sent - reportedSent, (sent - reportedSent) * messageSize, inSend - reportedNanosInSend);
+      reportedSent = sent;
+      reportedNanosInSend = inSend;
+    }
+    for (PublishRecorder recorder : publishRecorders) {
+      recorder.takePeriod(builder);
+    }
+    for (SubscriptionRecorder recorder : subscriptions.values()) {
+      recorder.takePeriod(builder);
+    }
+    return builder.build();
+  }
+
+  @Override
+  public long scheduleLag() {
+    return generator == null ? 0 : generator.lagBy(clock.now());
+  }
+
+  @Override
+  public void stopLoad() {
+    if (generator != null) {
+      try {
+        generator.stop();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public Totals totals() {
+    Map<Integer, Long> acked = new LinkedHashMap<>();
+    int groups = publishRecorders.size();
+    for (int i = 0; i < producers.size(); i++) {
+      acked.put(
+          producers.get(i).producerId(), publishRecorders.get(i % groups).ackedBy(i / groups));
+    }
+    Map<String, Map<Integer, Long>> distinct = new LinkedHashMap<>();
+    subscriptions.forEach(
+        (key, recorder) -> {
+          Map<Integer, Long> byProducer = new LinkedHashMap<>();
+          for (ProducerTask producer : producers) {
+            byProducer.put(producer.producerId(), recorder.distinctFrom(producer.producerId()));
+          }
+          distinct.put(key, byProducer);
+        });
+    return new Totals(acked, distinct);
+  }
+
+  /** First send failure and first consumer error, for the result. */
+  public List<String> firstErrors() {
+    List<String> errors = new ArrayList<>();
+    for (PublishRecorder recorder : publishRecorders) {
+      if (recorder.firstFailure() != null) {
+        errors.add("send failed: " + recorder.firstFailure());
+        break;
+      }
+    }
+    for (SubscriptionRecorder recorder : subscriptions.values()) {
+      if (recorder.firstError() != null) {
+        errors.add("consumer error on " + recorder.subscription() + ": " + recorder.firstError());
+        break;
+      }
+    }
+    return errors;
+  }
+
+  @Override
+  public void closeClients(List<String> topicsToDelete) {
+    stopLoad();
+    List<Exception> problems = new ArrayList<>();
+    for (ProducerTask producer : producers) {
+      closeQuietly(producer.producer(), problems);
+    }
+    for (BenchmarkConsumer consumer : consumers) {
+      closeQuietly(consumer, problems);
+    }
+    producers.clear();
+    consumers.clear();
+    if (driver != null && !topicsToDelete.isEmpty()) {
+      try {
+        driver.deleteTopics(topicsToDelete).get(SETUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      } catch (Exception e) {
+        problems.add(e);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new WorkerException("closing clients: " + problems.get(0), problems.get(0));
+    }
+  }
+
+  @Override
+  public void close() {
+    if (driver != null) {
+      try {
+        driver.close();
+      } catch (Exception e) {
+        throw new WorkerException("closing driver: " + e, e);
+      } finally {
+        driver = null;
+      }
+    }
+  }
+
+  Path driverFile() {
+    return driverFile;
+  }
+
+  private static void closeQuietly(AutoCloseable closeable, List<Exception> problems) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      problems.add(e);
+    }
+  }
+
+  private static <T> List<T> awaitAll(String what, List<CompletableFuture<T>> futures) {
+    List<T> results = new ArrayList<>();
+    long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
+    for (CompletableFuture<T> future : futures) {
+      try {
+        results.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+      } catch (TimeoutException e) {
+        throw new WorkerException(
+            what + " did not finish within " + SETUP_TIMEOUT.toSeconds() + " s", e);
+      } catch (ExecutionException e) {
+        throw new WorkerException(what + " failed: " + e.getCause(), e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new WorkerException(what + " was interrupted", e);
+      }
+    }
+    return results;
+  }
+
+  /** Hands each delivery to its subscription's recorder with the time it arrived. */
+  private record Listener(SubscriptionRecorder recorder, WorkerClock clock)
+      implements MessageListener {
+    @Override
+    public void received(byte[] payload, int partition) {
+      recorder.received(payload, partition, clock.now());
+    }
+
+    @Override
+    public void failed(Throwable error) {
+      recorder.failed(error);
+    }
+  }
+}

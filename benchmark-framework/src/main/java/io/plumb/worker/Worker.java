@@ -1,0 +1,56 @@
+package io.plumb.worker;
+
+import io.plumb.stats.PeriodStats;
+import io.plumb.worker.WorkerSpecs.ConsumerSpec;
+import io.plumb.worker.WorkerSpecs.DriverInfo;
+import io.plumb.worker.WorkerSpecs.DriverSetup;
+import io.plumb.worker.WorkerSpecs.LoadSpec;
+import io.plumb.worker.WorkerSpecs.MessageSpec;
+import io.plumb.worker.WorkerSpecs.ProducerSpec;
+import io.plumb.worker.WorkerSpecs.TopicSpec;
+import io.plumb.worker.WorkerSpecs.Totals;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the coordinator asks of a worker, in the order of a run. The in-process worker implements it
+ * directly; a remote worker is the same calls over HTTP.
+ */
+public interface Worker extends AutoCloseable {
+
+  String name();
+
+  DriverInfo initializeDriver(DriverSetup setup, int runId);
+
+  void createTopics(List<TopicSpec> topics);
+
+  void createConsumers(List<ConsumerSpec> consumers);
+
+  void createProducers(List<ProducerSpec> producers, MessageSpec messages);
+
+  /** Every producer sends one readiness probe. */
+  void sendProbes();
+
+  /** Probes received so far, by subscription key ({@link WorkerSpecs#subscriptionKey}). */
+  Map<String, Long> probesReceived();
+
+  void startLoad(LoadSpec load);
+
+  /**
+   * Everything recorded since the previous call; the first call also drops what probes recorded.
+   */
+  PeriodStats takePeriod();
+
+  /** Messages due on the producers' schedules but not sent yet. */
+  long scheduleLag();
+
+  void stopLoad();
+
+  Totals totals();
+
+  /** Closes producers and consumers, deletes the run's topics when asked, closes the driver. */
+  void closeClients(List<String> topicsToDelete);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,41 @@
+package io.plumb.worker;
+
+import io.plumb.workload.KeyDistributorType;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The value types the coordinator sends to workers; all are plain data, ready to travel as JSON.
+ */
+public final class WorkerSpecs {
+  private WorkerSpecs() {}
+
+  /** The driver file (its text, so a remote worker needs no copy) and command-line overrides. */
+  public record DriverSetup(String fileName, String yaml, Map<String, String> overrides) {}
+
+  public record TopicSpec(String name, int partitions) {}
+
+  /** A producer with its run-wide id (ids are dense from 0 across all workers). */
+  public record ProducerSpec(int producerId, String topic) {}
+
+  public record ConsumerSpec(String topic, String subscription) {}
+
+  /** What every producer on a worker sends: message size, keys and payload bodies. */
+  public record MessageSpec(
+      int messageSize, KeyDistributorType keyDistributor, List<byte[]> bodies) {}
+
+  /** Start of load: the rate of each producer and how long from now the first message is due. */
+  public record LoadSpec(double ratePerProducer, long startDelayNanos) {}
+
+  /** Counts for the loss balance at the end of a run. */
+  public record Totals(
+      Map<Integer, Long> ackedByProducer, Map<String, Map<Integer, Long>> distinctBySubscription) {}
+
+  /** The driver as initialised: its facts about the broker, as the driver reports them. */
+  public record DriverInfo(
+      String driverClass, String topicNamePrefix, Map<String, String> brokerFacts) {}
+
+  public static String subscriptionKey(String topic, String subscription) {
+    return topic + "/" + subscription;
+  }
+}

@@ -1,0 +1,184 @@
+package io.plumb.workload;
+
+import io.plumb.input.BadInputException;
+import io.plumb.input.YamlFields;
+import io.plumb.message.MessageHeader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Reads and validates a workload file; every problem is one line naming file, line and field. */
+public final class WorkloadReader {
+  private static final long MAX_MESSAGE_SIZE = 100L * 1024 * 1024;
+  private static final double MAX_MINUTES = 7 * 24 * 60;
+
+  private WorkloadReader() {}
+
+  public static Workload read(Path file) {
+    YamlFields fields = YamlFields.read(file);
+    String name = fields.string("name").orElse(baseName(file));
+    int topics = required(fields, "topics", fields.whole("topics", 1, 100_000));
+    int partitions =
+        required(fields, "partitionsPerTopic", fields.whole("partitionsPerTopic", 1, 100_000));
+    KeyDistributorType keys =
+        fields.choice("keyDistributor", KeyDistributorType.class).orElse(KeyDistributorType.NO_KEY);
+    int messageSize =
+        required(
+            fields,
+            "messageSize",
+            fields.whole("messageSize", MessageHeader.SIZE, MAX_MESSAGE_SIZE));
+    Optional<String> payloadFileName = fields.string("payloadFile");
+    boolean randomized = fields.bool("useRandomizedPayloads").orElse(false);
+    double randomRatio = fields.number("randomBytesRatio", 0, false, 1).orElse(0.0);
+    int poolSize =
+        fields.whole("randomizedPayloadPoolSize", 0, 1_000_000).map(Long::intValue).orElse(0);
+    int subscriptions =
+        required(fields, "subscriptionsPerTopic", fields.whole("subscriptionsPerTopic", 0, 10_000));
+    int producers =
+        required(fields, "producersPerTopic", fields.whole("producersPerTopic", 1, 10_000));
+    int consumers =
+        required(
+            fields, "consumerPerSubscription", fields.whole("consumerPerSubscription", 0, 10_000));
+    double rate =
+        requiredNumber(fields, "producerRate", fields.number("producerRate", 0, false, 1e9));
+    double backlogGB = fields.number("consumerBacklogSizeGB", 0, false, 1e6).orElse(0.0);
+    double drainRatio = fields.number("backlogDrainRatio", 0, true, 1e6).orElse(1.0);
+    Duration test = duration(fields, "testDurationMinutes", "testDurationSeconds", true, null);
+    Duration warmup =
+        duration(
+            fields, "warmupDurationMinutes", "warmupDurationSeconds", false, Duration.ofMinutes(1));
+    fields.rejectUnknownFields();
+
+    if (subscriptions > 0 && consumers == 0) {
+      throw fields.error(
+          "consumerPerSubscription",
+          "must be at least 1 when subscriptionsPerTopic is " + subscriptions);
+    }
+    if (randomized && poolSize == 0) {
+      throw fields.error(
+          "randomizedPayloadPoolSize", "must be at least 1 when useRandomizedPayloads is true");
+    }
+    Optional<Path> payloadFile = Optional.empty();
+    if (payloadFileName.isPresent() && !randomized) {
+      Path payload = resolvePayload(file, payloadFileName.get());
+      if (payload == null) {
+        throw fields.error(
+            "payloadFile",
+            "file '"
+                + payloadFileName.get()
+                + "' not found (looked in the current directory and next to the workload)");
+      }
+      long size = sizeOf(fields, payload);
+      if (size != messageSize) {
+        throw fields.error(
+            "payloadFile",
+            "'"
+                + payload
+                + "' holds "
+                + size
+                + " bytes but messageSize is "
+                + messageSize
+                + "; they must be equal");
+      }
+      payloadFile = Optional.of(payload);
+    }
+    return new Workload(
+        name,
+        file,
+        topics,
+        partitions,
+        keys,
+        messageSize,
+        payloadFile,
+        randomized,
+        randomRatio,
+        poolSize,
+        subscriptions,
+        producers,
+        consumers,
+        rate,
+        backlogGB,
+        drainRatio,
+        test,
+        warmup);
+  }
+
+  private static int required(YamlFields fields, String field, Optional<? extends Number> value) {
+    if (value.isEmpty()) {
+      throw new BadInputException(fields.file() + ": missing field '" + field + "'");
+    }
+    return value.get().intValue();
+  }
+
+  private static double requiredNumber(YamlFields fields, String field, Optional<Double> value) {
+    if (value.isEmpty()) {
+      throw new BadInputException(fields.file() + ": missing field '" + field + "'");
+    }
+    return value.get();
+  }
+
+  /** OMB counts whole minutes; Plumb also takes fractions of a minute, or seconds. */
+  private static Duration duration(
+      YamlFields fields,
+      String minutesField,
+      String secondsField,
+      boolean required,
+      Duration fallback) {
+    Optional<Double> minutes = fields.number(minutesField, 0, required, MAX_MINUTES);
+    Optional<Double> seconds = fields.number(secondsField, 0, required, MAX_MINUTES * 60);
+    if (minutes.isPresent() && seconds.isPresent()) {
+      throw fields.error(
+          secondsField, "give either " + minutesField + " or " + secondsField + ", not both");
+    }
+    if (minutes.isPresent()) {
+      return Duration.ofNanos(Math.round(minutes.get() * 60e9));
+    }
+    if (seconds.isPresent()) {
+      return Duration.ofNanos(Math.round(seconds.get() * 1e9));
+    }
+    if (required) {
+      throw new BadInputException(
+          fields.file()
+              + ": missing field '"
+              + minutesField
+              + "' (or '"
+              + secondsField
+              + "'): a run needs a duration");
+    }
+    return fallback;
+  }
+
+  private static Path resolvePayload(Path workloadFile, String name) {
+    Path asGiven = Path.of(name);
+    if (Files.isRegularFile(asGiven)) {
+      return asGiven;
+    }
+    Path dir = workloadFile.toAbsolutePath().getParent();
+    for (Path base = dir; base != null; base = base.getParent()) {
+      Path candidate = base.resolve(name);
+      if (Files.isRegularFile(candidate)) {
+        return candidate;
+      }
+      if (base.equals(dir.getParent())) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  private static long sizeOf(YamlFields fields, Path payload) {
+    try {
+      return Files.size(payload);
+    } catch (IOException e) {
+      throw fields.error("payloadFile", "cannot read '" + payload + "': " + e.getMessage());
+    }
+  }
+
+  private static String baseName(Path file) {
+    String name = file.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+}
