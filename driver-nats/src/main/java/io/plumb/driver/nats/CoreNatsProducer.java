@@ -1,0 +1,44 @@
+package io.plumb.driver.nats;
+
+import io.nats.client.Connection;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.SendListener;
+import java.util.Arrays;
+
+/**
+ * Publishes with core NATS: fire and forget, no acknowledgement exists. A send completes as soon as
+ * the client has queued the message for its writer thread, so "completed" means "handed to the
+ * client", and any loss shows up as missing messages on the consumer side.
+ */
+final class CoreNatsProducer implements BenchmarkProducer {
+
+  private final Connection connection;
+  private final String[] subjects;
+  private int roundRobin;
+
+  CoreNatsProducer(Connection connection, String topic, int partitions) {
+    this.connection = connection;
+    this.subjects = new String[partitions];
+    for (int p = 0; p < partitions; p++) {
+      subjects[p] = Subjects.partition(topic, p);
+    }
+  }
+
+  @Override
+  public void send(String key, byte[] payload, long token, SendListener listener) {
+    Throwable failure = null;
+    try {
+      String subject = subjects[Subjects.choose(key, subjects.length, roundRobin++)];
+      // jnats keeps the array until its writer thread flushes it; the framework reuses it.
+      connection.publish(subject, Arrays.copyOf(payload, payload.length));
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    listener.sendCompleted(token, failure);
+  }
+
+  @Override
+  public void close() {
+    // The connection belongs to the driver; nothing per producer to release.
+  }
+}

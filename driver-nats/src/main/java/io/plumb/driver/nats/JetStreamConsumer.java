@@ -1,0 +1,109 @@
+package io.plumb.driver.nats;
+
+import io.nats.client.Connection;
+import io.nats.client.ConsumeOptions;
+import io.nats.client.Dispatcher;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.JetStreamSubscription;
+import io.nats.client.MessageConsumer;
+import io.nats.client.MessageHandler;
+import io.nats.client.PushSubscribeOptions;
+import io.nats.client.api.AckPolicy;
+import io.nats.client.api.ConsumerConfiguration;
+import io.nats.client.api.DeliverPolicy;
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.MessageListener;
+
+/**
+ * A member of a durable JetStream consumer named after the benchmark subscription. All members of
+ * one subscription bind to the same durable consumer, so they share its messages; each subscription
+ * has its own durable, so each gets every message. Every message is acknowledged explicitly after
+ * the listener has seen it, and the durable's {@code maxAckPending} bounds what is in flight.
+ */
+final class JetStreamConsumer implements BenchmarkConsumer {
+
+  private final AutoCloseable stop;
+
+  private JetStreamConsumer(AutoCloseable stop) {
+    this.stop = stop;
+  }
+
+  static JetStreamConsumer start(
+      Connection connection,
+      JetStream jetStream,
+      JetStreamManagement management,
+      String topic,
+      String subscription,
+      NatsDriverConfig config,
+      MessageListener listener)
+      throws Exception {
+    String stream = Subjects.name(topic);
+    String durable = Subjects.name(subscription);
+    int prefix = topic.length() + 1;
+    MessageHandler handler =
+        msg -> {
+          try {
+            listener.received(msg.getData(), Subjects.partitionOf(msg.getSubject(), prefix));
+            msg.ack();
+          } catch (RuntimeException e) {
+            listener.failed(e);
+          }
+        };
+    ConsumerConfiguration.Builder durableConfig =
+        ConsumerConfiguration.builder()
+            .durable(durable)
+            .ackPolicy(AckPolicy.Explicit)
+            .deliverPolicy(DeliverPolicy.All)
+            .maxAckPending(config.maxAckPending());
+    if (config.consumerType() == NatsDriverConfig.ConsumerType.PULL) {
+      addOrUpdate(management, stream, durableConfig.build());
+      MessageConsumer consumer =
+          jetStream
+              .getConsumerContext(stream, durable)
+              .consume(ConsumeOptions.builder().batchSize(config.pullBatchSize()).build(), handler);
+      return new JetStreamConsumer(consumer);
+    }
+    // Push: the server delivers to a subject; the deliver group makes members share the messages.
+    String group = durable;
+    addOrUpdate(
+        management,
+        stream,
+        durableConfig
+            .deliverSubject("_plumb.deliver." + stream + "." + durable)
+            .deliverGroup(group)
+            .build());
+    Dispatcher dispatcher = connection.createDispatcher();
+    JetStreamSubscription sub =
+        jetStream.subscribe(
+            null, group, dispatcher, handler, false, PushSubscribeOptions.bind(stream, durable));
+    return new JetStreamConsumer(
+        () -> {
+          dispatcher.unsubscribe(sub);
+          connection.closeDispatcher(dispatcher);
+        });
+  }
+
+  /**
+   * Creates the durable, or leaves it as it is when another member created it first: members of one
+   * subscription may start concurrently, and an identical configuration is accepted by the server.
+   */
+  private static void addOrUpdate(
+      JetStreamManagement management, String stream, ConsumerConfiguration durable)
+      throws Exception {
+    try {
+      management.addOrUpdateConsumer(stream, durable);
+    } catch (JetStreamApiException e) {
+      // A racing member created it: binding below verifies it exists.
+      if (management.getConsumerInfo(stream, durable.getDurable()) == null) {
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    stop.close();
+  }
+}

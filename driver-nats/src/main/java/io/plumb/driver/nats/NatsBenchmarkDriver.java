@@ -1,0 +1,318 @@
+package io.plumb.driver.nats;
+
+import io.nats.client.Connection;
+import io.nats.client.Consumer;
+import io.nats.client.ErrorListener;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamConfiguration;
+import io.nats.client.api.StreamInfo;
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DriverAliases;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.MessageListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * NATS driver: core NATS (no persistence, the lossy baseline) or JetStream (a stream per topic),
+ * chosen by the driver file's {@code mode}. A topic's partitions are the subjects {@code topic.0 ..
+ * topic.N-1}; see {@link Subjects}.
+ *
+ * <p>Publishing and consuming use separate connections so that a consumer that falls behind (and,
+ * in core mode, the client's slow-consumer handling) never stalls the publishing connection.
+ */
+@DriverAliases({"io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver"})
+public final class NatsBenchmarkDriver implements BenchmarkDriver {
+
+  /** Environment variable that overrides {@code natsHostUrl} of the file. */
+  public static final String URL_ENV = "NATS_URL";
+
+  private final Map<String, String> environment;
+  private NatsDriverConfig config;
+  private Connection publishConnection;
+  private Connection consumeConnection;
+  private JetStream jetStream;
+  private JetStreamManagement management;
+  private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
+  private final Map<Consumer, MessageListener> slowConsumerListeners = new ConcurrentHashMap<>();
+  private final Map<String, String> facts = new ConcurrentHashMap<>();
+
+  public NatsBenchmarkDriver() {
+    this(System.getenv());
+  }
+
+  /** For tests: the environment the driver reads {@value #URL_ENV} from. */
+  NatsBenchmarkDriver(Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
+  }
+
+  @Override
+  public void initialize(DriverConfig driverConfig) throws Exception {
+    config =
+        DriverYaml.load(
+            driverConfig.file(),
+            NatsDriverConfig.class,
+            DriverYaml.overrides(
+                environment, Map.of(URL_ENV, "natsHostUrl"), driverConfig.overrides()));
+    try {
+      publishConnection = connect("plumb-publish");
+      consumeConnection = connect("plumb-consume");
+    } catch (java.io.IOException e) {
+      close();
+      throw new java.io.IOException(
+          "cannot connect to NATS at "
+              + config.natsHostUrl()
+              + " ("
+              + e.getMessage()
+              + "); for a local server: deploy/local/nats.sh start",
+          e);
+    }
+    facts.put("nats.url", config.natsHostUrl());
+    facts.put("nats.mode", config.mode().toString());
+    facts.put("nats.server.version", publishConnection.getServerInfo().getVersion());
+    facts.put(
+        "nats.server.jetstream",
+        String.valueOf(publishConnection.getServerInfo().isJetStreamAvailable()));
+    if (config.mode() == NatsDriverConfig.Mode.JETSTREAM) {
+      if (!publishConnection.getServerInfo().isJetStreamAvailable()) {
+        close();
+        throw new DriverConfigException(
+            driverConfig.file()
+                + ": mode 'jetstream' needs JetStream, which the server at "
+                + config.natsHostUrl()
+                + " does not enable (start nats-server with -js)");
+      }
+      jetStream = publishConnection.jetStream();
+      management = publishConnection.jetStreamManagement();
+      facts.put("nats.jetstream.storage", config.storageType().toString());
+      facts.put("nats.jetstream.replicas", String.valueOf(config.replicationFactor()));
+      facts.put("nats.jetstream.consumerType", config.consumerType().toString());
+    }
+  }
+
+  private Connection connect(String name) throws java.io.IOException, InterruptedException {
+    Options options =
+        new Options.Builder()
+            .servers(config.servers())
+            .connectionName(name)
+            .connectionTimeout(Duration.ofSeconds(5))
+            .errorListener(new SlowConsumerReporter())
+            .build();
+    return Nats.connect(options);
+  }
+
+  /** Tells a core consumer's listener that the client dropped its messages (slow consumer). */
+  private final class SlowConsumerReporter implements ErrorListener {
+    @Override
+    public void slowConsumerDetected(Connection conn, Consumer consumer) {
+      MessageListener listener = slowConsumerListeners.get(consumer);
+      if (listener != null) {
+        listener.failed(
+            new IllegalStateException(
+                "NATS slow consumer: the client dropped "
+                    + consumer.getDroppedCount()
+                    + " messages so far (pending limit reached)"));
+      }
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> createTopic(String topic, int partitions) {
+    if (partitions < 1) {
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException("partitions must be >= 1, was " + partitions));
+    }
+    partitionsByTopic.put(topic, partitions);
+    if (config.mode() == NatsDriverConfig.Mode.CORE) {
+      // Core NATS subjects exist as soon as someone publishes; nothing to create.
+      return CompletableFuture.completedFuture(null);
+    }
+    try {
+      String stream = Subjects.name(topic);
+      StreamConfiguration.Builder builder =
+          StreamConfiguration.builder()
+              .name(stream)
+              .subjects(Subjects.wildcard(topic))
+              // The partition count travels with the stream so producers in other workers find it.
+              .description(PARTITIONS_PREFIX + partitions)
+              .storageType(
+                  config.storageType() == NatsDriverConfig.Storage.MEMORY
+                      ? StorageType.Memory
+                      : StorageType.File)
+              .replicas(config.replicationFactor())
+              .maxBytes(config.maxBytes())
+              .maxMessages(config.maxMessages());
+      if (config.maxAgeSeconds() > 0) {
+        builder.maxAge(Duration.ofSeconds(config.maxAgeSeconds()));
+      }
+      StreamInfo info = management.addStream(builder.build());
+      verify(stream, info.getConfiguration());
+      return CompletableFuture.completedFuture(null);
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static final String PARTITIONS_PREFIX = "plumb partitions=";
+
+  /** Reads back what the server stored for the stream and fails if it is not what was asked. */
+  private void verify(String stream, StreamConfiguration stored) {
+    String storage = stored.getStorageType() == StorageType.Memory ? "memory" : "file";
+    if (!storage.equals(config.storageType().toString())
+        || stored.getReplicas() != config.replicationFactor()) {
+      throw new IllegalStateException(
+          "stream "
+              + stream
+              + " has storage "
+              + storage
+              + " and "
+              + stored.getReplicas()
+              + " replicas on the server, not "
+              + config.storageType()
+              + " and "
+              + config.replicationFactor()
+              + " as configured");
+    }
+    facts.put("nats.stream." + stream + ".storage", storage);
+    facts.put("nats.stream." + stream + ".replicas", String.valueOf(stored.getReplicas()));
+  }
+
+  /**
+   * Partitions of a topic this driver created, else (JetStream) the count recorded with the stream.
+   */
+  private int partitions(String topic) throws Exception {
+    Integer known = partitionsByTopic.get(topic);
+    if (known != null) {
+      return known;
+    }
+    if (config.mode() == NatsDriverConfig.Mode.JETSTREAM) {
+      String description =
+          management.getStreamInfo(Subjects.name(topic)).getConfiguration().getDescription();
+      if (description != null && description.startsWith(PARTITIONS_PREFIX)) {
+        int n = Integer.parseInt(description.substring(PARTITIONS_PREFIX.length()));
+        partitionsByTopic.put(topic, n);
+        return n;
+      }
+    }
+    // Core NATS keeps no topic state: a producer in another process than createTopic publishes
+    // to partition 0 only (consumers still receive everything through the wildcard).
+    return 1;
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
+    try {
+      int partitions = partitions(topic);
+      BenchmarkProducer producer =
+          config.mode() == NatsDriverConfig.Mode.CORE
+              ? new CoreNatsProducer(publishConnection, topic, partitions)
+              : new JetStreamProducer(
+                  jetStream, topic, partitions, config.maxOutstandingPublishes());
+      return CompletableFuture.completedFuture(producer);
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkConsumer> createConsumer(
+      String topic, String subscription, MessageListener listener) {
+    try {
+      if (config.mode() == NatsDriverConfig.Mode.CORE) {
+        CoreNatsConsumer consumer =
+            CoreNatsConsumer.subscribe(
+                consumeConnection, topic, subscription, config.subscriberPendingBytes(), listener);
+        slowConsumerListeners.put(consumer.dispatcher(), listener);
+        return CompletableFuture.completedFuture(
+            () -> {
+              slowConsumerListeners.remove(consumer.dispatcher());
+              consumer.close();
+            });
+      }
+      return CompletableFuture.completedFuture(
+          JetStreamConsumer.start(
+              consumeConnection,
+              consumeConnection.jetStream(),
+              management,
+              topic,
+              subscription,
+              config,
+              listener));
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteTopics(List<String> topics) {
+    for (String topic : topics) {
+      partitionsByTopic.remove(topic);
+    }
+    if (config.mode() == NatsDriverConfig.Mode.CORE) {
+      return CompletableFuture.completedFuture(null);
+    }
+    try {
+      for (String topic : topics) {
+        try {
+          management.deleteStream(Subjects.name(topic));
+        } catch (JetStreamApiException e) {
+          if (e.getApiErrorCode() != STREAM_NOT_FOUND) {
+            throw e;
+          }
+        }
+      }
+      return CompletableFuture.completedFuture(null);
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static final int STREAM_NOT_FOUND = 10059;
+
+  @Override
+  public Map<String, String> brokerFacts() {
+    return new TreeMap<>(facts);
+  }
+
+  /** The parsed driver file, after overrides (for tests and diagnostics). */
+  NatsDriverConfig config() {
+    return config;
+  }
+
+  /** The management API on the publishing connection (JetStream mode only), for tests. */
+  JetStreamManagement management() {
+    return management;
+  }
+
+  @Override
+  public void close() throws Exception {
+    Connection pub = publishConnection;
+    Connection sub = consumeConnection;
+    publishConnection = null;
+    consumeConnection = null;
+    if (pub != null) {
+      // Let queued publishes reach the server before closing.
+      try {
+        pub.flush(Duration.ofSeconds(5));
+      } catch (Exception ignored) {
+        // Closing anyway; a failed flush means the server is gone.
+      }
+      pub.close();
+    }
+    if (sub != null) {
+      sub.close();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.plumb.driver.nats;
+
+import io.plumb.driver.MessageListener;
+
+/**
+ * How a Plumb topic maps onto NATS: partition {@code p} of topic {@code t} is subject {@code t.p},
+ * and a JetStream topic is one stream capturing {@code t.*}. Keeping partitions as subjects lets a
+ * keyed workload spread over subjects while a consumer subscribes to all of them with one wildcard.
+ */
+final class Subjects {
+
+  private Subjects() {}
+
+  static String partition(String topic, int partition) {
+    return topic + "." + partition;
+  }
+
+  static String wildcard(String topic) {
+    return topic + ".*";
+  }
+
+  /** Stream and consumer names may not contain '.', '*', '>', '/', '\' or whitespace. */
+  static String name(String raw) {
+    StringBuilder b = new StringBuilder(raw.length());
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      boolean bad = c == '.' || c == '*' || c == '>' || c == '/' || c == '\\' || c <= ' ';
+      b.append(bad ? '_' : c);
+    }
+    return b.toString();
+  }
+
+  /**
+   * Partition index from a subject {@code <topic>.<digits>}, parsed in place (no substring): this
+   * runs for every received message. {@code prefixLength} is {@code topic.length() + 1}.
+   */
+  static int partitionOf(String subject, int prefixLength) {
+    int n = subject.length();
+    if (n <= prefixLength) {
+      return MessageListener.UNKNOWN_PARTITION;
+    }
+    int value = 0;
+    for (int i = prefixLength; i < n; i++) {
+      int d = subject.charAt(i) - '0';
+      if (d < 0 || d > 9) {
+        return MessageListener.UNKNOWN_PARTITION;
+      }
+      value = value * 10 + d;
+    }
+    return value;
+  }
+
+  /** The same key always lands on the same partition; no key spreads round robin. */
+  static int choose(String key, int partitions, int roundRobin) {
+    if (partitions == 1) {
+      return 0;
+    }
+    return Math.floorMod(key == null ? roundRobin : key.hashCode(), partitions);
+  }
+}

@@ -1,0 +1,266 @@
+package io.plumb.driver.nats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.nats.client.Connection;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.Nats;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamConfiguration;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.DriverAliases;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the driver against the real local NATS server (deploy/local/nats.sh start). */
+class NatsDriverTest {
+
+  private static final int MESSAGES = 2_000;
+  private static final String PORT = System.getenv().getOrDefault("PLUMB_NATS_PORT", "4222");
+  private static final String URL = "nats://127.0.0.1:" + PORT;
+
+  private static Connection admin;
+  private static JetStreamManagement jsm;
+
+  @BeforeAll
+  static void serverIsUp() throws Exception {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(PORT)), 2_000);
+    } catch (java.io.IOException e) {
+      fail(
+          "no NATS server on 127.0.0.1:"
+              + PORT
+              + " ("
+              + e.getMessage()
+              + "): start it with deploy/local/nats.sh start");
+    }
+    // An independent connection reads the broker's state back, not through the driver.
+    admin = Nats.connect(URL);
+    jsm = admin.jetStreamManagement();
+  }
+
+  @AfterAll
+  static void closeAdmin() throws Exception {
+    if (admin != null) {
+      admin.close();
+    }
+  }
+
+  /** Points a shipped file at the test server only when the port differs from the file's. */
+  private static Map<String, String> overrides() {
+    return PORT.equals("4222") ? Map.of() : Map.of("natsHostUrl", URL);
+  }
+
+  private static NatsBenchmarkDriver open(String file) throws Exception {
+    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
+    driver.initialize(new DriverConfig(Path.of(file), overrides()));
+    return driver;
+  }
+
+  private static StreamConfiguration streamOnServer(String topic) throws Exception {
+    return jsm.getStreamInfo(Subjects.name(topic)).getConfiguration();
+  }
+
+  @Test
+  void coreDeliversEveryMessageToEachSubscriptionAndKeepsNoStream() throws Exception {
+    try (NatsBenchmarkDriver driver = open("nats.yaml")) {
+      assertEquals(NatsDriverConfig.Mode.CORE, driver.config().mode());
+      assertEquals("core", driver.brokerFacts().get("nats.mode"));
+      RoundTrip.Result r =
+          RoundTrip.run(
+              driver,
+              MESSAGES,
+              30,
+              topic -> {
+                // Core NATS persists nothing: no stream captures the topic's subjects.
+                JetStreamApiException e =
+                    assertThrows(JetStreamApiException.class, () -> streamOnServer(topic));
+                assertEquals(10059, e.getApiErrorCode(), e.getMessage());
+              });
+      assertSharedBetweenMembers(r);
+    }
+  }
+
+  @Test
+  void jetStreamFileStoresOnDiskAndDeliversExactlyOnce() throws Exception {
+    jetStreamRoundTrip("nats-jetstream.yaml", StorageType.File);
+  }
+
+  @Test
+  void jetStreamMemoryStoresInMemoryAndDeliversExactlyOnce() throws Exception {
+    jetStreamRoundTrip("nats-jetstream-memory.yaml", StorageType.Memory);
+  }
+
+  @Test
+  void jetStreamPushConsumersShareADeliverGroup() throws Exception {
+    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
+    driver.initialize(
+        new DriverConfig(Path.of("nats-jetstream-memory.yaml"), withPort("consumerType", "push")));
+    try (driver) {
+      assertEquals(NatsDriverConfig.ConsumerType.PUSH, driver.config().consumerType());
+      RoundTrip.Result r =
+          RoundTrip.run(
+              driver,
+              MESSAGES,
+              30,
+              topic -> assertEquals(StorageType.Memory, streamOnServer(topic).getStorageType()));
+      assertSharedBetweenMembers(r);
+    }
+  }
+
+  private static Map<String, String> withPort(String key, String value) {
+    var m = new java.util.HashMap<>(overrides());
+    m.put(key, value);
+    return m;
+  }
+
+  private static void jetStreamRoundTrip(String file, StorageType storage) throws Exception {
+    try (NatsBenchmarkDriver driver = open(file)) {
+      RoundTrip.Result r =
+          RoundTrip.run(
+              driver,
+              MESSAGES,
+              30,
+              topic -> {
+                StreamConfiguration c = streamOnServer(topic);
+                assertEquals(storage, c.getStorageType(), "storage type on the server");
+                assertEquals(1, c.getReplicas(), "replicas on the server");
+                assertEquals(
+                    MESSAGES,
+                    jsm.getStreamInfo(Subjects.name(topic)).getStreamState().getMsgCount(),
+                    "messages stored in the stream");
+                assertEquals(
+                    storage == StorageType.File ? "file" : "memory",
+                    driver.brokerFacts().get("nats.stream." + Subjects.name(topic) + ".storage"));
+              });
+      assertSharedBetweenMembers(r);
+      // deleteTopics removed the stream.
+      JetStreamApiException e =
+          assertThrows(JetStreamApiException.class, () -> streamOnServer(r.topic()));
+      assertEquals(10059, e.getApiErrorCode());
+    }
+  }
+
+  private static void assertSharedBetweenMembers(RoundTrip.Result r) {
+    int a = r.memberCounts()[0];
+    int b = r.memberCounts()[1];
+    assertEquals(MESSAGES, a + b, "the two members of one subscription split the messages");
+    assertTrue(a > 0 && b > 0, "both members of one subscription got work: " + a + " and " + b);
+  }
+
+  @Test
+  void ombDriverFileRunsUnchangedAsJetStream() throws Exception {
+    Path omb = Path.of("src/test/resources/omb-nats.yaml");
+    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
+    driver.initialize(new DriverConfig(omb, overrides()));
+    try (driver) {
+      assertEquals(
+          "localhost:4222".equals(driver.config().natsHostUrl()) || !overrides().isEmpty(), true);
+      assertEquals(NatsDriverConfig.Mode.JETSTREAM, driver.config().mode());
+      assertEquals(1, driver.config().replicationFactor());
+      RoundTrip.run(
+          driver,
+          MESSAGES,
+          30,
+          topic -> assertEquals(StorageType.File, streamOnServer(topic).getStorageType()));
+    }
+    // The framework finds the driver by OMB's class name.
+    String[] aliases = NatsBenchmarkDriver.class.getAnnotation(DriverAliases.class).value();
+    assertEquals("io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver", aliases[0]);
+    boolean listed =
+        ServiceLoader.load(BenchmarkDriver.class).stream()
+            .anyMatch(p -> p.type() == NatsBenchmarkDriver.class);
+    assertTrue(listed, "driver listed in META-INF/services");
+  }
+
+  @Test
+  void misspelledFieldIsRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("typo.yaml");
+    Files.writeString(
+        file,
+        "name: NATS\n"
+            + "driverClass: io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver\n"
+            + "natsHostUrl: localhost:4222\n"
+            + "replicationFactr: 1\n");
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () -> new NatsBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+    assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith(file + ":4: field 'replicationFactr': unknown field; allowed: "),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("replicationFactor"), e.getMessage());
+  }
+
+  @Test
+  void badValuesAreRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.yaml");
+    Files.writeString(file, "mode: jetstream\nstorageType: disk\n");
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () -> new NatsBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+    assertEquals(
+        file + ":2: field 'storageType': 'disk' is not one of file, memory", e.getMessage());
+
+    Files.writeString(file, "mode: core\nmaxAckPending: 0\n");
+    e =
+        assertThrows(
+            DriverConfigException.class,
+            () -> new NatsBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+    assertEquals(file + ":2: field 'maxAckPending': must be >= 1, was 0", e.getMessage());
+  }
+
+  @Test
+  void commandLineBeatsEnvironmentWhichBeatsFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("nats.yaml");
+    Files.writeString(file, "mode: core\nnatsHostUrl: nats://127.0.0.1:1\n");
+    // The file's URL is unreachable; the environment fixes it.
+    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of("NATS_URL", URL))) {
+      driver.initialize(new DriverConfig(file, Map.of()));
+      assertEquals(URL, driver.config().natsHostUrl());
+      assertEquals(URL, driver.brokerFacts().get("nats.url"));
+    }
+    // The environment is unreachable; --driver-set fixes it.
+    try (NatsBenchmarkDriver driver =
+        new NatsBenchmarkDriver(Map.of("NATS_URL", "nats://127.0.0.1:2"))) {
+      driver.initialize(new DriverConfig(file, Map.of("natsHostUrl", URL)));
+      assertEquals(URL, driver.config().natsHostUrl());
+    }
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () ->
+                new NatsBenchmarkDriver(Map.of())
+                    .initialize(new DriverConfig(file, Map.of("bootstrap.servers", "x"))));
+    assertTrue(
+        e.getMessage()
+            .startsWith("--driver-set bootstrap.servers: unknown key 'bootstrap.servers'"),
+        e.getMessage());
+    e =
+        assertThrows(
+            DriverConfigException.class,
+            () ->
+                new NatsBenchmarkDriver(Map.of())
+                    .initialize(new DriverConfig(file, Map.of("maxAckPending", "lots"))));
+    assertTrue(
+        e.getMessage().startsWith("--driver-set maxAckPending=lots: field 'maxAckPending'"),
+        e.getMessage());
+  }
+}
