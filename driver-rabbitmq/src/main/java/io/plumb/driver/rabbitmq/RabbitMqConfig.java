@@ -1,0 +1,90 @@
+package io.plumb.driver.rabbitmq;
+
+import io.plumb.driver.DriverConfigException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The AMQP driver's YAML, in OMB's RabbitMQ format ({@code amqpUris}, {@code messagePersistence},
+ * {@code queueType}) plus Plumb's own fields. Absent fields take the defaults below.
+ *
+ * @param name display name
+ * @param driverClass which driver reads this file
+ * @param amqpUris broker URIs; producers and consumers are spread over them round robin
+ * @param messagePersistence publish with delivery mode 2 (written to disk by durable queues)
+ * @param queueType classic, quorum or stream
+ * @param durable declare exchanges and queues durable; quorum and stream queues always are
+ * @param publisherConfirms a send completes when the broker confirms it (else when it is written to
+ *     the socket)
+ * @param exchangeType direct or topic
+ * @param prefetchCount unacknowledged messages the broker may push to each queue consumer
+ * @param ackBatchSize acknowledge with {@code multiple=true} once every this many deliveries
+ * @param producerCreationDelay accepted for OMB files; Plumb creates producers without delays
+ * @param producerCreationBatchSize accepted for OMB files; ignored
+ * @param consumerCreationDelay accepted for OMB files; ignored
+ * @param consumerCreationBatchSize accepted for OMB files; ignored
+ */
+public record RabbitMqConfig(
+    String name,
+    String driverClass,
+    List<String> amqpUris,
+    Boolean messagePersistence,
+    QueueType queueType,
+    Boolean durable,
+    Boolean publisherConfirms,
+    ExchangeType exchangeType,
+    Integer prefetchCount,
+    Integer ackBatchSize,
+    Long producerCreationDelay,
+    Integer producerCreationBatchSize,
+    Long consumerCreationDelay,
+    Integer consumerCreationBatchSize) {
+
+  static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672";
+
+  public RabbitMqConfig {
+    amqpUris =
+        amqpUris == null || amqpUris.isEmpty() ? List.of(DEFAULT_URI) : List.copyOf(amqpUris);
+    messagePersistence = messagePersistence != null && messagePersistence;
+    queueType = queueType == null ? QueueType.CLASSIC : queueType;
+    // OMB's driver always declares durable queues and waits for confirms, so an OMB file without
+    // these fields is measured the way OMB measures it.
+    durable = durable == null || durable;
+    publisherConfirms = publisherConfirms == null || publisherConfirms;
+    exchangeType = exchangeType == null ? ExchangeType.DIRECT : exchangeType;
+    prefetchCount = prefetchCount == null ? 1000 : prefetchCount;
+    ackBatchSize =
+        ackBatchSize == null ? Math.max(1, Math.min(64, prefetchCount / 4)) : ackBatchSize;
+  }
+
+  /** Checks combinations the broker would reject or that would stall consumers. */
+  void validate(Path file, Map<String, String> overrides) throws DriverConfigException {
+    if (queueType.alwaysDurable() && !durable) {
+      throw YamlConfigReader.invalid(
+          file,
+          overrides,
+          "durable",
+          queueType.brokerName() + " queues are always durable; allowed: true");
+    }
+    if (prefetchCount <= 0) {
+      throw YamlConfigReader.invalid(
+          file,
+          overrides,
+          "prefetchCount",
+          prefetchCount
+              + " is not allowed; allowed: a positive count (streams need one, and an unbounded"
+              + " prefetch hides the consumer backlog inside the client)");
+    }
+    if (ackBatchSize <= 0 || ackBatchSize > prefetchCount) {
+      throw YamlConfigReader.invalid(
+          file,
+          overrides,
+          "ackBatchSize",
+          ackBatchSize
+              + " is not allowed; allowed: 1.."
+              + prefetchCount
+              + " (at most prefetchCount, else consumers stall waiting for their own acks)");
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package io.plumb.driver.rabbitmq;
+
+import com.rabbitmq.stream.ByteCapacity;
+import com.rabbitmq.stream.Environment;
+import com.rabbitmq.stream.StreamCreator;
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.MessageListener;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * RabbitMQ's native stream protocol (port 5552). A topic is one stream per partition ({@code
+ * <topic>-<p>}); producers confirm per message; each subscription reads every partition from its
+ * first offset, its members splitting the partitions between them.
+ */
+public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
+
+  private RabbitMqStreamConfig config;
+  private Environment environment;
+  private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
+  private final Map<String, StreamSubscriptionGroup> groups = new ConcurrentHashMap<>();
+  private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
+  private final Map<String, String> facts = new LinkedHashMap<>();
+  private final ExecutorService executor =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "plumb-rabbitmq-stream-admin");
+            t.setDaemon(true);
+            return t;
+          });
+
+  @Override
+  public void initialize(DriverConfig driverConfig) throws Exception {
+    Map<String, String> overrides = new HashMap<>();
+    putEnv(overrides, "RABBITMQ_STREAM_HOST", "host");
+    putEnv(overrides, "RABBITMQ_STREAM_PORT", "port");
+    overrides.putAll(driverConfig.overrides());
+    config =
+        new YamlConfigReader().read(driverConfig.file(), RabbitMqStreamConfig.class, overrides);
+    config.validate(driverConfig.file(), overrides);
+    environment =
+        Environment.builder()
+            .host(config.host())
+            .port(config.port())
+            .username(config.username())
+            .password(config.password())
+            .virtualHost(config.virtualHost())
+            .build();
+    // Proves the stream protocol works end to end before a run depends on it.
+    String probe = "plumb-probe-" + UUID.randomUUID();
+    environment.streamCreator().stream(probe).create();
+    boolean exists = environment.streamExists(probe);
+    environment.deleteStream(probe);
+    if (!exists) {
+      throw new IllegalStateException("stream " + probe + " was created but does not exist");
+    }
+    facts.put("rabbitmq.stream.endpoint", config.host() + ":" + config.port());
+    facts.put("rabbitmq.stream.created", "verified (streams are durable, written to disk)");
+  }
+
+  private static void putEnv(Map<String, String> overrides, String variable, String key) {
+    String value = System.getenv(variable);
+    if (value != null && !value.isBlank()) {
+      overrides.put(key, value);
+    }
+  }
+
+  @Override
+  public Map<String, String> brokerFacts() {
+    return Map.copyOf(facts);
+  }
+
+  @Override
+  public CompletableFuture<Void> createTopic(String topic, int partitions) {
+    return CompletableFuture.runAsync(
+        () -> {
+          for (int p = 0; p < partitions; p++) {
+            StreamCreator creator =
+                environment.streamCreator().stream(StreamNames.partition(topic, p));
+            if (config.maxLengthBytes() > 0) {
+              creator.maxLengthBytes(ByteCapacity.B(config.maxLengthBytes()));
+            }
+            creator.create();
+          }
+          partitionsByTopic.put(topic, partitions);
+        },
+        executor);
+  }
+
+  /**
+   * Partition count, found by probing {@code <topic>-0, -1, ...} when another worker created it.
+   */
+  private int partitions(String topic) {
+    Integer known = partitionsByTopic.get(topic);
+    if (known != null) {
+      return known;
+    }
+    int count = 0;
+    while (environment.streamExists(StreamNames.partition(topic, count))) {
+      count++;
+    }
+    if (count == 0) {
+      throw new IllegalStateException("topic " + topic + " has no partition streams");
+    }
+    partitionsByTopic.put(topic, count);
+    return count;
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          StreamProducer producer =
+              new StreamProducer(environment, topic, partitions(topic), config);
+          clients.add(producer);
+          return producer;
+        },
+        executor);
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkConsumer> createConsumer(
+      String topic, String subscription, MessageListener listener) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          StreamSubscriptionGroup group =
+              groups.computeIfAbsent(
+                  topic + "\u0000" + subscription,
+                  id ->
+                      new StreamSubscriptionGroup(
+                          environment, topic, partitions(topic), config.initialCredits()));
+          StreamConsumer consumer = new StreamConsumer(listener, group);
+          clients.add(consumer);
+          group.join(consumer);
+          return consumer;
+        },
+        executor);
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteTopics(List<String> topics) {
+    return CompletableFuture.runAsync(
+        () -> {
+          for (String topic : topics) {
+            int partitions = partitions(topic);
+            for (int p = 0; p < partitions; p++) {
+              environment.deleteStream(StreamNames.partition(topic, p));
+            }
+            partitionsByTopic.remove(topic);
+            groups.keySet().removeIf(id -> id.startsWith(topic + "\u0000"));
+          }
+        },
+        executor);
+  }
+
+  @Override
+  public void close() throws Exception {
+    Exception first = null;
+    for (AutoCloseable client : clients) {
+      try {
+        client.close();
+      } catch (Exception e) {
+        first = first == null ? e : first;
+      }
+    }
+    clients.clear();
+    if (environment != null) {
+      environment.close();
+    }
+    executor.shutdownNow();
+    if (first != null) {
+      throw first;
+    }
+  }
+}

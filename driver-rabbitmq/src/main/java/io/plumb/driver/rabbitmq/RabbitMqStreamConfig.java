@@ -1,0 +1,84 @@
+package io.plumb.driver.rabbitmq;
+
+import io.plumb.driver.DriverConfigException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The stream-protocol driver's YAML. Streams are always durable (replicated logs written to disk);
+ * what varies is how the client batches and how far it runs ahead of confirmations.
+ *
+ * @param name display name
+ * @param driverClass which driver reads this file
+ * @param host stream protocol host (the broker advertises its own for each stream)
+ * @param port stream protocol port
+ * @param username user
+ * @param password password
+ * @param virtualHost virtual host
+ * @param batchSize messages per publish frame at most
+ * @param batchPublishingDelayMs how long a partly filled batch may wait (when dynamicBatch is off)
+ * @param dynamicBatch send a batch as soon as the producer's queue runs dry instead of waiting
+ * @param maxUnconfirmedMessages per producer; send blocks beyond it (the client's backpressure)
+ * @param subEntrySize messages packed into one sub-entry (1: none)
+ * @param initialCredits chunks the broker may push to a consumer before it asks for more
+ * @param maxLengthBytes retention per partition stream (0: unlimited), so long runs don't fill the
+ *     disk
+ */
+public record RabbitMqStreamConfig(
+    String name,
+    String driverClass,
+    String host,
+    Integer port,
+    String username,
+    String password,
+    String virtualHost,
+    Integer batchSize,
+    Integer batchPublishingDelayMs,
+    Boolean dynamicBatch,
+    Integer maxUnconfirmedMessages,
+    Integer subEntrySize,
+    Integer initialCredits,
+    Long maxLengthBytes) {
+
+  public RabbitMqStreamConfig {
+    host = host == null ? "127.0.0.1" : host;
+    port = port == null ? 5552 : port;
+    username = username == null ? "guest" : username;
+    password = password == null ? "guest" : password;
+    virtualHost = virtualHost == null ? "/" : virtualHost;
+    batchSize = batchSize == null ? 100 : batchSize;
+    batchPublishingDelayMs = batchPublishingDelayMs == null ? 100 : batchPublishingDelayMs;
+    dynamicBatch = dynamicBatch == null || dynamicBatch;
+    maxUnconfirmedMessages = maxUnconfirmedMessages == null ? 10_000 : maxUnconfirmedMessages;
+    subEntrySize = subEntrySize == null ? 1 : subEntrySize;
+    initialCredits = initialCredits == null ? 10 : initialCredits;
+    maxLengthBytes = maxLengthBytes == null ? 0L : maxLengthBytes;
+  }
+
+  void validate(Path file, Map<String, String> overrides) throws DriverConfigException {
+    positive(file, overrides, "port", port);
+    positive(file, overrides, "batchSize", batchSize);
+    positive(file, overrides, "maxUnconfirmedMessages", maxUnconfirmedMessages);
+    positive(file, overrides, "subEntrySize", subEntrySize);
+    positive(file, overrides, "initialCredits", initialCredits);
+    if (batchPublishingDelayMs < 0) {
+      throw YamlConfigReader.invalid(
+          file,
+          overrides,
+          "batchPublishingDelayMs",
+          batchPublishingDelayMs + "; allowed: 0 or more");
+    }
+    if (maxLengthBytes < 0) {
+      throw YamlConfigReader.invalid(
+          file, overrides, "maxLengthBytes", maxLengthBytes + "; allowed: 0 (unlimited) or more");
+    }
+  }
+
+  private static void positive(Path file, Map<String, String> overrides, String field, int value)
+      throws DriverConfigException {
+    if (value <= 0) {
+      throw YamlConfigReader.invalid(
+          file, overrides, field, value + "; allowed: a positive number");
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.plumb.driver.rabbitmq;
+
+import com.rabbitmq.stream.Environment;
+import com.rabbitmq.stream.Producer;
+import com.rabbitmq.stream.ProducerBuilder;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.SendListener;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Publishes to a topic's partition streams, one client producer per stream; a send completes when
+ * the broker confirms (or rejects) the message's publishing id.
+ */
+final class StreamProducer implements BenchmarkProducer {
+  private final Producer[] producers;
+  private final Partitioner partitioner;
+
+  StreamProducer(Environment environment, String topic, int partitions, RabbitMqStreamConfig c) {
+    this.producers = new Producer[partitions];
+    this.partitioner = new Partitioner(partitions);
+    try {
+      for (int p = 0; p < partitions; p++) {
+        ProducerBuilder builder =
+            environment.producerBuilder().stream(StreamNames.partition(topic, p))
+                .batchSize(c.batchSize())
+                .batchPublishingDelay(Duration.ofMillis(c.batchPublishingDelayMs()))
+                .dynamicBatch(c.dynamicBatch())
+                .maxUnconfirmedMessages(c.maxUnconfirmedMessages());
+        if (c.subEntrySize() > 1) {
+          builder.subEntrySize(c.subEntrySize());
+        }
+        producers[p] = builder.build();
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void send(String key, byte[] payload, long token, SendListener listener) {
+    try {
+      Producer producer = producers[partitioner.partitionFor(key)];
+      // The message keeps the array until its batch is encoded, after send() returns: copy.
+      producer.send(
+          producer.messageBuilder().addData(payload.clone()).build(),
+          status ->
+              listener.sendCompleted(
+                  token,
+                  status.isConfirmed()
+                      ? null
+                      : new IOException("stream publish failed with code " + status.getCode())));
+    } catch (RuntimeException | Error e) {
+      listener.sendCompleted(token, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Producer producer : producers) {
+      if (producer != null) {
+        producer.close();
+      }
+    }
+  }
+}

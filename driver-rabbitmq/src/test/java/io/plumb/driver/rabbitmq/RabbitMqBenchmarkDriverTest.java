@@ -1,0 +1,166 @@
+package io.plumb.driver.rabbitmq;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.driver.DriverAliases;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The AMQP driver against the local broker, once per shipped YAML. */
+class RabbitMqBenchmarkDriverTest {
+
+  @BeforeAll
+  static void brokerRunning() {
+    Broker.requireReachable(5672);
+    Broker.requireReachable(ManagementApi.PORT);
+  }
+
+  private static RabbitMqBenchmarkDriver driver(String file, Map<String, String> overrides)
+      throws Exception {
+    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
+    driver.initialize(new DriverConfig(Path.of(file), overrides));
+    return driver;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    // file, queue type the broker must report, durable
+    "rabbitmq.yaml, classic, false",
+    "rabbitmq-durable.yaml, classic, true",
+    "rabbitmq-quorum.yaml, quorum, true",
+    "rabbitmq-stream.yaml, stream, true",
+  })
+  void deliversEveryMessageOncePerSubscriptionWithTheSettingsTheYamlPromises(
+      String file, String queueType, boolean durable) throws Exception {
+    try (RabbitMqBenchmarkDriver driver = driver(file, Map.of())) {
+      String topic = RoundTrip.topicName("plumb-test");
+      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      RoundTrip.run(driver, topic);
+
+      // Read back from the broker what the YAML promises.
+      for (String subscription : List.of("shared", "other")) {
+        for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+          String queue = RoutingKeys.queueName(topic, subscription, p);
+          JsonNode q = Broker.queue(queue);
+          assertEquals(queueType, q.path("type").asText(), queue + " type");
+          assertEquals(durable, q.path("durable").asBoolean(), queue + " durable");
+        }
+      }
+      JsonNode exchange = Broker.exchange(topic);
+      assertEquals("direct", exchange.path("type").asText());
+      assertEquals(
+          RoundTrip.PARTITIONS, exchange.path("arguments").path("x-plumb-partitions").asInt());
+      assertTrue(driver.brokerFacts().get("rabbitmq.queueType").startsWith(queueType));
+      assertEquals(
+          String.valueOf(driver.config().messagePersistence()),
+          driver.brokerFacts().get("rabbitmq.messagePersistence"));
+
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      assertFalse(Broker.queueExists(RoutingKeys.queueName(topic, "shared", 0)));
+    }
+  }
+
+  @Test
+  void durableYamlsAskForPersistenceAndConfirms() throws Exception {
+    for (String file :
+        List.of("rabbitmq-durable.yaml", "rabbitmq-quorum.yaml", "rabbitmq-stream.yaml")) {
+      RabbitMqConfig c = new YamlConfigReader().read(Path.of(file), RabbitMqConfig.class, Map.of());
+      assertTrue(c.messagePersistence() && c.publisherConfirms() && c.durable(), file);
+    }
+    RabbitMqConfig transientConfig =
+        new YamlConfigReader().read(Path.of("rabbitmq.yaml"), RabbitMqConfig.class, Map.of());
+    assertFalse(transientConfig.messagePersistence() || transientConfig.durable());
+  }
+
+  @Test
+  void topicExchangeRoutesPartitionsToo() throws Exception {
+    try (RabbitMqBenchmarkDriver driver =
+        driver("rabbitmq.yaml", Map.of("exchangeType", "topic"))) {
+      String topic = RoundTrip.topicName("plumb-test-topic-exchange");
+      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      RoundTrip.run(driver, topic);
+      assertEquals("topic", Broker.exchange(topic).path("type").asText());
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void acceptsOmbDriverFile() throws Exception {
+    try (RabbitMqBenchmarkDriver driver =
+        driver("src/test/resources/omb-rabbitmq.yaml", Map.of())) {
+      assertEquals(QueueType.QUORUM, driver.config().queueType());
+      assertEquals(List.of("amqp://localhost"), driver.config().amqpUris());
+      assertTrue(driver.brokerFacts().get("rabbitmq.queueType").startsWith("quorum"));
+    }
+    assertArrayEquals(
+        new String[] {"io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver"},
+        RabbitMqBenchmarkDriver.class.getAnnotation(DriverAliases.class).value());
+  }
+
+  @Test
+  void driverSetOverridesTheFile() throws Exception {
+    try (RabbitMqBenchmarkDriver driver =
+        driver(
+            "rabbitmq.yaml",
+            Map.of("amqpUris", "amqp://guest:guest@127.0.0.1:5672/%2F", "prefetchCount", "100"))) {
+      assertEquals(List.of("amqp://guest:guest@127.0.0.1:5672/%2F"), driver.config().amqpUris());
+      assertEquals(100, driver.config().prefetchCount());
+    }
+  }
+
+  @Test
+  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() {
+    String file = "src/test/resources/misspelled-rabbitmq.yaml";
+    DriverConfigException e =
+        assertThrows(DriverConfigException.class, () -> driver(file, Map.of()));
+    assertEquals(
+        file
+            + ":6: field 'mesagePersistence': unknown field (did you mean 'messagePersistence'?);"
+            + " allowed: ackBatchSize, amqpUris, consumerCreationBatchSize, consumerCreationDelay,"
+            + " driverClass, durable, exchangeType, messagePersistence, name, prefetchCount,"
+            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType",
+        e.getMessage());
+    assertFalse(e.getMessage().contains("\n"));
+  }
+
+  @Test
+  void rejectsBadValuesAndUnknownOverrides() {
+    DriverConfigException badEnum =
+        assertThrows(
+            DriverConfigException.class,
+            () -> driver("src/test/resources/bad-queue-type.yaml", Map.of()));
+    assertEquals(
+        "src/test/resources/bad-queue-type.yaml:3: field 'queueType': 'lazy' is not a valid"
+            + " QueueType; allowed: CLASSIC, QUORUM, STREAM",
+        badEnum.getMessage());
+    DriverConfigException unknownKey =
+        assertThrows(
+            DriverConfigException.class,
+            () -> driver("rabbitmq.yaml", Map.of("amqpUri", "amqp://127.0.0.1")));
+    assertTrue(
+        unknownKey
+            .getMessage()
+            .startsWith("--driver-set amqpUri: unknown key (did you mean 'amqpUris'?)"),
+        unknownKey.getMessage());
+    DriverConfigException quorumNotDurable =
+        assertThrows(
+            DriverConfigException.class,
+            () -> driver("rabbitmq-quorum.yaml", Map.of("durable", "false")));
+    assertEquals(
+        "--driver-set durable=false: quorum queues are always durable; allowed: true",
+        quorumNotDurable.getMessage());
+  }
+}
