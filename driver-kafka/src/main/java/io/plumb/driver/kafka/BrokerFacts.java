@@ -1,0 +1,114 @@
+package io.plumb.driver.kafka;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * Reads back from the broker what decides durability and latency, so a result records the settings
+ * really in effect rather than the ones a file asked for.
+ */
+final class BrokerFacts {
+
+  /** Broker settings that decide when a write is durable or how many copies it has. */
+  private static final List<String> BROKER_KEYS =
+      List.of(
+          "log.flush.interval.messages",
+          "log.flush.interval.ms",
+          "min.insync.replicas",
+          "default.replication.factor",
+          "unclean.leader.election.enable");
+
+  /** Topic settings reported even when the driver file leaves them at the broker's default. */
+  private static final List<String> TOPIC_KEYS =
+      List.of(
+          "flush.messages", "flush.ms", "min.insync.replicas", "unclean.leader.election.enable");
+
+  private static final long TIMEOUT_SECONDS = 10;
+
+  private BrokerFacts() {}
+
+  /**
+   * @param topic a topic this run created, whose settings are read back, if any exists yet
+   */
+  static Map<String, String> read(Admin admin, KafkaSettings settings, Optional<String> topic) {
+    Map<String, String> facts = new TreeMap<>();
+    ProducerConfig producer = new ProducerConfig(settings.producer());
+    facts.put("producer.acks", producer.getString(ProducerConfig.ACKS_CONFIG));
+    facts.put(
+        "producer.enable.idempotence",
+        String.valueOf(producer.getBoolean(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG)));
+    facts.put(
+        "producer.linger.ms", String.valueOf(producer.getLong(ProducerConfig.LINGER_MS_CONFIG)));
+    facts.put(
+        "producer.batch.size", String.valueOf(producer.getInt(ProducerConfig.BATCH_SIZE_CONFIG)));
+    facts.put(
+        "producer.compression.type", producer.getString(ProducerConfig.COMPRESSION_TYPE_CONFIG));
+    facts.put(
+        "topic.replicationFactor",
+        settings.replicationFactor().map(String::valueOf).orElse("broker default"));
+    settings.topicConfig().forEach((key, value) -> facts.put("topicConfig." + key, value));
+
+    try {
+      DescribeClusterResult cluster = admin.describeCluster();
+      Collection<Node> nodes = cluster.nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      facts.put("broker.count", String.valueOf(nodes.size()));
+      facts.put("broker.clusterId", cluster.clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+      Node controller = cluster.controller().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      Node anyBroker = controller != null && !controller.isEmpty() ? controller : first(nodes);
+      List<ConfigResource> resources = new ArrayList<>();
+      ConfigResource brokerResource =
+          new ConfigResource(ConfigResource.Type.BROKER, anyBroker.idString());
+      resources.add(brokerResource);
+      ConfigResource topicResource =
+          topic.map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).orElse(null);
+      if (topicResource != null) {
+        resources.add(topicResource);
+      }
+      Map<ConfigResource, Config> configs =
+          admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      putAll(facts, "broker.", configs.get(brokerResource), BROKER_KEYS);
+      if (topicResource != null) {
+        List<String> topicKeys = new ArrayList<>(TOPIC_KEYS);
+        topicKeys.addAll(settings.topicConfig().keySet());
+        putAll(facts, "topic.", configs.get(topicResource), topicKeys);
+      }
+    } catch (Exception e) {
+      // Facts are informative: a broker that refuses describeConfigs must not fail the run,
+      // but the result says that the read-back did not happen.
+      facts.put("readBackError", e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    return facts;
+  }
+
+  private static void putAll(
+      Map<String, String> facts, String prefix, Config config, Collection<String> keys) {
+    if (config == null) {
+      return;
+    }
+    for (String key : keys) {
+      ConfigEntry entry = config.get(key);
+      if (entry != null) {
+        facts.put(prefix + key, entry.value() + " (" + entry.source() + ")");
+      }
+    }
+  }
+
+  private static Node first(Collection<Node> nodes) {
+    if (nodes.isEmpty()) {
+      throw new IllegalStateException("the cluster reports no brokers");
+    }
+    return nodes.iterator().next();
+  }
+}

@@ -1,0 +1,228 @@
+package io.plumb.driver.kafka;
+
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DriverAliases;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.MessageListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+
+/**
+ * Apache Kafka through the official kafka-clients: one admin client for topics, one {@link
+ * KafkaProducer} per benchmark producer, one {@link KafkaConsumer} (and poll thread) per benchmark
+ * consumer, the subscription being the consumer group.
+ */
+@DriverAliases({"io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver"})
+public final class KafkaBenchmarkDriver implements BenchmarkDriver {
+
+  /** How long initialize() waits for the broker to answer before calling it unreachable. */
+  private static final long CONNECT_TIMEOUT_SECONDS = 15;
+
+  private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+  private DriverFile file;
+  private KafkaSettings settings;
+  private Admin admin;
+  private final Queue<AutoCloseable> openClients = new ConcurrentLinkedQueue<>();
+  private final AtomicReference<String> lastCreatedTopic = new AtomicReference<>();
+
+  @Override
+  public void initialize(DriverConfig config) throws Exception {
+    file = DriverFile.load(config.file());
+    settings = KafkaSettings.resolve(file, System.getenv(), config.overrides());
+    admin = Admin.create(settings.admin());
+    try {
+      checkTopicSettingsOnBroker();
+      if (settings.reset()) {
+        deleteLeftoverTopics();
+      }
+    } catch (Exception e) {
+      admin.close(Duration.ZERO);
+      throw e;
+    }
+  }
+
+  /**
+   * Asks the broker to validate a topic with the file's replication factor and topic settings
+   * without creating it, so a setting the broker rejects (an unknown name, more replicas than
+   * brokers) fails the run before it starts, with the file and line.
+   */
+  private void checkTopicSettingsOnBroker() throws Exception {
+    checkMinInsyncReplicas();
+    NewTopic probe =
+        new NewTopic(
+                topicNamePrefix() + "-config-check", Optional.of(1), settings.replicationFactor())
+            .configs(settings.topicConfig());
+    try {
+      admin
+          .createTopics(List.of(probe), new CreateTopicsOptions().validateOnly(true))
+          .all()
+          .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new DriverConfigException(
+          file.path()
+              + ": Kafka at "
+              + settings.admin().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)
+              + " did not answer within "
+              + CONNECT_TIMEOUT_SECONDS
+              + " s (local broker: deploy/local/kafka.sh start; another cluster: --driver-set"
+              + " bootstrap.servers=host:port or "
+              + KafkaSettings.BOOTSTRAP_ENV
+              + ")");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+      if (cause instanceof InvalidReplicationFactorException) {
+        throw file.fieldError("replicationFactor", "the broker rejects it: " + message);
+      }
+      if (cause instanceof org.apache.kafka.common.errors.InvalidConfigurationException
+          || cause instanceof org.apache.kafka.common.errors.PolicyViolationException) {
+        throw file.fieldError("topicConfig", "the broker rejects it: " + message);
+      }
+      throw e;
+    }
+  }
+
+  /** With fewer replicas than min.insync.replicas every acks=all send would fail. */
+  private void checkMinInsyncReplicas() throws DriverConfigException {
+    String minInsync = settings.topicConfig().get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
+    if (minInsync == null || settings.replicationFactor().isEmpty()) {
+      return;
+    }
+    try {
+      if (Integer.parseInt(minInsync.trim()) > settings.replicationFactor().get()) {
+        throw file.propertyError(
+            "topicConfig",
+            TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG,
+            "min.insync.replicas="
+                + minInsync
+                + " is more than replicationFactor="
+                + settings.replicationFactor().get()
+                + ": every acks=all send would fail (a single local broker needs 1)");
+      }
+    } catch (NumberFormatException e) {
+      throw file.propertyError(
+          "topicConfig", TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "not a number: " + minInsync);
+    }
+  }
+
+  /** OMB's {@code reset: true}: remove what earlier runs left behind under this prefix. */
+  private void deleteLeftoverTopics() throws Exception {
+    Set<String> existing =
+        admin.listTopics().names().get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    List<String> leftovers = new ArrayList<>();
+    for (String topic : existing) {
+      if (topic.startsWith(topicNamePrefix())) {
+        leftovers.add(topic);
+      }
+    }
+    if (!leftovers.isEmpty()) {
+      admin.deleteTopics(leftovers).all().get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> createTopic(String topic, int partitions) {
+    NewTopic newTopic =
+        new NewTopic(topic, Optional.of(partitions), settings.replicationFactor())
+            .configs(settings.topicConfig());
+    // The admin future completes when the controller has created the topic with its settings.
+    return admin
+        .createTopics(List.of(newTopic))
+        .all()
+        .toCompletionStage()
+        .toCompletableFuture()
+        .thenRun(() -> lastCreatedTopic.set(topic));
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
+    try {
+      KafkaBenchmarkProducer producer =
+          new KafkaBenchmarkProducer(new KafkaProducer<>(settings.producer()), topic);
+      openClients.add(producer);
+      return CompletableFuture.completedFuture(producer);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkConsumer> createConsumer(
+      String topic, String subscription, MessageListener listener) {
+    Map<String, Object> properties = new HashMap<>(settings.consumer());
+    properties.put(ConsumerConfig.GROUP_ID_CONFIG, subscription);
+    KafkaConsumer<String, byte[]> client;
+    try {
+      client = new KafkaConsumer<>(properties);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    try {
+      KafkaBenchmarkConsumer consumer =
+          new KafkaBenchmarkConsumer(client, topic, subscription, listener, settings.autoCommit());
+      openClients.add(consumer);
+      return CompletableFuture.completedFuture(consumer);
+    } catch (RuntimeException e) {
+      client.close(Duration.ZERO);
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteTopics(List<String> topics) {
+    if (topics.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return admin.deleteTopics(topics).all().toCompletionStage().toCompletableFuture();
+  }
+
+  @Override
+  public Map<String, String> brokerFacts() {
+    return BrokerFacts.read(admin, settings, Optional.ofNullable(lastCreatedTopic.get()));
+  }
+
+  @Override
+  public void close() throws Exception {
+    // The framework closes producers and consumers first; whatever it did not close (a failed
+    // run) is closed here. Closing twice is harmless for both.
+    Exception failure = null;
+    for (AutoCloseable client; (client = openClients.poll()) != null; ) {
+      try {
+        client.close();
+      } catch (Exception e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (admin != null) {
+      admin.close(ADMIN_CLOSE_TIMEOUT);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}
