@@ -1,6 +1,8 @@
 package io.plumb.cli;
 
 import io.plumb.input.BadInputException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/benchmark}. */
@@ -8,24 +10,32 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(run(args));
+    System.exit(run(args, System.out, System.err));
   }
 
-  static int run(String[] args) {
-    CommandLine commandLine = new CommandLine(new BenchmarkCommand(System.out));
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    CommandLine commandLine = new CommandLine(new BenchmarkCommand(out));
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler(
         (exception, line, parseResult) -> {
           if (exception instanceof BadInputException) {
-            System.err.println("error: " + exception.getMessage());
+            err.println("error: " + exception.getMessage());
             return 2;
           }
-          System.err.println("error: " + exception);
+          err.println("error: " + exception);
           return 1;
         });
     commandLine.setParameterExceptionHandler(
         (exception, arguments) -> {
-          System.err.println("error: " + exception.getMessage());
-          System.err.println("Try 'bin/benchmark --help' for the options and examples.");
+          // An unknown option is the likelier mistake than the missing arguments it also causes.
+          var unmatched = exception.getCommandLine().getParseResult().unmatched();
+          err.println(
+              "error: "
+                  + (unmatched.isEmpty()
+                      ? exception.getMessage()
+                      : "unknown option or argument: " + String.join(" ", unmatched)));
+          err.println("Try 'bin/benchmark --help' for the options and examples.");
           return 2;
         });
     return commandLine.execute(args);

@@ -207,6 +207,15 @@ public final class YamlFields {
         field, "expected one of " + String.join(", ", allowed) + ", got '" + text.get() + "'");
   }
 
+  /**
+   * Fails on the first field not in {@code known}. Call before reading, so a misspelled required
+   * field is reported as misspelled rather than as missing.
+   */
+  public void rejectFieldsOtherThan(List<String> known) {
+    read.addAll(known);
+    rejectUnknownFields();
+  }
+
   /** Fails on the first field that no reader asked for, suggesting the closest known name. */
   public void rejectUnknownFields() {
     List<String> unknown = new ArrayList<>();

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Reads and validates a workload file; every problem is one line naming file, line and field. */
@@ -14,10 +15,34 @@ public final class WorkloadReader {
   private static final long MAX_MESSAGE_SIZE = 100L * 1024 * 1024;
   private static final double MAX_MINUTES = 7 * 24 * 60;
 
+  /** OMB's workload fields, plus Plumb's durations in seconds. */
+  private static final List<String> FIELDS =
+      List.of(
+          "name",
+          "topics",
+          "partitionsPerTopic",
+          "keyDistributor",
+          "messageSize",
+          "payloadFile",
+          "useRandomizedPayloads",
+          "randomBytesRatio",
+          "randomizedPayloadPoolSize",
+          "subscriptionsPerTopic",
+          "producersPerTopic",
+          "consumerPerSubscription",
+          "producerRate",
+          "consumerBacklogSizeGB",
+          "backlogDrainRatio",
+          "testDurationMinutes",
+          "testDurationSeconds",
+          "warmupDurationMinutes",
+          "warmupDurationSeconds");
+
   private WorkloadReader() {}
 
   public static Workload read(Path file) {
     YamlFields fields = YamlFields.read(file);
+    fields.rejectFieldsOtherThan(FIELDS);
     String name = fields.string("name").orElse(baseName(file));
     int topics = required(fields, "topics", fields.whole("topics", 1, 100_000));
     int partitions =

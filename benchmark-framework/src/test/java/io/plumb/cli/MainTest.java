@@ -1,0 +1,153 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Main.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String errors() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  private Path loopback() throws IOException {
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    return driver;
+  }
+
+  private Path workload(String extra) throws IOException {
+    Path workload = dir.resolve("w.yaml");
+    Files.writeString(
+        workload,
+        """
+        topics: 1
+        partitionsPerTopic: 2
+        messageSize: 64
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: 1000
+        testDurationSeconds: 1
+        warmupDurationSeconds: 0
+        """
+            + extra);
+    return workload;
+  }
+
+  @Test
+  void helpTeachesWithExamples() {
+    assertEquals(0, run("--help"));
+    String help = out.toString(StandardCharsets.UTF_8);
+    assertTrue(help.contains("--drivers"));
+    assertTrue(help.contains("Examples:"));
+    assertTrue(help.contains("--driver-set"));
+  }
+
+  @Test
+  void runsAndWritesTheResultWhereAsked() throws IOException {
+    Path result = dir.resolve("out.json");
+    assertEquals(
+        0,
+        run("-d", loopback().toString(), "-o", result.toString(), workload("").toString()),
+        errors());
+    JsonNode json = new ObjectMapper().readTree(result.toFile());
+    assertTrue(json.get("complete").asBoolean());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Latency (ms)"));
+  }
+
+  @Test
+  void badWorkloadExitsTwoWithOneLineAndNoStackTrace() throws IOException {
+    assertBadInput(
+        "w.yaml:10: unknown field 'testDurationMinute'",
+        "-d",
+        loopback().toString(),
+        workload("testDurationMinute: 5\n").toString());
+  }
+
+  @Test
+  void missingFilesExitTwo() throws IOException {
+    assertBadInput(
+        "nope.yaml: file not found",
+        "-d",
+        loopback().toString(),
+        dir.resolve("nope.yaml").toString());
+    err.reset();
+    assertBadInput(
+        "driver file not found",
+        "-d",
+        dir.resolve("nodriver.yaml").toString(),
+        workload("").toString());
+  }
+
+  @Test
+  void aClassThatIsNotADriverIsNeverLoaded() throws IOException {
+    Path driver = dir.resolve("evil.yaml");
+    Files.writeString(driver, "name: x\ndriverClass: java.lang.ProcessBuilder\n");
+    assertBadInput(
+        "does not implement io.plumb.driver.BenchmarkDriver",
+        "-d",
+        driver.toString(),
+        workload("").toString());
+  }
+
+  @Test
+  void misspelledDriverFieldIsRejectedByTheDriver() throws IOException {
+    Path driver = dir.resolve("typo.yaml");
+    Files.writeString(
+        driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\nstallMilis: 5\n");
+    assertBadInput(
+        "typo.yaml:3: unknown field 'stallMilis': did you mean 'stallMillis'?",
+        "-d",
+        driver.toString(),
+        workload("").toString());
+  }
+
+  @Test
+  void unknownOptionExitsTwo() {
+    assertEquals(2, run("--frobnicate"));
+    assertTrue(errors().startsWith("error: unknown option or argument: --frobnicate"), errors());
+  }
+
+  @Test
+  void notYetSupportedRateDiscoveryExitsTwo() throws IOException {
+    Path workload = workload("");
+    Files.writeString(
+        workload, Files.readString(workload).replace("producerRate: 1000", "producerRate: 0"));
+    assertBadInput(
+        "field 'producerRate': 0 (search for the peak rate) is not supported yet",
+        "-d",
+        loopback().toString(),
+        workload.toString());
+  }
+
+  private void assertBadInput(String expected, String... args) {
+    assertEquals(2, run(args), errors());
+    String message = errors();
+    assertTrue(message.contains(expected), message);
+    assertEquals(1, message.lines().count(), message);
+    assertFalse(message.contains("\tat "), message);
+  }
+}
