@@ -1,0 +1,24 @@
+package io.plumb.driver.redis;
+
+import java.nio.charset.StandardCharsets;
+
+/** The constant parts of stream commands and entries, encoded once. */
+final class StreamFields {
+
+  private StreamFields() {}
+
+  /** Entry field holding the message bytes. */
+  static final byte[] PAYLOAD = bytes("p");
+
+  /** Entry field holding the message key, when the workload has keys. */
+  static final byte[] KEY = bytes("k");
+
+  static final byte[] MAXLEN = bytes("MAXLEN");
+  static final byte[] APPROXIMATE = bytes("~");
+  static final byte[] AUTO_ID = bytes("*");
+  static final byte[] NEW_ENTRIES = bytes(">");
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

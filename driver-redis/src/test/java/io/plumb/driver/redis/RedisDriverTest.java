@@ -1,0 +1,281 @@
+package io.plumb.driver.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.DriverAliases;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.resps.StreamEntry;
+
+/** Runs the driver against the real local Redis server (deploy/local/redis.sh start). */
+class RedisDriverTest {
+
+  private static final int MESSAGES = 2_000;
+  private static final String PORT = System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379");
+
+  /** An independent connection reads the server's state back, not through the driver. */
+  private static Jedis admin;
+
+  @BeforeAll
+  static void serverIsUp() {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(PORT)), 2_000);
+    } catch (java.io.IOException e) {
+      fail(
+          "no Redis server on 127.0.0.1:"
+              + PORT
+              + " ("
+              + e.getMessage()
+              + "): start it with deploy/local/redis.sh start");
+    }
+    admin = new Jedis("127.0.0.1", Integer.parseInt(PORT));
+  }
+
+  @AfterAll
+  static void restoreServer() {
+    if (admin != null) {
+      // Leave the server as deploy/local/redis.sh starts it.
+      admin.configSet("appendonly", "no");
+      admin.configSet("appendfsync", "everysec");
+      admin.close();
+    }
+  }
+
+  private static Map<String, String> overrides() {
+    return PORT.equals("6379") ? Map.of() : Map.of("redisPort", PORT);
+  }
+
+  private static RedisBenchmarkDriver open(String file) throws Exception {
+    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
+    driver.initialize(new DriverConfig(Path.of(file), overrides()));
+    return driver;
+  }
+
+  private static String config(String key) {
+    return admin.configGet(key).get(key);
+  }
+
+  @Test
+  void streamsWithoutAofTurnAofOffAndDeliverExactlyOnce() throws Exception {
+    admin.configSet("appendonly", "yes"); // the file must switch it off again
+    try (RedisBenchmarkDriver driver = open("redis.yaml")) {
+      assertEquals("no", config("appendonly"));
+      assertEquals("no", driver.brokerFacts().get("redis.appendonly"));
+      streamsRoundTrip(driver);
+    }
+  }
+
+  @Test
+  void aofEverysecIsInEffectOnTheServer() throws Exception {
+    admin.configSet("appendonly", "no");
+    admin.configSet("appendfsync", "always");
+    try (RedisBenchmarkDriver driver = open("redis-aof-everysec.yaml")) {
+      assertEquals("yes", config("appendonly"));
+      assertEquals("everysec", config("appendfsync"));
+      assertEquals("everysec", driver.brokerFacts().get("redis.appendfsync"));
+      assertEquals("yes", driver.brokerFacts().get("redis.appendonly"));
+      streamsRoundTrip(driver);
+    }
+  }
+
+  @Test
+  void aofAlwaysIsInEffectOnTheServer() throws Exception {
+    admin.configSet("appendonly", "no");
+    admin.configSet("appendfsync", "no");
+    try (RedisBenchmarkDriver driver = open("redis-aof-always.yaml")) {
+      assertEquals("yes", config("appendonly"));
+      assertEquals("always", config("appendfsync"));
+      assertEquals("always", driver.brokerFacts().get("redis.appendfsync"));
+      streamsRoundTrip(driver);
+      // The messages went through the AOF.
+      String info = admin.info("persistence");
+      assertTrue(info.contains("aof_enabled:1"), info);
+    }
+  }
+
+  private static void streamsRoundTrip(RedisBenchmarkDriver driver) throws Exception {
+    RoundTrip.Result r =
+        RoundTrip.run(
+            driver,
+            MESSAGES,
+            30,
+            topic -> {
+              long stored = 0;
+              for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+                String stream = topic + "-" + p;
+                stored += admin.xlen(stream);
+                // Every entry carries its real key as field "k", beside the payload "p".
+                List<StreamEntry> first = admin.xrange(stream, "-", "+", 1);
+                assertEquals(1, first.size(), stream);
+                assertTrue(
+                    first.get(0).getFields().get("k").matches("key-\\d+"),
+                    "key field: " + first.get(0).getFields());
+                // Both groups acknowledged everything their members read.
+                for (String group : List.of("shared", "single")) {
+                  assertEquals(
+                      0L,
+                      admin.xpending(stream, group).getTotal(),
+                      "pending entries in group " + group + " of " + stream);
+                }
+              }
+              assertEquals(MESSAGES, stored, "entries stored across the partition streams");
+            });
+    assertSharedBetweenMembers(r);
+    // deleteTopics removed the streams and the partition count.
+    for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+      assertFalse(admin.exists(r.topic() + "-" + p));
+    }
+    assertFalse(admin.exists(r.topic() + ":partitions"));
+  }
+
+  @Test
+  void pubSubDeliversToSubscriptionsThatExistBeforeSendingAndStoresNothing() throws Exception {
+    try (RedisBenchmarkDriver driver = open("redis-pubsub.yaml")) {
+      assertEquals(RedisDriverConfig.Mode.PUBSUB, driver.config().mode());
+      assertEquals("pubsub", driver.brokerFacts().get("redis.mode"));
+      RoundTrip.Result r =
+          RoundTrip.run(
+              driver,
+              MESSAGES,
+              30,
+              topic -> {
+                for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+                  assertFalse(admin.exists(topic + "-" + p), "Pub/Sub stores no stream");
+                }
+              });
+      assertSharedBetweenMembers(r);
+    }
+  }
+
+  private static void assertSharedBetweenMembers(RoundTrip.Result r) {
+    int a = r.memberCounts()[0];
+    int b = r.memberCounts()[1];
+    assertEquals(MESSAGES, a + b, "the two members of one subscription split the messages");
+    assertTrue(a > 0 && b > 0, "both members of one subscription got work: " + a + " and " + b);
+  }
+
+  @Test
+  void ombDriverFileRunsUnchangedAsStreams() throws Exception {
+    Path omb = Path.of("src/test/resources/omb-redis.yaml");
+    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
+    driver.initialize(new DriverConfig(omb, overrides()));
+    try (driver) {
+      assertEquals(RedisDriverConfig.Mode.STREAMS, driver.config().mode());
+      assertEquals(8, driver.config().jedisPoolMaxTotal());
+      // No durability fields: the server is left as it is, and its setting is still reported.
+      assertEquals(config("appendonly"), driver.brokerFacts().get("redis.appendonly"));
+      streamsRoundTrip(driver);
+    }
+    String[] aliases = RedisBenchmarkDriver.class.getAnnotation(DriverAliases.class).value();
+    assertEquals("io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver", aliases[0]);
+    boolean listed =
+        ServiceLoader.load(BenchmarkDriver.class).stream()
+            .anyMatch(p -> p.type() == RedisBenchmarkDriver.class);
+    assertTrue(listed, "driver listed in META-INF/services");
+  }
+
+  @Test
+  void misspelledFieldIsRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("typo.yaml");
+    Files.writeString(
+        file,
+        "name: Redis\n"
+            + "driverClass: io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver\n"
+            + "redisPrt: 6379\n"
+            + "redisHost: 127.0.0.1\n");
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () -> new RedisBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+    assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith(file + ":3: field 'redisPrt': unknown field; allowed: "),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("redisPort"), e.getMessage());
+  }
+
+  @Test
+  void badValuesAreRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.yaml");
+    Files.writeString(file, "mode: streams\nappendonly: yes\nappendfsync: sometimes\n");
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () -> new RedisBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+    assertEquals(
+        file + ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no",
+        e.getMessage());
+  }
+
+  @Test
+  void durabilityTheServerRefusesFailsInitialize(@TempDir Path dir) throws Exception {
+    // A user without CONFIG rights: the server refuses CONFIG SET, as a managed Redis may.
+    admin.aclSetUser("plumb-noconfig", "on", ">secret", "~*", "&*", "+@all", "-config");
+    try {
+      Path file = dir.resolve("aof.yaml");
+      Files.writeString(
+          file,
+          "redisUser: plumb-noconfig\nredisPass: secret\nappendonly: yes\nappendfsync: always\n");
+      DriverConfigException e =
+          assertThrows(
+              DriverConfigException.class,
+              () ->
+                  new RedisBenchmarkDriver(Map.of())
+                      .initialize(new DriverConfig(file, overrides())));
+      assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+      assertTrue(
+          e.getMessage().startsWith(file + ": field 'appendfsync': CONFIG SET appendfsync always"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("NOPERM"), e.getMessage());
+    } finally {
+      admin.aclDelUser("plumb-noconfig");
+    }
+  }
+
+  @Test
+  void commandLineBeatsEnvironmentWhichBeatsFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("redis.yaml");
+    Files.writeString(file, "redisHost: 127.0.0.1\nredisPort: 1\n");
+    // The file's port is unreachable; the environment fixes it.
+    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of("REDIS_PORT", PORT))) {
+      driver.initialize(new DriverConfig(file, Map.of()));
+      assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
+      assertEquals("127.0.0.1:" + PORT, driver.brokerFacts().get("redis.address"));
+    }
+    // The environment is unreachable; --driver-set fixes it.
+    Map<String, String> env = new HashMap<>();
+    env.put("REDIS_PORT", "2");
+    env.put("REDIS_HOST", "127.0.0.2");
+    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(env)) {
+      driver.initialize(
+          new DriverConfig(file, Map.of("redisPort", PORT, "redisHost", "127.0.0.1")));
+      assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
+    }
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () ->
+                new RedisBenchmarkDriver(Map.of())
+                    .initialize(new DriverConfig(file, Map.of("redisPrt", "1"))));
+    assertTrue(
+        e.getMessage().startsWith("--driver-set redisPrt: unknown key 'redisPrt'"), e.getMessage());
+  }
+}

@@ -1,0 +1,212 @@
+package io.plumb.driver.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.MessageListener;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Sends keyed messages through a driver to two subscriptions (one with two consumers) and checks
+ * that every send completes and each subscription receives every message exactly once, with each
+ * key always on the same partition.
+ */
+final class RoundTrip {
+
+  static final int PARTITIONS = 3;
+  static final int KEYS = 60;
+
+  /** What one subscription received. */
+  static final class Subscription implements MessageListener {
+    final String name;
+    final int expected;
+    final AtomicInteger[] counts;
+    final AtomicInteger total = new AtomicInteger();
+    final AtomicInteger distinct = new AtomicInteger();
+    final Map<Integer, Integer> partitionOfKey = new ConcurrentHashMap<>();
+    final Set<Integer> keysOnTwoPartitions = ConcurrentHashMap.newKeySet();
+    final Set<Integer> partitions = ConcurrentHashMap.newKeySet();
+    final List<Throwable> failures = new CopyOnWriteArrayList<>();
+    final CountDownLatch all = new CountDownLatch(1);
+
+    Subscription(String name, int expected) {
+      this.name = name;
+      this.expected = expected;
+      this.counts = new AtomicInteger[expected];
+      for (int i = 0; i < expected; i++) {
+        counts[i] = new AtomicInteger();
+      }
+    }
+
+    /** A per-consumer listener that also counts what that member got. */
+    MessageListener member(AtomicInteger memberCount) {
+      return new MessageListener() {
+        @Override
+        public void received(byte[] payload, int partition) {
+          memberCount.incrementAndGet();
+          Subscription.this.received(payload, partition);
+        }
+
+        @Override
+        public void failed(Throwable error) {
+          Subscription.this.failed(error);
+        }
+      };
+    }
+
+    @Override
+    public void received(byte[] payload, int partition) {
+      ByteBuffer b = ByteBuffer.wrap(payload);
+      int seq = b.getInt();
+      int key = b.getInt();
+      total.incrementAndGet();
+      partitions.add(partition);
+      Integer first = partitionOfKey.putIfAbsent(key, partition);
+      if (first != null && first != partition) {
+        keysOnTwoPartitions.add(key);
+      }
+      if (seq >= 0 && seq < expected && counts[seq].getAndIncrement() == 0) {
+        if (distinct.incrementAndGet() == expected) {
+          all.countDown();
+        }
+      }
+    }
+
+    @Override
+    public void failed(Throwable error) {
+      failures.add(error);
+    }
+
+    void assertExactlyOnce() {
+      List<Integer> missing = new ArrayList<>();
+      List<Integer> duplicated = new ArrayList<>();
+      for (int i = 0; i < expected; i++) {
+        int c = counts[i].get();
+        if (c == 0) {
+          missing.add(i);
+        } else if (c > 1) {
+          duplicated.add(i);
+        }
+      }
+      assertTrue(
+          missing.isEmpty(),
+          name + ": " + missing.size() + " messages never received, first " + head(missing));
+      assertTrue(
+          duplicated.isEmpty(),
+          name + ": " + duplicated.size() + " messages received twice, first " + head(duplicated));
+      assertEquals(expected, total.get(), name + ": total deliveries");
+      assertTrue(failures.isEmpty(), name + ": consumer failures " + failures);
+      assertTrue(keysOnTwoPartitions.isEmpty(), name + ": keys seen on two partitions");
+      assertEquals(
+          new TreeSet<>(List.of(0, 1, 2)),
+          new TreeSet<>(partitions),
+          name + ": partitions messages arrived on");
+    }
+
+    private static List<Integer> head(List<Integer> list) {
+      return list.subList(0, Math.min(5, list.size()));
+    }
+  }
+
+  /** Outcome of one run, for further checks by the caller. */
+  record Result(String topic, Subscription shared, Subscription single, int[] memberCounts) {}
+
+  /** Checks the broker's view of a topic after the run, before the topic is deleted. */
+  @FunctionalInterface
+  interface TopicCheck {
+    void check(String topic) throws Exception;
+  }
+
+  static Result run(BenchmarkDriver driver, int messages, long timeoutSeconds, TopicCheck check)
+      throws Exception {
+    String topic = driver.topicNamePrefix() + "-test-" + Long.toHexString(System.nanoTime());
+    driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
+    Subscription shared = new Subscription("subscription 'shared' (2 consumers)", messages);
+    Subscription single = new Subscription("subscription 'single'", messages);
+    AtomicInteger memberA = new AtomicInteger();
+    AtomicInteger memberB = new AtomicInteger();
+    List<BenchmarkConsumer> consumers = new ArrayList<>();
+    BenchmarkProducer producer = null;
+    try {
+      consumers.add(
+          driver.createConsumer(topic, "shared", shared.member(memberA)).get(30, TimeUnit.SECONDS));
+      consumers.add(
+          driver.createConsumer(topic, "shared", shared.member(memberB)).get(30, TimeUnit.SECONDS));
+      consumers.add(driver.createConsumer(topic, "single", single).get(30, TimeUnit.SECONDS));
+      producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+
+      CountDownLatch sent = new CountDownLatch(messages);
+      AtomicInteger completions = new AtomicInteger();
+      List<Throwable> sendFailures = new CopyOnWriteArrayList<>();
+      // One array reused for every send, as the framework does: the driver must copy it.
+      byte[] payload = new byte[256];
+      ByteBuffer buffer = ByteBuffer.wrap(payload);
+      for (int i = 0; i < messages; i++) {
+        int key = i % KEYS;
+        buffer.putInt(0, i).putInt(4, key);
+        producer.send(
+            "key-" + key,
+            payload,
+            i,
+            (token, failure) -> {
+              completions.incrementAndGet();
+              if (failure != null) {
+                sendFailures.add(failure);
+              }
+              sent.countDown();
+            });
+      }
+      assertTrue(
+          sent.await(timeoutSeconds, TimeUnit.SECONDS),
+          "only " + (messages - sent.getCount()) + " of " + messages + " sends completed");
+      assertTrue(sendFailures.isEmpty(), "send failures: " + head(sendFailures));
+      assertEquals(messages, completions.get(), "each send completes exactly once");
+
+      for (Subscription s : List.of(shared, single)) {
+        assertTrue(
+            s.all.await(timeoutSeconds, TimeUnit.SECONDS),
+            s.name + ": received " + s.distinct.get() + " of " + messages);
+      }
+      shared.assertExactlyOnce();
+      single.assertExactlyOnce();
+      // Closing first lets consumers finish acknowledging what they received.
+      closeAll(producer, consumers);
+      producer = null;
+      check.check(topic);
+      return new Result(topic, shared, single, new int[] {memberA.get(), memberB.get()});
+    } finally {
+      closeAll(producer, consumers);
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void closeAll(BenchmarkProducer producer, List<BenchmarkConsumer> consumers)
+      throws Exception {
+    if (producer != null) {
+      producer.close();
+    }
+    for (BenchmarkConsumer c : consumers) {
+      c.close();
+    }
+    consumers.clear();
+  }
+
+  private static List<Throwable> head(List<Throwable> list) {
+    return list.subList(0, Math.min(3, list.size()));
+  }
+
+  private RoundTrip() {}
+}
