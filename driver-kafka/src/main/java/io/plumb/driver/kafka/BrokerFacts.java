@@ -41,11 +41,15 @@ final class BrokerFacts {
 
   /**
    * @param topic a topic this run created, whose settings are read back, if any exists yet
+   * @param validatedTopicConfig the settings the broker said a topic would get when it validated
+   *     the driver file's topic settings, reported while no topic exists yet
    */
-  static Map<String, String> read(Admin admin, KafkaSettings settings, Optional<String> topic) {
+  static Map<String, String> read(
+      Admin admin, KafkaSettings settings, Optional<String> topic, Config validatedTopicConfig) {
     Map<String, String> facts = new TreeMap<>();
     ProducerConfig producer = new ProducerConfig(settings.producer());
-    facts.put("producer.acks", producer.getString(ProducerConfig.ACKS_CONFIG));
+    String acks = producer.getString(ProducerConfig.ACKS_CONFIG);
+    facts.put("producer.acks", acks.equals("-1") ? "all" : acks);
     facts.put(
         "producer.enable.idempotence",
         String.valueOf(producer.getBoolean(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG)));
@@ -79,10 +83,14 @@ final class BrokerFacts {
       Map<ConfigResource, Config> configs =
           admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
       putAll(facts, "broker.", configs.get(brokerResource), BROKER_KEYS);
+      List<String> topicKeys = new ArrayList<>(TOPIC_KEYS);
+      topicKeys.addAll(settings.topicConfig().keySet());
       if (topicResource != null) {
-        List<String> topicKeys = new ArrayList<>(TOPIC_KEYS);
-        topicKeys.addAll(settings.topicConfig().keySet());
+        facts.put("topic.readBackFrom", topic.get());
         putAll(facts, "topic.", configs.get(topicResource), topicKeys);
+      } else if (validatedTopicConfig != null) {
+        facts.put("topic.readBackFrom", "the broker's validation of the topic settings");
+        putAll(facts, "topic.", validatedTopicConfig, topicKeys);
       }
     } catch (Exception e) {
       // Facts are informative: a broker that refuses describeConfigs must not fail the run,

@@ -23,7 +23,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -49,6 +51,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
   private Admin admin;
   private final Queue<AutoCloseable> openClients = new ConcurrentLinkedQueue<>();
   private final AtomicReference<String> lastCreatedTopic = new AtomicReference<>();
+  private Config validatedTopicConfig;
 
   @Override
   public void initialize(DriverConfig config) throws Exception {
@@ -78,10 +81,13 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
                 topicNamePrefix() + "-config-check", Optional.of(1), settings.replicationFactor())
             .configs(settings.topicConfig());
     try {
-      admin
-          .createTopics(List.of(probe), new CreateTopicsOptions().validateOnly(true))
-          .all()
-          .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      CreateTopicsResult result =
+          admin.createTopics(List.of(probe), new CreateTopicsOptions().validateOnly(true));
+      result.all().get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      // The broker answers a validation with the settings the topic would get: what brokerFacts
+      // reports until a real topic exists.
+      validatedTopicConfig =
+          result.config(probe.name()).get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
       throw new DriverConfigException(
           file.path()
@@ -203,7 +209,8 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
 
   @Override
   public Map<String, String> brokerFacts() {
-    return BrokerFacts.read(admin, settings, Optional.ofNullable(lastCreatedTopic.get()));
+    return BrokerFacts.read(
+        admin, settings, Optional.ofNullable(lastCreatedTopic.get()), validatedTopicConfig);
   }
 
   @Override

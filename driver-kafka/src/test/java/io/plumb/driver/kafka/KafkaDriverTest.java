@@ -157,6 +157,12 @@ class KafkaDriverTest {
     String topic = "plumb-test-sync-config-" + System.nanoTime();
     try (KafkaBenchmarkDriver driver = new KafkaBenchmarkDriver()) {
       driver.initialize(config(Path.of("kafka-sync.yaml")));
+      // Before any topic exists the facts come from the broker's validation of the settings.
+      Map<String, String> facts = driver.brokerFacts();
+      assertTrue(facts.get("topic.flush.messages").startsWith("1 "), facts.toString());
+      assertTrue(facts.get("topic.flush.ms").startsWith("0 "), facts.toString());
+      assertEquals("all", facts.get("producer.acks"));
+      assertEquals("true", facts.get("producer.enable.idempotence"));
       driver.createTopic(topic, 1).get(WAIT_SECONDS, TimeUnit.SECONDS);
       Config config = topicConfig(topic);
       assertEquals("1", config.get("flush.messages").value());

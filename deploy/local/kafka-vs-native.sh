@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Plumb's Kafka driver against Kafka's own producer benchmark on the local broker, side by side:
+# alternates pairs of runs of
+#   (a) org.apache.kafka.tools.ProducerPerformance --throughput -1 on a fresh 1-partition topic
+#   (b) bin/benchmark -d driver-kafka/kafka-throughput.yaml workloads/kafka-vs-native.yaml
+# with identical producer settings (read from kafka-throughput.yaml's producerConfig), 1 KB
+# records, no keys, one producer, no consumers, and prints each pair and the median ratio
+# Plumb/native of the achieved publish rates. Everything shares this host's cores, so only the
+# ratio of runs taken side by side means anything.
+#
+# Builds nothing: run `mvn -q package -DskipTests` first. Starts the local broker if it is not
+# running (and stops it again at the end in that case).
+#
+# Environment:
+#   PLUMB_KVN_PAIRS     pairs of runs (default 3)
+#   PLUMB_KVN_RECORDS   records per ProducerPerformance run (default 2000000, ~15-20 s here)
+#   PLUMB_KAFKA_PORT    broker port (default 9092)
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PAIRS="${PLUMB_KVN_PAIRS:-3}"
+RECORDS="${PLUMB_KVN_RECORDS:-2000000}"
+BOOTSTRAP="127.0.0.1:${PLUMB_KAFKA_PORT:-9092}"
+DRIVER_FILE="$REPO/driver-kafka/kafka-throughput.yaml"
+WORKLOAD="$REPO/workloads/kafka-vs-native.yaml"
+# The same JVM settings for both tools (bin/benchmark's default).
+JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
+
+die() {
+  echo "kafka-vs-native: $*" >&2
+  exit 1
+}
+
+[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
+ls "$REPO"/driver-kafka/target/driver-kafka-*.jar >/dev/null 2>&1 ||
+  die "driver-kafka is not built: run 'mvn -q package -DskipTests' in $REPO first"
+command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+
+# producerConfig of the driver file, one key=value per line: the settings both sides use.
+mapfile -t PRODUCER_PROPS < <(python3 - "$DRIVER_FILE" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+inside = False
+for line in lines:
+    if re.match(r'^producerConfig:\s*\|', line):
+        inside = True
+        continue
+    if inside:
+        if line and not line[0].isspace():
+            break
+        entry = line.strip()
+        if entry and not entry.startswith('#'):
+            key, _, value = re.split(r'\s*([=:])\s*', entry, maxsplit=1)
+            print(f"{key}={value}")
+EOF
+)
+((${#PRODUCER_PROPS[@]} > 0)) || die "no producerConfig found in $DRIVER_FILE"
+
+STARTED_BROKER=0
+if ! "$REPO/deploy/local/kafka.sh" status >/dev/null 2>&1; then
+  "$REPO/deploy/local/kafka.sh" start
+  STARTED_BROKER=1
+fi
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/kafka-vs-native.XXXXXX")"
+cleanup() {
+  rm -rf "$TMP"
+  if ((STARTED_BROKER)); then
+    "$REPO/deploy/local/kafka.sh" stop || true
+  fi
+}
+trap cleanup EXIT
+
+CLASSPATH_KAFKA="$("$REPO/deploy/local/kafka.sh" classpath)"
+# The tools log through log4j2: keep them to warnings so their output stays parseable.
+cat >"$TMP/log4j2.properties" <<'EOF'
+status = error
+appender.console.type = Console
+appender.console.name = STDERR
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %p %m (%c)%n
+rootLogger.level = WARN
+rootLogger.appenderRef.console.ref = STDERR
+EOF
+
+kafka_tool() {
+  # shellcheck disable=SC2086
+  java $JAVA_OPTS -Dlog4j2.configurationFile="$TMP/log4j2.properties" -cp "$CLASSPATH_KAFKA" "$@"
+}
+
+# Topic settings of the driver file (min.insync.replicas=1), so both sides write alike.
+native_run() {
+  local topic="kvn-native-$1-$(date +%s)"
+  kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --create \
+    --topic "$topic" --partitions 1 --replication-factor 1 --config min.insync.replicas=1 >/dev/null
+  kafka_tool org.apache.kafka.tools.ProducerPerformance --topic "$topic" \
+    --num-records "$RECORDS" --record-size 1024 --throughput -1 \
+    --producer-props "bootstrap.servers=$BOOTSTRAP" "${PRODUCER_PROPS[@]}" \
+    >"$TMP/native-$1.out" 2>"$TMP/native-$1.err" ||
+    { cat "$TMP/native-$1.err" >&2; die "ProducerPerformance failed"; }
+  kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete \
+    --topic "$topic" >/dev/null 2>&1 || true
+  # Final line: "N records sent, R records/sec (M MB/sec), ..."
+  grep 'records sent' "$TMP/native-$1.out" | tail -n 1 |
+    sed -E 's/.* records sent, ([0-9.]+) records\/sec.*/\1/'
+}
+
+plumb_run() {
+  PLUMB_JAVA_OPTS="$JAVA_OPTS" "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
+    --driver-set "bootstrap.servers=$BOOTSTRAP" \
+    -o "$TMP/plumb-$1.json" "$WORKLOAD" >"$TMP/plumb-$1.out" 2>&1 ||
+    { tail -n 30 "$TMP/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
+    "$TMP/plumb-$1.json"
+}
+
+echo "Kafka producer throughput on $BOOTSTRAP: ProducerPerformance vs Plumb, $PAIRS pairs"
+echo "  both: 1 topic, 1 partition, replication 1, min.insync.replicas=1, 1024-byte records, no keys,"
+echo "        1 producer, no consumers, JVM $JAVA_OPTS"
+echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PRODUCER_PROPS[*]}"
+echo "  native: --num-records $RECORDS --throughput -1"
+echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate 400000, above what the broker takes)"
+echo
+
+RATIOS=()
+for ((i = 1; i <= PAIRS; i++)); do
+  # Alternate which side goes first, so a drift on the shared host does not favour one side.
+  if ((i % 2)); then
+    native="$(native_run "$i")"
+    plumb="$(plumb_run "$i")"
+  else
+    plumb="$(plumb_run "$i")"
+    native="$(native_run "$i")"
+  fi
+  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
+  RATIOS+=("$ratio")
+  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s\n' \
+    "$i" "$native" "$plumb" "$ratio"
+done
+median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
+echo
+echo "median plumb/native: $median"
