@@ -69,6 +69,9 @@ final class ProducerLoop implements Runnable {
 
   @Override
   public void run() {
+    for (ProducerTask task : heap) {
+      task.attach(Thread.currentThread());
+    }
     buildHeap();
     long sentCount = 0;
     long inSend = 0;
@@ -84,6 +87,7 @@ final class ProducerLoop implements Runnable {
       }
       task.sendNext(now);
       long after = clock.now();
+      task.sendReturned(after);
       inSend += after - now;
       now = after;
       SENT.setOpaque(this, ++sentCount);

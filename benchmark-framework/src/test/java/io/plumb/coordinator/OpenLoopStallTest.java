@@ -46,7 +46,7 @@ class OpenLoopStallTest {
     Histogram endToEnd = report.measured().endToEndLatency();
     // The stall lasts 500 ms: the worst message waited all of it.
     assertTrue(
-        publish.getMaxValue() >= 490 * MS && publish.getMaxValue() < 700 * MS,
+        publish.getMaxValue() >= 490 * MS && publish.getMaxValue() < 2_000 * MS,
         "max " + publish.getMaxValue());
     // 1,000 messages fell due during the stall; those due in its first half waited at least 250 ms.
     assertBetween(
