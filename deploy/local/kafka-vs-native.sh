@@ -15,6 +15,7 @@
 #   PLUMB_KVN_PAIRS     pairs of runs (default 3)
 #   PLUMB_KVN_RECORDS   records per ProducerPerformance run (default 2000000, ~15-20 s here)
 #   PLUMB_KAFKA_PORT    broker port (default 9092)
+#   PLUMB_KVN_OUT       where each run's output is kept (default results/kafka-vs-native-<time>/)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -25,6 +26,7 @@ DRIVER_FILE="$REPO/driver-kafka/kafka-throughput.yaml"
 WORKLOAD="$REPO/workloads/kafka-vs-native.yaml"
 # The same JVM settings for both tools (bin/benchmark's default).
 JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
+OUT="${PLUMB_KVN_OUT:-$REPO/results/kafka-vs-native-$(date +%Y%m%d-%H%M%S)}"
 
 die() {
   echo "kafka-vs-native: $*" >&2
@@ -61,9 +63,8 @@ if ! "$REPO/deploy/local/kafka.sh" status >/dev/null 2>&1; then
   "$REPO/deploy/local/kafka.sh" start
   STARTED_BROKER=1
 fi
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/kafka-vs-native.XXXXXX")"
+mkdir -p "$OUT"
 cleanup() {
-  rm -rf "$TMP"
   if ((STARTED_BROKER)); then
     "$REPO/deploy/local/kafka.sh" stop || true
   fi
@@ -72,7 +73,7 @@ trap cleanup EXIT
 
 CLASSPATH_KAFKA="$("$REPO/deploy/local/kafka.sh" classpath)"
 # The tools log through log4j2: keep them to warnings so their output stays parseable.
-cat >"$TMP/log4j2.properties" <<'EOF'
+cat >"$OUT/log4j2.properties" <<'EOF'
 status = error
 appender.console.type = Console
 appender.console.name = STDERR
@@ -85,7 +86,7 @@ EOF
 
 kafka_tool() {
   # shellcheck disable=SC2086
-  java $JAVA_OPTS -Dlog4j2.configurationFile="$TMP/log4j2.properties" -cp "$CLASSPATH_KAFKA" "$@"
+  java $JAVA_OPTS -Dlog4j2.configurationFile="$OUT/log4j2.properties" -cp "$CLASSPATH_KAFKA" "$@"
 }
 
 # Topic settings of the driver file (min.insync.replicas=1), so both sides write alike.
@@ -96,22 +97,22 @@ native_run() {
   kafka_tool org.apache.kafka.tools.ProducerPerformance --topic "$topic" \
     --num-records "$RECORDS" --record-size 1024 --throughput -1 \
     --producer-props "bootstrap.servers=$BOOTSTRAP" "${PRODUCER_PROPS[@]}" \
-    >"$TMP/native-$1.out" 2>"$TMP/native-$1.err" ||
-    { cat "$TMP/native-$1.err" >&2; die "ProducerPerformance failed"; }
+    >"$OUT/native-$1.out" 2>"$OUT/native-$1.err" ||
+    { cat "$OUT/native-$1.err" >&2; die "ProducerPerformance failed"; }
   kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete \
     --topic "$topic" >/dev/null 2>&1 || true
   # Final line: "N records sent, R records/sec (M MB/sec), ..."
-  grep 'records sent' "$TMP/native-$1.out" | tail -n 1 |
+  grep 'records sent' "$OUT/native-$1.out" | tail -n 1 |
     sed -E 's/.* records sent, ([0-9.]+) records\/sec.*/\1/'
 }
 
 plumb_run() {
   PLUMB_JAVA_OPTS="$JAVA_OPTS" "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
     --driver-set "bootstrap.servers=$BOOTSTRAP" \
-    -o "$TMP/plumb-$1.json" "$WORKLOAD" >"$TMP/plumb-$1.out" 2>&1 ||
-    { tail -n 30 "$TMP/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+    -o "$OUT/plumb-$1.json" "$WORKLOAD" >"$OUT/plumb-$1.out" 2>&1 ||
+    { tail -n 30 "$OUT/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
-    "$TMP/plumb-$1.json"
+    "$OUT/plumb-$1.json"
 }
 
 echo "Kafka producer throughput on $BOOTSTRAP: ProducerPerformance vs Plumb, $PAIRS pairs"
@@ -140,3 +141,4 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native: $median"
+echo "(native figures include the client's start-up, Plumb's exclude its 5 s warm-up; outputs: $OUT)"
