@@ -4,6 +4,9 @@
 #
 #   deploy/local/kafka.sh start|stop|status|classpath
 #
+# start and stop are safe to repeat; status exits 0 when running, 3 when not; classpath prints
+# the broker + tools classpath (e.g. for org.apache.kafka.tools.ProducerPerformance).
+#
 # The broker comes from Maven Central (this machine has no Kafka distribution): Maven resolves
 # deploy/local/kafka/pom.xml once and the classpath is cached in the state directory.
 #
