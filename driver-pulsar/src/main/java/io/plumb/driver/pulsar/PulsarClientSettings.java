@@ -1,0 +1,95 @@
+package io.plumb.driver.pulsar;
+
+/**
+ * OMB's {@code client} section.
+ *
+ * @param serviceUrl binary protocol URL
+ * @param httpUrl admin (web service) URL
+ * @param clientMemoryLimitMB memory the client may hold in pending messages before producers block
+ *     (or fail when {@code blockIfQueueFull} is off)
+ * @param ioThreads client network threads
+ * @param listenerThreads threads running message listeners (a consumer stays on one)
+ * @param connectionsPerBroker connections the client opens to each broker
+ * @param maxConcurrentLookupRequests concurrent topic lookups
+ * @param namespacePrefix {@code tenant/prefix}; the driver creates {@code tenant/prefix-<random>}
+ * @param clusterName cluster the namespace lives in (default: the broker's first cluster)
+ * @param topicType persistent or non-persistent
+ * @param persistence the namespace's BookKeeper replication and deduplication
+ * @param retention the namespace's retention of acknowledged messages
+ * @param tlsAllowInsecureConnection TLS: accept any server certificate
+ * @param tlsEnableHostnameVerification TLS: check the host name
+ * @param tlsTrustCertsFilePath TLS: trusted certificates
+ * @param authentication client authentication plugin and its parameters
+ */
+public record PulsarClientSettings(
+    String serviceUrl,
+    String httpUrl,
+    Long clientMemoryLimitMB,
+    Integer ioThreads,
+    Integer listenerThreads,
+    Integer connectionsPerBroker,
+    Integer maxConcurrentLookupRequests,
+    String namespacePrefix,
+    String clusterName,
+    TopicType topicType,
+    Persistence persistence,
+    Retention retention,
+    Boolean tlsAllowInsecureConnection,
+    Boolean tlsEnableHostnameVerification,
+    String tlsTrustCertsFilePath,
+    Authentication authentication) {
+
+  public PulsarClientSettings {
+    serviceUrl = serviceUrl == null ? "pulsar://127.0.0.1:6650" : serviceUrl;
+    httpUrl = httpUrl == null ? "http://127.0.0.1:8081" : httpUrl;
+    clientMemoryLimitMB = clientMemoryLimitMB == null ? 256L : clientMemoryLimitMB;
+    ioThreads = ioThreads == null ? 8 : ioThreads;
+    listenerThreads = listenerThreads == null ? 1 : listenerThreads;
+    connectionsPerBroker = connectionsPerBroker == null ? 8 : connectionsPerBroker;
+    maxConcurrentLookupRequests =
+        maxConcurrentLookupRequests == null ? 1000 : maxConcurrentLookupRequests;
+    namespacePrefix = namespacePrefix == null ? "benchmark/ns" : namespacePrefix;
+    topicType = topicType == null ? TopicType.PERSISTENT : topicType;
+    persistence = persistence == null ? new Persistence(null, null, null, null) : persistence;
+    retention = retention == null ? new Retention(null, null) : retention;
+    tlsAllowInsecureConnection = tlsAllowInsecureConnection != null && tlsAllowInsecureConnection;
+    tlsEnableHostnameVerification =
+        tlsEnableHostnameVerification != null && tlsEnableHostnameVerification;
+    authentication = authentication == null ? new Authentication(null, null) : authentication;
+  }
+
+  static PulsarClientSettings defaults() {
+    return new PulsarClientSettings(
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null);
+  }
+
+  /**
+   * OMB's {@code persistence}: each ledger entry is written to {@code writeQuorum} of {@code
+   * ensembleSize} bookies and acknowledged after {@code ackQuorum} of them. Defaults are OMB's
+   * (3/3/2), which a single standalone broker cannot satisfy: the shipped YAMLs say 1/1/1.
+   */
+  public record Persistence(
+      Integer ensembleSize, Integer writeQuorum, Integer ackQuorum, Boolean deduplicationEnabled) {
+    public Persistence {
+      ensembleSize = ensembleSize == null ? 3 : ensembleSize;
+      writeQuorum = writeQuorum == null ? 3 : writeQuorum;
+      ackQuorum = ackQuorum == null ? 2 : ackQuorum;
+      deduplicationEnabled = deduplicationEnabled != null && deduplicationEnabled;
+    }
+  }
+
+  /**
+   * How long and how much acknowledged data the namespace keeps (0: delete once every subscription
+   * acknowledged it; -1: unlimited).
+   */
+  public record Retention(Integer timeInMinutes, Long sizeInMB) {
+    public Retention {
+      timeInMinutes = timeInMinutes == null ? 0 : timeInMinutes;
+      sizeInMB = sizeInMB == null ? 0L : sizeInMB;
+    }
+  }
+
+  /** OMB's {@code authentication}: a plugin class name and its parameter string. */
+  public record Authentication(String plugin, String data) {}
+}

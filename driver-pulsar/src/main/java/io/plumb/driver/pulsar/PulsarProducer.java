@@ -1,0 +1,37 @@
+package io.plumb.driver.pulsar;
+
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.SendListener;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.TypedMessageBuilder;
+
+/**
+ * Sends to one (partitioned) topic; a send completes when the broker acknowledges the message or
+ * the client gives up on it.
+ */
+final class PulsarProducer implements BenchmarkProducer {
+  private final Producer<byte[]> producer;
+
+  PulsarProducer(Producer<byte[]> producer) {
+    this.producer = producer;
+  }
+
+  @Override
+  public void send(String key, byte[] payload, long token, SendListener listener) {
+    try {
+      // The client wraps the array and encodes it later, in a batch: copy.
+      TypedMessageBuilder<byte[]> message = producer.newMessage().value(payload.clone());
+      if (key != null) {
+        message.key(key);
+      }
+      message.sendAsync().whenComplete((id, failure) -> listener.sendCompleted(token, failure));
+    } catch (RuntimeException | Error e) {
+      listener.sendCompleted(token, e);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    producer.close();
+  }
+}

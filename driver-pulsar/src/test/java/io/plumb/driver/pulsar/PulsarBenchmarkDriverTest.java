@@ -1,0 +1,191 @@
+package io.plumb.driver.pulsar;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.plumb.driver.DriverAliases;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.apache.pulsar.client.api.SubscriptionMode;
+import org.apache.pulsar.client.api.SubscriptionType;
+import org.apache.pulsar.common.policies.data.PartitionedTopicStats;
+import org.apache.pulsar.common.policies.data.PersistencePolicies;
+import org.apache.pulsar.common.policies.data.SubscriptionStats;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The Pulsar driver against the local standalone broker, once per shipped YAML. */
+class PulsarBenchmarkDriverTest {
+
+  @BeforeAll
+  static void brokerRunning() {
+    for (int port : new int[] {6650, 8081}) {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+      } catch (IOException e) {
+        fail(
+            "Pulsar is not reachable on 127.0.0.1:"
+                + port
+                + " ("
+                + e.getMessage()
+                + "): start it with deploy/local/pulsar.sh start");
+      }
+    }
+  }
+
+  private static PulsarBenchmarkDriver driver(String file, Map<String, String> overrides)
+      throws Exception {
+    PulsarBenchmarkDriver driver = new PulsarBenchmarkDriver();
+    driver.initialize(new DriverConfig(Path.of(file), overrides));
+    return driver;
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({
+    "pulsar.yaml, ''",
+    "pulsar-throughput.yaml, ''",
+    "pulsar-latency.yaml, ''",
+    "pulsar.yaml, Shared",
+    "pulsar.yaml, Key_Shared",
+    "pulsar.yaml, Exclusive",
+  })
+  void deliversEveryMessageOncePerSubscriptionWithTheNamespacePolicies(
+      String file, String subscriptionType) throws Exception {
+    Map<String, String> overrides =
+        subscriptionType.isEmpty()
+            ? Map.of()
+            : Map.of("consumer.subscriptionType", subscriptionType);
+    try (PulsarBenchmarkDriver driver = driver(file, overrides)) {
+      PulsarAdmin admin = driver.admin();
+      SubscriptionType type = driver.config().consumer().subscriptionType();
+      String topic = driver.topicNamePrefix() + "-" + Long.toHexString(System.nanoTime());
+      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      assertEquals(
+          RoundTrip.PARTITIONS, admin.topics().getPartitionedTopicMetadata(topic).partitions);
+
+      RoundTrip.run(
+          driver,
+          topic,
+          type != SubscriptionType.Exclusive,
+          () -> {
+            if (type == SubscriptionType.Failover) {
+              awaitFailoverSpread(admin, topic);
+            }
+          });
+
+      // The namespace carries what the YAML promises, read back from the broker.
+      PulsarClientSettings.Persistence promised = driver.config().client().persistence();
+      PersistencePolicies read = admin.namespaces().getPersistence(driver.namespace());
+      assertEquals(promised.ensembleSize(), read.getBookkeeperEnsemble());
+      assertEquals(promised.writeQuorum(), read.getBookkeeperWriteQuorum());
+      assertEquals(promised.ackQuorum(), read.getBookkeeperAckQuorum());
+      assertEquals(
+          promised.deduplicationEnabled(),
+          admin.namespaces().getDeduplicationStatus(driver.namespace()));
+      assertTrue(topic.startsWith("persistent://" + driver.namespace() + "/"));
+
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      assertFalse(admin.topics().getPartitionedTopicList(driver.namespace()).contains(topic));
+    }
+  }
+
+  /**
+   * A Failover subscription moves partitions to a new member after a delay (1 s by default);
+   * messages dispatched to the old member and not yet acknowledged are redelivered at the switch.
+   * Wait until both members are active, as a benchmark's warm-up would, before sending.
+   */
+  private static void awaitFailoverSpread(PulsarAdmin admin, String topic) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    Set<String> active = new HashSet<>();
+    while (System.nanoTime() < deadline) {
+      active.clear();
+      PartitionedTopicStats stats = admin.topics().getPartitionedStats(topic, true);
+      for (var partition : stats.getPartitions().values()) {
+        SubscriptionStats sub = partition.getSubscriptions().get("shared");
+        if (sub != null && sub.getActiveConsumerName() != null) {
+          active.add(sub.getActiveConsumerName());
+        }
+      }
+      if (active.size() == 2) {
+        return;
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    fail("failover subscription did not spread over both members: " + active);
+  }
+
+  @Test
+  void replicationSettingsOverridableForClusters() throws Exception {
+    try (PulsarBenchmarkDriver driver =
+        driver(
+            "pulsar.yaml",
+            Map.of(
+                "client.persistence.ensembleSize", "3",
+                "client.persistence.writeQuorum", "3",
+                "client.persistence.ackQuorum", "2"))) {
+      PersistencePolicies read = driver.admin().namespaces().getPersistence(driver.namespace());
+      assertEquals(3, read.getBookkeeperEnsemble());
+      assertEquals(3, read.getBookkeeperWriteQuorum());
+      assertEquals(2, read.getBookkeeperAckQuorum());
+      assertEquals(
+          "ensembleSize=3 writeQuorum=3 ackQuorum=2 (read back)",
+          driver.brokerFacts().get("pulsar.persistence"));
+    }
+    DriverConfigException badQuorum =
+        assertThrows(
+            DriverConfigException.class,
+            () -> driver("pulsar.yaml", Map.of("client.persistence.ackQuorum", "2")));
+    assertEquals(
+        "--driver-set client.persistence.ackQuorum=2: needs ackQuorum (2) <= writeQuorum (1) <="
+            + " ensembleSize (1)",
+        badQuorum.getMessage());
+  }
+
+  @Test
+  void acceptsOmbDriverFile() throws Exception {
+    try (PulsarBenchmarkDriver driver = driver("src/test/resources/omb-pulsar.yaml", Map.of())) {
+      assertEquals(SubscriptionMode.Durable, driver.config().consumer().subscriptionMode());
+      assertEquals(16, driver.config().client().ioThreads());
+      assertEquals("standalone", driver.brokerFacts().get("pulsar.cluster"));
+    }
+    assertArrayEquals(
+        new String[] {"io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver"},
+        PulsarBenchmarkDriver.class.getAnnotation(DriverAliases.class).value());
+  }
+
+  @Test
+  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() {
+    String file = "src/test/resources/misspelled-pulsar.yaml";
+    DriverConfigException e =
+        assertThrows(DriverConfigException.class, () -> driver(file, Map.of()));
+    assertEquals(
+        file
+            + ":8: field 'client.persistence.ackQuorom': unknown field (did you mean"
+            + " 'ackQuorum'?); allowed: ackQuorum, deduplicationEnabled, ensembleSize, writeQuorum",
+        e.getMessage());
+    DriverConfigException badType =
+        assertThrows(
+            DriverConfigException.class,
+            () -> driver("pulsar.yaml", Map.of("consumer.subscriptionType", "Fanout")));
+    assertEquals(
+        "--driver-set consumer.subscriptionType=Fanout: 'Fanout' is not a valid SubscriptionType;"
+            + " allowed: Exclusive, Shared, Failover, Key_Shared",
+        badType.getMessage());
+  }
+}
