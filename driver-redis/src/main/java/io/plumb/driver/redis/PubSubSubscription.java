@@ -33,7 +33,13 @@ final class PubSubSubscription {
           int partition = RedisKeys.partitionOf(channel, prefixLength);
           MessageListener[] m = members;
           if (m.length > 0) {
-            m[Math.floorMod(partition, m.length)].received(message, partition);
+            MessageListener member = m[Math.floorMod(partition, m.length)];
+            try {
+              member.received(message, partition);
+            } catch (RuntimeException e) {
+              // Thrown out of here it would end Jedis's subscribe loop for every member.
+              member.failed(e);
+            }
           }
         }
 

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Plumb's core NATS driver against `nats bench` (natscli) on the local server, side by side:
+# alternates pairs of runs of
+#   (a) nats bench sub <subject> + nats bench pub <subject>, 1 KB messages, one of each
+#   (b) bin/benchmark -d driver-nats/nats.yaml workloads/nats-vs-native.yaml
+#       (one producer, one consumer, one subject, 1 KB)
+# and prints each pair (publish rate, and the subscriber's rate for reference) and the median
+# ratio Plumb/native of the achieved publish rates. Everything shares this host's cores, so only
+# the ratio of runs taken side by side means anything.
+#
+# natscli is built once from the Go module proxy into ${PLUMB_STATE_DIR:-<repo>/.plumb}/bin
+# (github.com/nats-io/natscli v0.2.4, needs Go). Builds nothing else: run
+# `mvn -q package -DskipTests` first. Starts the local server if it is not running (and stops it
+# again at the end in that case).
+#
+# Environment:
+#   PLUMB_NVN_PAIRS     pairs of runs (default 3)
+#   PLUMB_NVN_MSGS      messages per nats bench run (default 3000000, ~15-25 s here)
+#   PLUMB_NATS_PORT     client port (default 4222); PLUMB_NATS_MONITOR_PORT (default 8222)
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
+PAIRS="${PLUMB_NVN_PAIRS:-3}"
+MSGS="${PLUMB_NVN_MSGS:-3000000}"
+PORT="${PLUMB_NATS_PORT:-4222}"
+MONITOR_PORT="${PLUMB_NATS_MONITOR_PORT:-8222}"
+URL="nats://127.0.0.1:$PORT"
+DRIVER_FILE="$REPO/driver-nats/nats.yaml"
+WORKLOAD="$REPO/workloads/nats-vs-native.yaml"
+NATSCLI_VERSION="v0.2.4"
+NATS="$STATE_DIR/bin/nats"
+
+die() {
+  echo "nats-vs-native: $*" >&2
+  exit 1
+}
+
+[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
+ls "$REPO"/driver-nats/target/driver-nats-*.jar >/dev/null 2>&1 ||
+  die "driver-nats is not built: run 'mvn -q package -DskipTests' in $REPO first"
+command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+
+if [[ ! -x "$NATS" ]]; then
+  command -v go >/dev/null || die "go is needed to build natscli ($NATSCLI_VERSION)"
+  echo "building natscli $NATSCLI_VERSION into $STATE_DIR/bin ..."
+  mkdir -p "$STATE_DIR/bin"
+  # `go install pkg@version` also asks the proxy for the module's version list (for deprecation
+  # notices), which a pinned-versions-only proxy refuses; downloading the pinned module and
+  # building it from the module cache needs only that version.
+  src="$(GOFLAGS=-mod=mod go mod download -json "github.com/nats-io/natscli@$NATSCLI_VERSION" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')" ||
+    die "cannot download github.com/nats-io/natscli@$NATSCLI_VERSION"
+  (cd "$src" && GOFLAGS=-mod=mod go build -o "$NATS" ./nats) || die "natscli build failed"
+fi
+
+STARTED_SERVER=0
+if ! "$REPO/deploy/local/nats.sh" status >/dev/null 2>&1; then
+  "$REPO/deploy/local/nats.sh" start
+  STARTED_SERVER=1
+fi
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/nats-vs-native.XXXXXX")"
+SUB_PID=""
+cleanup() {
+  if [[ -n "$SUB_PID" ]]; then
+    kill "$SUB_PID" 2>/dev/null || true
+  fi
+  rm -rf "$TMP"
+  if ((STARTED_SERVER)); then
+    "$REPO/deploy/local/nats.sh" stop || true
+  fi
+}
+trap cleanup EXIT
+
+# True once some connection on the server holds a subscription on subject $1.
+subscribed() {
+  curl -fsS --max-time 2 "http://127.0.0.1:$MONITOR_PORT/connz?subs=1&limit=1024" 2>/dev/null |
+    python3 -c 'import json,sys
+subject = sys.argv[1]
+conns = json.load(sys.stdin).get("connections") or []
+sys.exit(0 if any(subject in (c.get("subscriptions_list") or []) for c in conns) else 1)' "$1"
+}
+
+# "Pub stats: 235,481 msgs/sec ~ ..." -> 235481
+rate_of() {
+  grep "$1 stats:" "$2" | tail -n 1 | sed -E 's/.*stats: ([0-9,.]+) msgs\/sec.*/\1/' | tr -d ,
+}
+
+native_run() {
+  local subject="nvn.native.$1.$$"
+  # The subscriber gives up after a bounded time: core NATS may drop messages under load, and
+  # then it would wait forever for the missing ones.
+  timeout 300 "$NATS" -s "$URL" bench sub "$subject" --msgs "$MSGS" --size 1024 --no-progress \
+    >"$TMP/native-sub-$1.out" 2>&1 &
+  SUB_PID=$!
+  local deadline=$((SECONDS + 20))
+  until subscribed "$subject"; do
+    ((SECONDS < deadline)) || die "nats bench sub did not subscribe within 20 s"
+    sleep 0.1
+  done
+  "$NATS" -s "$URL" bench pub "$subject" --msgs "$MSGS" --size 1024 --no-progress \
+    >"$TMP/native-pub-$1.out" 2>&1 ||
+    { cat "$TMP/native-pub-$1.out" >&2; die "nats bench pub failed"; }
+  wait "$SUB_PID" || echo "pair $1: nats bench sub did not receive all $MSGS messages" >&2
+  SUB_PID=""
+  echo "$(rate_of Pub "$TMP/native-pub-$1.out") $(rate_of Sub "$TMP/native-sub-$1.out")"
+}
+
+plumb_run() {
+  "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" --driver-set "natsHostUrl=$URL" \
+    -o "$TMP/plumb-$1.json" "$WORKLOAD" >"$TMP/plumb-$1.out" 2>&1 ||
+    { tail -n 30 "$TMP/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+  python3 -c 'import json,sys
+t = json.load(open(sys.argv[1]))["throughput"]
+print(t["publishRateMsgPerSec"], t.get("consumeRateMsgPerSec", "nan"))' "$TMP/plumb-$1.json"
+}
+
+echo "Core NATS pub/sub throughput on $URL: nats bench vs Plumb, $PAIRS pairs"
+echo "  both: one publisher and one subscriber on one subject, 1024-byte messages, no persistence"
+echo "  native: natscli $NATSCLI_VERSION: nats bench sub + nats bench pub, --msgs $MSGS --size 1024"
+echo "  plumb:  $(basename "$DRIVER_FILE") with $(basename "$WORKLOAD") (open loop above what the server takes)"
+echo
+
+RATIOS=()
+for ((i = 1; i <= PAIRS; i++)); do
+  # Alternate which side goes first, so a drift on the shared host does not favour one side.
+  if ((i % 2)); then
+    read -r native native_sub <<<"$(native_run "$i")"
+    read -r plumb plumb_sub <<<"$(plumb_run "$i")"
+  else
+    read -r plumb plumb_sub <<<"$(plumb_run "$i")"
+    read -r native native_sub <<<"$(native_run "$i")"
+  fi
+  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
+  RATIOS+=("$ratio")
+  printf 'pair %d: native pub %10.0f msg/s (sub %10.0f)   plumb pub %10.0f msg/s (consume %10.0f)   plumb/native %s\n' \
+    "$i" "$native" "${native_sub:-0}" "$plumb" "$plumb_sub" "$ratio"
+done
+median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
+echo
+echo "median plumb/native (publish rate): $median"

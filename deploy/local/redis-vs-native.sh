@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Plumb's Redis driver against redis-benchmark on the local server, side by side: alternates
+# pairs of runs of
+#   (a) redis-benchmark -c 1 -P <depth> XADD <stream> MAXLEN ~ <cap> * p <1024 bytes>
+#   (b) bin/benchmark -d driver-redis/redis.yaml workloads/redis-vs-native.yaml
+# with the pipelining depth and MAXLEN cap read from redis.yaml (so both send the same command
+# the same way: one connection, <depth> XADDs per round trip), 1 KB entries, one stream, no
+# consumers, and prints each pair and the median ratio Plumb/native of the achieved rates.
+# (Redis 7.0's redis-benchmark has no built-in `-t xadd` test, so the XADD is given explicitly;
+# it is what `-t xadd` runs in later versions, plus redis.yaml's MAXLEN cap.) Everything shares
+# this host's cores, so only the ratio of runs taken side by side means anything.
+#
+# Builds nothing: run `mvn -q package -DskipTests` first. Starts the local server if it is not
+# running (and stops it again at the end in that case).
+#
+# Environment:
+#   PLUMB_RVN_PAIRS     pairs of runs (default 3)
+#   PLUMB_RVN_REQUESTS  XADDs per redis-benchmark run (default 3000000, ~15-25 s here)
+#   PLUMB_REDIS_PORT    server port (default 6379)
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PAIRS="${PLUMB_RVN_PAIRS:-3}"
+REQUESTS="${PLUMB_RVN_REQUESTS:-3000000}"
+PORT="${PLUMB_REDIS_PORT:-6379}"
+DRIVER_FILE="$REPO/driver-redis/redis.yaml"
+WORKLOAD="$REPO/workloads/redis-vs-native.yaml"
+
+die() {
+  echo "redis-vs-native: $*" >&2
+  exit 1
+}
+
+[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
+ls "$REPO"/driver-redis/target/driver-redis-*.jar >/dev/null 2>&1 ||
+  die "driver-redis is not built: run 'mvn -q package -DskipTests' in $REPO first"
+command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+command -v redis-benchmark >/dev/null ||
+  die "redis-benchmark not found: run 'apt-get install -y redis-tools'"
+
+# pipelineDepth and maxLen of the driver file: what both sides use.
+read -r DEPTH MAXLEN < <(python3 - "$DRIVER_FILE" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+def field(name, default):
+    m = re.search(r'^' + name + r':\s*(\d+)', text, re.M)
+    return m.group(1) if m else default
+print(field('pipelineDepth', '16'), field('maxLen', '0'))
+EOF
+)
+
+STARTED_SERVER=0
+if ! "$REPO/deploy/local/redis.sh" status >/dev/null 2>&1; then
+  "$REPO/deploy/local/redis.sh" start
+  STARTED_SERVER=1
+fi
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/redis-vs-native.XXXXXX")"
+STREAM="rvn-native-$$"
+cleanup() {
+  redis-cli -h 127.0.0.1 -p "$PORT" del "$STREAM" >/dev/null 2>&1 || true
+  rm -rf "$TMP"
+  if ((STARTED_SERVER)); then
+    "$REPO/deploy/local/redis.sh" stop || true
+  fi
+}
+trap cleanup EXIT
+
+# Both sides run against the server as redis.yaml leaves it (no AOF).
+redis-cli -h 127.0.0.1 -p "$PORT" config set appendonly no >/dev/null
+
+PAYLOAD="$(head -c 1024 /dev/zero | tr '\0' x)"
+TRIM=()
+if ((MAXLEN > 0)); then
+  TRIM=(MAXLEN '~' "$MAXLEN")
+fi
+
+native_run() {
+  redis-cli -h 127.0.0.1 -p "$PORT" del "$STREAM" >/dev/null
+  redis-benchmark -h 127.0.0.1 -p "$PORT" -c 1 -P "$DEPTH" -n "$REQUESTS" --csv \
+    xadd "$STREAM" "${TRIM[@]}" '*' p "$PAYLOAD" >"$TMP/native-$1.csv" 2>"$TMP/native-$1.err" ||
+    { cat "$TMP/native-$1.err" >&2; die "redis-benchmark failed"; }
+  redis-cli -h 127.0.0.1 -p "$PORT" del "$STREAM" >/dev/null
+  # CSV: "test","rps",...; the data line is the last one.
+  tail -n 1 "$TMP/native-$1.csv" | python3 -c 'import csv,sys; print(next(csv.reader(sys.stdin))[1])'
+}
+
+plumb_run() {
+  "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
+    --driver-set "redisHost=127.0.0.1" --driver-set "redisPort=$PORT" \
+    -o "$TMP/plumb-$1.json" "$WORKLOAD" >"$TMP/plumb-$1.out" 2>&1 ||
+    { tail -n 30 "$TMP/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
+    "$TMP/plumb-$1.json"
+}
+
+echo "Redis Streams XADD throughput on 127.0.0.1:$PORT: redis-benchmark vs Plumb, $PAIRS pairs"
+echo "  both: one connection, XADD pipelined $DEPTH deep, MAXLEN ~ $MAXLEN, 1024-byte entries,"
+echo "        one stream, no consumers, no AOF"
+echo "  native: redis-benchmark -c 1 -P $DEPTH -n $REQUESTS xadd <stream> ${TRIM[*]} * p <1024 bytes>"
+echo "  plumb:  $(basename "$DRIVER_FILE") with $(basename "$WORKLOAD") (open loop above what the server takes)"
+echo
+
+RATIOS=()
+for ((i = 1; i <= PAIRS; i++)); do
+  # Alternate which side goes first, so a drift on the shared host does not favour one side.
+  if ((i % 2)); then
+    native="$(native_run "$i")"
+    plumb="$(plumb_run "$i")"
+  else
+    plumb="$(plumb_run "$i")"
+    native="$(native_run "$i")"
+  fi
+  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
+  RATIOS+=("$ratio")
+  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s\n' \
+    "$i" "$native" "$plumb" "$ratio"
+done
+median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
+echo
+echo "median plumb/native: $median"
