@@ -1,0 +1,80 @@
+package io.plumb.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.result.ResultJson;
+import io.plumb.result.RunReport;
+import io.plumb.stats.PeriodStats;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.WorkloadReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ctrl-C (or any abort) mid-run keeps what was measured and says why the result is partial. */
+class AbortedRunTest {
+  @TempDir Path dir;
+
+  @Test
+  void anAbortedRunReportsWhatItMeasuredMarkedIncomplete() throws Exception {
+    Path workload = dir.resolve("long.yaml");
+    Files.writeString(
+        workload,
+        """
+        topics: 1
+        partitionsPerTopic: 2
+        messageSize: 128
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: 5000
+        testDurationMinutes: 10
+        warmupDurationSeconds: 0
+        """);
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    CountDownLatch twoPeriodsMeasured = new CountDownLatch(2);
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void period(
+              Phase phase,
+              double elapsed,
+              double length,
+              PeriodStats stats,
+              double seconds,
+              long backlog,
+              long lag) {
+            twoPeriodsMeasured.countDown();
+          }
+        };
+    BenchmarkRun run =
+        new BenchmarkRun(
+            WorkloadReader.read(workload),
+            driver,
+            new LocalWorker(),
+            RunOptions.defaults().withPeriod(Duration.ofMillis(500)),
+            listener);
+    CompletableFuture<RunReport> result = CompletableFuture.supplyAsync(run::execute);
+    assertTrue(twoPeriodsMeasured.await(30, TimeUnit.SECONDS));
+    run.abort("interrupted by the test");
+    RunReport report = result.get(30, TimeUnit.SECONDS);
+
+    assertFalse(report.complete());
+    assertEquals("interrupted by the test", report.incompleteReason());
+    assertTrue(report.samples().size() >= 2);
+    assertTrue(report.counters().sent() > 1_000, "sent " + report.counters().sent());
+    assertTrue(report.measured().publishLatency().getTotalCount() > 1_000);
+    JsonNode json = ResultJson.render(report);
+    assertFalse(json.get("complete").asBoolean());
+    assertEquals("interrupted by the test", json.get("incompleteReason").asText());
+  }
+}
