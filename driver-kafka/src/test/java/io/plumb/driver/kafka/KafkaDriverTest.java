@@ -121,13 +121,7 @@ class KafkaDriverTest {
 
       Sends sends = new Sends(MESSAGES);
       try (BenchmarkProducer producer = driver.createProducer(topic).get()) {
-        byte[] payload = new byte[PAYLOAD_SIZE];
-        for (int i = 0; i < MESSAGES; i++) {
-          // The same array for every send, as the framework does: the driver must not keep it.
-          ByteBuffer.wrap(payload).putInt(0, i);
-          Arrays.fill(payload, 4, PAYLOAD_SIZE, (byte) i);
-          producer.send("key-" + (i % KEYS), payload, i, sends);
-        }
+        send(producer, 0, MESSAGES, sends);
         assertTrue(
             sends.all.await(WAIT_SECONDS, TimeUnit.SECONDS),
             "sends completed: " + (MESSAGES - sends.all.getCount()) + " of " + MESSAGES);
@@ -149,6 +143,47 @@ class KafkaDriverTest {
       assertNoPollThreadLeft(topic);
       driver.deleteTopics(List.of(topic)).get(WAIT_SECONDS, TimeUnit.SECONDS);
       assertFalse(admin.listTopics().names().get().contains(topic), "topic deleted");
+    }
+  }
+
+  /**
+   * A consumer joining and one leaving mid-stream move partitions between members: committing at
+   * every revocation and at close keeps the subscription at exactly once.
+   */
+  @Test
+  void membersJoiningAndLeavingMidStreamCauseNoDuplicates() throws Exception {
+    String topic = "plumb-test-rebalance-" + System.nanoTime();
+    try (KafkaBenchmarkDriver driver = new KafkaBenchmarkDriver()) {
+      driver.initialize(config(Path.of("kafka.yaml")));
+      driver.createTopic(topic, PARTITIONS).get(WAIT_SECONDS, TimeUnit.SECONDS);
+      Subscription subscription = new Subscription(700, 1400);
+      Sends sends = new Sends(MESSAGES);
+      try (BenchmarkProducer producer = driver.createProducer(topic).get()) {
+        BenchmarkConsumer first = driver.createConsumer(topic, "members", subscription).get();
+        send(producer, 0, 700, sends);
+        subscription.awaitDistinct(700);
+        BenchmarkConsumer second = driver.createConsumer(topic, "members", subscription).get();
+        send(producer, 700, 1400, sends);
+        subscription.awaitDistinct(1400);
+        first.close();
+        send(producer, 1400, MESSAGES, sends);
+        subscription.assertReceivedAll("members joining and leaving");
+        second.close();
+      }
+      assertTrue(sends.all.await(WAIT_SECONDS, TimeUnit.SECONDS));
+      assertEquals(0, sends.failures.get(), "failed sends, first: " + sends.firstFailure.get());
+      driver.deleteTopics(List.of(topic)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Sends messages {@code from} to {@code to - 1}, keyed, with their index in the payload. */
+  private static void send(BenchmarkProducer producer, int from, int to, Sends sends) {
+    byte[] payload = new byte[PAYLOAD_SIZE];
+    for (int i = from; i < to; i++) {
+      // The same array for every send, as the framework does: the driver must not keep it.
+      ByteBuffer.wrap(payload).putInt(0, i);
+      Arrays.fill(payload, 4, PAYLOAD_SIZE, (byte) i);
+      producer.send("key-" + (i % KEYS), payload, i, sends);
     }
   }
 
@@ -317,6 +352,24 @@ class KafkaDriverTest {
   private static final class Subscription implements MessageListener {
     final AtomicReferenceArray<AtomicInteger> counts = new AtomicReferenceArray<>(MESSAGES);
     final CountDownLatch distinct = new CountDownLatch(MESSAGES);
+    private final AtomicInteger distinctCount = new AtomicInteger();
+    private final Map<Integer, CountDownLatch> milestones = new ConcurrentHashMap<>();
+
+    /**
+     * @param milestones distinct-message counts that {@link #awaitDistinct} can wait for
+     */
+    Subscription(int... milestones) {
+      for (int milestone : milestones) {
+        this.milestones.put(milestone, new CountDownLatch(1));
+      }
+    }
+
+    void awaitDistinct(int milestone) throws InterruptedException {
+      assertTrue(
+          milestones.get(milestone).await(WAIT_SECONDS, TimeUnit.SECONDS),
+          "received " + distinctCount.get() + " of " + milestone);
+    }
+
     final AtomicInteger outOfOrder = new AtomicInteger();
     final AtomicInteger corrupt = new AtomicInteger();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -342,6 +395,10 @@ class KafkaDriverTest {
       counts.compareAndSet(index, null, new AtomicInteger());
       if (counts.get(index).incrementAndGet() == 1) {
         distinct.countDown();
+        CountDownLatch milestone = milestones.get(distinctCount.incrementAndGet());
+        if (milestone != null) {
+          milestone.countDown();
+        }
       }
     }
 
