@@ -84,10 +84,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
       CreateTopicsResult result =
           admin.createTopics(List.of(probe), new CreateTopicsOptions().validateOnly(true));
       result.all().get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      // The broker answers a validation with the settings the topic would get: what brokerFacts
-      // reports until a real topic exists.
-      validatedTopicConfig =
-          result.config(probe.name()).get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      validatedTopicConfig = validatedConfig(result, probe.name());
     } catch (TimeoutException e) {
       throw new DriverConfigException(
           file.path()
@@ -110,6 +107,19 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
         throw file.fieldError("topicConfig", "the broker rejects it: " + message);
       }
       throw e;
+    }
+  }
+
+  /**
+   * The settings the broker says the topic would get (brokers since 2.4 answer a validation with
+   * them): what brokerFacts reports until a real topic exists. Null from older brokers.
+   */
+  private static Config validatedConfig(CreateTopicsResult result, String topic)
+      throws InterruptedException, TimeoutException {
+    try {
+      return result.config(topic).get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      return null;
     }
   }
 
