@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Plumb's Pulsar driver against `pulsar-perf produce` on the local standalone broker, side by side:
+# alternates pairs of runs of
+#   (a) pulsar-perf produce -r 100000000 -s 1024 -np 1 on a fresh 1-partition topic (this
+#       pulsar-perf refuses -r 0, so the rate is set far above anything the broker takes)
+#   (b) bin/benchmark --drivers driver-pulsar/pulsar.yaml workloads/pulsar-vs-native.yaml
+# with the same producer settings (batching window, batch bytes and messages, pending limit,
+# client memory limit, connections and IO threads read from pulsar.yaml), 1 KB payloads, no keys,
+# one producer, no consumers. Prints each pair and the median ratio Plumb/native of the achieved
+# publish rates. Everything shares this host's cores, so only the ratio of runs taken side by side
+# means anything.
+#
+# pulsar-perf is the PerformanceProducer of org.apache.pulsar:pulsar-testclient, on the classpath
+# deploy/local/pulsar.sh resolves. Builds nothing else: run `mvn -q package -DskipTests` first.
+# Starts the local broker if it is not running (and stops it again at the end in that case).
+#
+# Environment:
+#   PLUMB_PVN_PAIRS     pairs of runs (default 3)
+#   PLUMB_PVN_SECONDS   pulsar-perf run time (default 25: Plumb's 5 s warm-up + 20 s measured)
+#   PLUMB_PVN_OUT       where each run's output is kept (default results/pulsar-vs-native-<time>/)
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PAIRS="${PLUMB_PVN_PAIRS:-3}"
+SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-25}"
+SERVICE_URL="pulsar://127.0.0.1:6650"
+HTTP_URL="http://127.0.0.1:8081"
+DRIVER_FILE="$REPO/driver-pulsar/pulsar.yaml"
+WORKLOAD="$REPO/workloads/pulsar-vs-native.yaml"
+# The same JVM settings for both tools (bin/benchmark's default).
+JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
+OUT="${PLUMB_PVN_OUT:-$REPO/results/pulsar-vs-native-$(date +%Y%m%d-%H%M%S)}"
+
+die() {
+  echo "pulsar-vs-native: $*" >&2
+  exit 1
+}
+
+[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
+ls "$REPO"/driver-pulsar/target/driver-pulsar-*.jar >/dev/null 2>&1 ||
+  die "driver-pulsar is not built: run 'mvn -q package -DskipTests' in $REPO first"
+command -v python3 >/dev/null || die "python3 is needed to read the YAML and the result JSON"
+
+# Producer-side settings of the driver file, as pulsar-perf flags.
+read -r -a PERF_FLAGS < <(python3 - "$DRIVER_FILE" <<'EOF'
+import re, sys
+values, section = {}, None
+for line in open(sys.argv[1]):
+    if re.match(r'^\S', line):
+        section = line.split(':')[0].strip()
+        continue
+    m = re.match(r'^\s+(\w+):\s*([^#\s]+)', line)
+    if m and section in ('client', 'producer'):
+        values[section + '.' + m.group(1)] = m.group(2)
+def get(key, default):
+    return values.get(key, default)
+if get('producer.batchingEnabled', 'true') == 'false':
+    batching = ['--disable-batching']
+else:
+    batching = ['-b', get('producer.batchingMaxPublishDelayMs', '1'),
+                '-bb', get('producer.batchingMaxBytes', '131072'),
+                '-bm', get('producer.batchingMaxMessages', '1000')]
+print(' '.join(batching + [
+    '-o', get('producer.pendingQueueSize', '0'),
+    '-ml', get('client.clientMemoryLimitMB', '256') + 'M',
+    '-c', get('client.connectionsPerBroker', '8'),
+    '-ioThreads', get('client.ioThreads', '8'),
+]))
+EOF
+)
+
+STARTED_BROKER=0
+if ! "$REPO/deploy/local/pulsar.sh" status | grep -q running; then
+  "$REPO/deploy/local/pulsar.sh" start
+  STARTED_BROKER=1
+fi
+curl -sf -o /dev/null --max-time 5 "$HTTP_URL/admin/v2/namespaces/public/default" ||
+  die "no broker at $HTTP_URL: start it with deploy/local/pulsar.sh start"
+mkdir -p "$OUT"
+cleanup() {
+  if ((STARTED_BROKER)); then
+    "$REPO/deploy/local/pulsar.sh" stop || true
+  fi
+}
+trap cleanup EXIT
+
+PULSAR_CLASSPATH="$("$REPO/deploy/local/pulsar.sh" classpath | tail -n 1)"
+: >"$OUT/client.conf" # pulsar-perf's first argument: a client config file (flags say it all)
+cat >"$OUT/log4j2.xml" <<'EOF'
+<Configuration status="error">
+  <Appenders><Console name="err" target="SYSTEM_ERR"><PatternLayout pattern="%p %m%n"/></Console></Appenders>
+  <Loggers>
+    <Logger name="org.apache.pulsar.testclient" level="info"/>
+    <Root level="warn"><AppenderRef ref="err"/></Root>
+  </Loggers>
+</Configuration>
+EOF
+
+native_run() {
+  local topic="persistent://public/default/pvn-native-$1-$(date +%s)"
+  # shellcheck disable=SC2086
+  java $JAVA_OPTS -Dlog4j.configurationFile="$OUT/log4j2.xml" -cp "$PULSAR_CLASSPATH" \
+    org.apache.pulsar.testclient.PulsarPerfTestTool "$OUT/client.conf" produce \
+    --service-url "$SERVICE_URL" --admin-url "$HTTP_URL" -np 1 -n 1 -r 100000000 -s 1024 \
+    -time "$SECONDS_PER_RUN" "${PERF_FLAGS[@]}" "$topic" \
+    >"$OUT/native-$1.out" 2>&1 ||
+    { tail -n 20 "$OUT/native-$1.out" >&2; die "pulsar-perf failed (pair $1)"; }
+  curl -sf -X DELETE "$HTTP_URL/admin/v2/persistent/public/default/${topic##*/}/partitions?force=true" \
+    >/dev/null 2>&1 || true
+  # Final summary: "Aggregated throughput stats --- N records sent --- R msg/s --- ..."
+  grep 'Aggregated throughput stats' "$OUT/native-$1.out" | tail -n 1 |
+    sed -E 's/.*records sent --- ([0-9.]+) msg\/s.*/\1/'
+}
+
+plumb_run() {
+  PLUMB_JAVA_OPTS="$JAVA_OPTS" "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
+    --driver-set "client.serviceUrl=$SERVICE_URL" --driver-set "client.httpUrl=$HTTP_URL" \
+    -o "$OUT/plumb-$1.json" "$WORKLOAD" >"$OUT/plumb-$1.out" 2>&1 ||
+    { tail -n 30 "$OUT/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
+    "$OUT/plumb-$1.json"
+}
+
+echo "Pulsar producer throughput on $SERVICE_URL: pulsar-perf produce vs Plumb, $PAIRS pairs"
+echo "  both: 1 persistent topic, 1 partition, 1024-byte payloads, no keys, 1 producer, no consumers,"
+echo "        JVM $JAVA_OPTS"
+echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PERF_FLAGS[*]}"
+echo "  native: pulsar-perf produce -r 100000000 (unlimited in effect) -time $SECONDS_PER_RUN"
+echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate 300000, above what the broker takes)"
+echo
+
+RATIOS=()
+for ((i = 1; i <= PAIRS; i++)); do
+  # Alternate which side goes first, so a drift on the shared host does not favour one side.
+  if ((i % 2)); then
+    native="$(native_run "$i")"
+    plumb="$(plumb_run "$i")"
+  else
+    plumb="$(plumb_run "$i")"
+    native="$(native_run "$i")"
+  fi
+  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
+  RATIOS+=("$ratio")
+  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s\n' \
+    "$i" "$native" "$plumb" "$ratio"
+done
+median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
+echo
+echo "median plumb/native: $median"
+echo "(pulsar-perf's average includes its start; Plumb's excludes its 5 s warm-up; outputs: $OUT)"

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Plumb's RabbitMQ driver against RabbitMQ PerfTest on the local broker, side by side: alternates
+# pairs of runs of
+#   (a) com.rabbitmq.perf.PerfTest -x 1 -y 1 -s 1024 (no rate limit) on a classic queue
+#   (b) bin/benchmark --drivers driver-rabbitmq/rabbitmq.yaml workloads/rabbitmq-vs-native.yaml
+# with the same settings: one producer, one consumer, one non-durable classic queue bound to a
+# direct exchange, transient 1 KB messages, no publisher confirms, manual consumer acks with the
+# driver file's prefetch and multi-ack batch. Prints each pair and the median ratio Plumb/native
+# of the achieved publish rates. Everything shares this host's cores, so only the ratio of runs
+# taken side by side means anything.
+#
+# PerfTest (com.rabbitmq:perf-test) is resolved once from Maven Central (deploy/local/rabbitmq/
+# pom.xml). Builds nothing else: run `mvn -q package -DskipTests` first. Starts the local broker
+# if it is not running (and stops it again at the end in that case).
+#
+# Environment:
+#   PLUMB_RVN_PAIRS     pairs of runs (default 3)
+#   PLUMB_RVN_SECONDS   PerfTest run time (default 25: Plumb's 5 s warm-up + 20 s measured)
+#   PLUMB_RVN_OUT       where each run's output is kept (default results/rabbitmq-vs-native-<time>/)
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
+PAIRS="${PLUMB_RVN_PAIRS:-3}"
+SECONDS_PER_RUN="${PLUMB_RVN_SECONDS:-25}"
+URI="amqp://guest:guest@127.0.0.1:5672"
+DRIVER_FILE="$REPO/driver-rabbitmq/rabbitmq.yaml"
+WORKLOAD="$REPO/workloads/rabbitmq-vs-native.yaml"
+# The same JVM settings for both tools (bin/benchmark's default).
+JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
+OUT="${PLUMB_RVN_OUT:-$REPO/results/rabbitmq-vs-native-$(date +%Y%m%d-%H%M%S)}"
+PERF_CLASSPATH_FILE="$STATE_DIR/rabbitmq-perf-test/classpath.txt"
+
+die() {
+  echo "rabbitmq-vs-native: $*" >&2
+  exit 1
+}
+
+[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
+ls "$REPO"/driver-rabbitmq/target/driver-rabbitmq-*.jar >/dev/null 2>&1 ||
+  die "driver-rabbitmq is not built: run 'mvn -q package -DskipTests' in $REPO first"
+command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+
+# The driver file's consumer settings, so PerfTest acknowledges the same way.
+yaml_int() {
+  python3 - "$DRIVER_FILE" "$1" <<'EOF'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r'^' + sys.argv[2] + r':\s*(\d+)', line)
+    if m:
+        print(m.group(1))
+        break
+EOF
+}
+PREFETCH="$(yaml_int prefetchCount)"
+ACK_BATCH="$(yaml_int ackBatchSize)"
+[[ -n "$PREFETCH" && -n "$ACK_BATCH" ]] || die "prefetchCount/ackBatchSize not found in $DRIVER_FILE"
+
+if [[ ! -s "$PERF_CLASSPATH_FILE" ]]; then
+  echo "resolving RabbitMQ PerfTest from Maven Central ..."
+  mkdir -p "$(dirname "$PERF_CLASSPATH_FILE")"
+  mvn -B -q -f "$REPO/deploy/local/rabbitmq/pom.xml" dependency:build-classpath \
+    -Dmdep.outputFile="$PERF_CLASSPATH_FILE" >"$(dirname "$PERF_CLASSPATH_FILE")/resolve.log" 2>&1 ||
+    die "could not resolve PerfTest; see $(dirname "$PERF_CLASSPATH_FILE")/resolve.log"
+fi
+
+STARTED_BROKER=0
+if ! "$REPO/deploy/local/rabbitmq.sh" status | grep -q running; then
+  "$REPO/deploy/local/rabbitmq.sh" start
+  STARTED_BROKER=1
+fi
+if ! (exec 3<>/dev/tcp/127.0.0.1/5672) 2>/dev/null; then
+  die "no broker on 127.0.0.1:5672: start it with deploy/local/rabbitmq.sh start"
+fi
+mkdir -p "$OUT"
+cleanup() {
+  if ((STARTED_BROKER)); then
+    "$REPO/deploy/local/rabbitmq.sh" stop || true
+  fi
+}
+trap cleanup EXIT
+
+native_run() {
+  # A non-durable, server-named classic queue on a non-durable direct exchange, transient
+  # messages, no confirms: what rabbitmq.yaml asks of the driver.
+  # shellcheck disable=SC2086
+  java $JAVA_OPTS -cp "$(cat "$PERF_CLASSPATH_FILE")" com.rabbitmq.perf.PerfTest \
+    --uri "$URI" --producers 1 --consumers 1 --size 1024 --time "$SECONDS_PER_RUN" \
+    --qos "$PREFETCH" --multi-ack-every "$ACK_BATCH" --exchange "rvn-native-$1" --type direct \
+    >"$OUT/native-$1.out" 2>"$OUT/native-$1.err" ||
+    { tail -n 20 "$OUT/native-$1.err" >&2; die "PerfTest failed (pair $1)"; }
+  # Summary line: "id: test-..., sending rate avg: 23456 msg/s"
+  grep 'sending rate avg' "$OUT/native-$1.out" | tail -n 1 |
+    sed -E 's/.*sending rate avg: ([0-9.]+) msg\/s.*/\1/'
+}
+
+plumb_run() {
+  PLUMB_JAVA_OPTS="$JAVA_OPTS" "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
+    --driver-set "amqpUris=$URI" \
+    -o "$OUT/plumb-$1.json" "$WORKLOAD" >"$OUT/plumb-$1.out" 2>&1 ||
+    { tail -n 30 "$OUT/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
+    "$OUT/plumb-$1.json"
+}
+
+echo "RabbitMQ classic queue throughput on $URI: PerfTest vs Plumb, $PAIRS pairs"
+echo "  both: 1 producer, 1 consumer, 1 non-durable classic queue, direct exchange, 1024-byte"
+echo "        transient messages, no confirms, prefetch $PREFETCH, ack multiple every $ACK_BATCH,"
+echo "        JVM $JAVA_OPTS"
+echo "  native: PerfTest ${SECONDS_PER_RUN} s, no rate limit"
+echo "  plumb:  $(basename "$DRIVER_FILE") + $(basename "$WORKLOAD") (open loop at producerRate 100000, above what the broker takes)"
+echo
+
+RATIOS=()
+for ((i = 1; i <= PAIRS; i++)); do
+  # Alternate which side goes first, so a drift on the shared host does not favour one side.
+  if ((i % 2)); then
+    native="$(native_run "$i")"
+    plumb="$(plumb_run "$i")"
+  else
+    plumb="$(plumb_run "$i")"
+    native="$(native_run "$i")"
+  fi
+  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
+  RATIOS+=("$ratio")
+  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s\n' \
+    "$i" "$native" "$plumb" "$ratio"
+done
+median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
+echo
+echo "median plumb/native: $median"
+echo "(PerfTest's average includes its start; Plumb's excludes its 5 s warm-up; outputs: $OUT)"
