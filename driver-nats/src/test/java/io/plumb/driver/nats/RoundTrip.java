@@ -124,7 +124,7 @@ final class RoundTrip {
   /** Outcome of one run, for further checks by the caller. */
   record Result(String topic, Subscription shared, Subscription single, int[] memberCounts) {}
 
-  /** Checks the broker's view of a topic while it exists (before it is deleted). */
+  /** Checks the broker's view of a topic after the run, before the topic is deleted. */
   @FunctionalInterface
   interface TopicCheck {
     void check(String topic) throws Exception;
@@ -182,17 +182,26 @@ final class RoundTrip {
       }
       shared.assertExactlyOnce();
       single.assertExactlyOnce();
+      // Closing first lets consumers finish acknowledging what they received.
+      closeAll(producer, consumers);
+      producer = null;
       check.check(topic);
       return new Result(topic, shared, single, new int[] {memberA.get(), memberB.get()});
     } finally {
-      if (producer != null) {
-        producer.close();
-      }
-      for (BenchmarkConsumer c : consumers) {
-        c.close();
-      }
+      closeAll(producer, consumers);
       driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
     }
+  }
+
+  private static void closeAll(BenchmarkProducer producer, List<BenchmarkConsumer> consumers)
+      throws Exception {
+    if (producer != null) {
+      producer.close();
+    }
+    for (BenchmarkConsumer c : consumers) {
+      c.close();
+    }
+    consumers.clear();
   }
 
   private static List<Throwable> head(List<Throwable> list) {
