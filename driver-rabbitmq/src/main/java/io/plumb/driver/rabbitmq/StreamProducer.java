@@ -15,6 +15,7 @@ import java.time.Duration;
 final class StreamProducer implements BenchmarkProducer {
   private final Producer[] producers;
   private final Partitioner partitioner;
+  private boolean closed;
 
   StreamProducer(Environment environment, String topic, int partitions, RabbitMqStreamConfig c) {
     this.producers = new Producer[partitions];
@@ -57,7 +58,12 @@ final class StreamProducer implements BenchmarkProducer {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    // Closed by the framework, then again by the driver's close: the second time does nothing.
+    if (closed) {
+      return;
+    }
+    closed = true;
     for (Producer producer : producers) {
       if (producer != null) {
         producer.close();
