@@ -130,7 +130,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
       DriverLoader.instantiate(driver, DriverLoader.identify(driver).driverClass());
     }
     ResultPaths paths = new ResultPaths(output, drivers.size() * loaded.size());
-    RunOptions options = RunOptions.defaults().withDriverOverrides(driverOverrides);
+    RunOptions options =
+        RunOptions.defaults().withDriverOverrides(driverOverrides).withKeepTopics(keepTopics);
     if (periodSeconds != null) {
       options = options.withPeriod(Duration.ofMillis(Math.round(periodSeconds * 1000)));
     }

@@ -269,12 +269,12 @@ public final class BenchmarkRun {
   private void drain(RunPlan plan, Measurement measurement) {
     long deadline = System.nanoTime() + options.drainTimeout().toNanos();
     while (true) {
-      PeriodStats stats = worker.takePeriod();
-      measurement.add(Phase.DRAIN, stats, 0, 0);
+      measurement.add(Phase.DRAIN, worker.takePeriod(), 0, 0);
       PeriodStats whole = measurement.wholeRun();
       boolean sendsDone = whole.acknowledged() + whole.failed() >= whole.sent();
-      if (sendsDone && outstandingDeliveries(plan, worker.totals()) == 0) {
-        return;
+      long missing = outstandingDeliveries(plan, worker.totals());
+      if (sendsDone && missing == 0) {
+        break;
       }
       if (System.nanoTime() > deadline) {
         errors.add(
@@ -282,13 +282,15 @@ public final class BenchmarkRun {
                 "drain: after %d s, %d send(s) had not completed and %d delivery(ies) were missing",
                 options.drainTimeout().toSeconds(),
                 Math.max(0, whole.sent() - whole.acknowledged() - whole.failed()),
-                outstandingDeliveries(plan, worker.totals())));
-        return;
+                missing));
+        break;
       }
       if (waitOrAbort(Duration.ofMillis(50))) {
-        return;
+        break;
       }
     }
+    // The live totals can be ahead of the last snapshot: collect what arrived in between.
+    measurement.add(Phase.DRAIN, worker.takePeriod(), 0, 0);
   }
 
   /** Acknowledged messages not yet received, summed over subscriptions. */

@@ -30,6 +30,10 @@ public record RunOptions(
         Optional.of(value), keepTopics, readinessTimeout, drainTimeout, driverOverrides);
   }
 
+  public RunOptions withKeepTopics(boolean value) {
+    return new RunOptions(period, value, readinessTimeout, drainTimeout, driverOverrides);
+  }
+
   public RunOptions withDriverOverrides(Map<String, String> value) {
     return new RunOptions(period, keepTopics, readinessTimeout, drainTimeout, Map.copyOf(value));
   }

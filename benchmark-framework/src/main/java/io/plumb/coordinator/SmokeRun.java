@@ -1,5 +1,6 @@
 package io.plumb.coordinator;
 
+import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.Workload;
@@ -9,6 +10,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -47,6 +50,51 @@ public record SmokeRun(
         messagesPerSecond,
         duration,
         messageSize);
+  }
+
+  /**
+   * What is wrong with the accounting of a run that promises delivery: empty when the run
+   * completed, every message was acknowledged, and every subscription received each exactly once.
+   */
+  public List<String> deliveryProblems(RunReport report) {
+    List<String> problems = new ArrayList<>();
+    Counters counters = report.counters();
+    if (!report.complete()) {
+      problems.add("incomplete: " + report.incompleteReason());
+    }
+    if (counters.sent() < rate * duration.toSeconds() / 2) {
+      problems.add("sent only " + counters.sent());
+    }
+    if (counters.acknowledged() != counters.sent() || counters.failed() != 0) {
+      problems.add(
+          "sent "
+              + counters.sent()
+              + " but acknowledged "
+              + counters.acknowledged()
+              + ", failed "
+              + counters.failed());
+    }
+    if (counters.received() != counters.sent() * subscriptions) {
+      problems.add(
+          "received "
+              + counters.received()
+              + " for "
+              + subscriptions
+              + " subscription(s) of "
+              + counters.sent()
+              + " sent");
+    }
+    if (counters.lost() != 0 || counters.duplicated() != 0 || counters.consumerErrors() != 0) {
+      problems.add(
+          "lost "
+              + counters.lost()
+              + ", duplicated "
+              + counters.duplicated()
+              + ", consumer errors "
+              + counters.consumerErrors());
+    }
+    problems.addAll(report.errors());
+    return problems;
   }
 
   /**

@@ -10,20 +10,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An in-process "broker": send() copies each message straight into a bounded queue of one consumer
- * per subscription and acknowledges it; each consumer has its own thread that hands messages to the
- * framework. No network, no storage, so a run on it measures Plumb itself: what a worker host can
- * push, and what the engine adds to every latency.
+ * An in-process "broker" that hands each message straight to the subscribed consumers, inside the
+ * producer's send() call, then acknowledges it. Nothing is copied or queued, so a run on it
+ * measures Plumb itself: what a worker host can push, and what the engine adds to every latency.
  *
  * <p>For tests of the measurement itself it can stall once, like a broker pausing: after a given
  * number of messages, one send blocks for a given time.
  */
 public final class LoopbackDriver implements BenchmarkDriver {
-  /** Messages each consumer may have queued before producers wait: 4 MB of 1 KB messages. */
-  private static final int QUEUE_CAPACITY = 4096;
-
   private final Map<String, LoopbackTopic> topics = new ConcurrentHashMap<>();
-  private int consumerCount;
   private LoopbackConfig config;
   private Stall stall;
 
@@ -56,15 +51,8 @@ public final class LoopbackDriver implements BenchmarkDriver {
   public CompletableFuture<BenchmarkConsumer> createConsumer(
       String topic, String subscription, MessageListener listener) {
     LoopbackTopic target = topicNamed(topic);
-    LoopbackConsumer[] self = new LoopbackConsumer[1];
-    self[0] =
-        new LoopbackConsumer(
-            new DeliveryQueue(QUEUE_CAPACITY),
-            listener,
-            "loopback-" + subscription + "-" + consumerCount++,
-            () -> target.unsubscribe(subscription, self[0]));
-    target.subscribe(subscription, self[0]);
-    return CompletableFuture.completedFuture(self[0]);
+    target.subscribe(subscription, listener);
+    return CompletableFuture.completedFuture(() -> target.unsubscribe(subscription, listener));
   }
 
   @Override

@@ -1,12 +1,12 @@
 package io.plumb.loopback;
 
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 
 /**
- * Queues a copy of each message for one consumer of every subscription (by key, or in turn without
- * a key), on the partition the key maps to, then acknowledges it at once, as a broker acknowledges
- * what it has accepted.
+ * Delivers each message to one consumer of every subscription (by key, or in turn without a key),
+ * on the partition the key maps to, then acknowledges it.
  */
 final class LoopbackProducer implements BenchmarkProducer {
   private final LoopbackTopic topic;
@@ -30,8 +30,8 @@ final class LoopbackProducer implements BenchmarkProducer {
     } else {
       partition = (key.hashCode() & Integer.MAX_VALUE) % topic.partitions();
     }
-    for (LoopbackConsumer[] consumers : topic.consumers()) {
-      consumers[partition % consumers.length].put(payload, partition);
+    for (MessageListener[] consumers : topic.consumers()) {
+      consumers[partition % consumers.length].received(payload, partition);
     }
     listener.sendCompleted(token, null);
   }

@@ -1,5 +1,6 @@
 package io.plumb.loopback;
 
+import io.plumb.driver.MessageListener;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,8 +11,8 @@ import java.util.Map;
  */
 final class LoopbackTopic {
   private final int partitions;
-  private final Map<String, LoopbackConsumer[]> subscriptions = new LinkedHashMap<>();
-  private volatile LoopbackConsumer[][] consumersBySubscription = new LoopbackConsumer[0][];
+  private final Map<String, MessageListener[]> subscriptions = new LinkedHashMap<>();
+  private volatile MessageListener[][] consumersBySubscription = new MessageListener[0][];
 
   LoopbackTopic(int partitions) {
     this.partitions = partitions;
@@ -21,25 +22,25 @@ final class LoopbackTopic {
     return partitions;
   }
 
-  LoopbackConsumer[][] consumers() {
+  MessageListener[][] consumers() {
     return consumersBySubscription;
   }
 
-  synchronized void subscribe(String subscription, LoopbackConsumer consumer) {
-    LoopbackConsumer[] current = subscriptions.getOrDefault(subscription, new LoopbackConsumer[0]);
-    LoopbackConsumer[] grown = Arrays.copyOf(current, current.length + 1);
-    grown[current.length] = consumer;
+  synchronized void subscribe(String subscription, MessageListener listener) {
+    MessageListener[] current = subscriptions.getOrDefault(subscription, new MessageListener[0]);
+    MessageListener[] grown = Arrays.copyOf(current, current.length + 1);
+    grown[current.length] = listener;
     subscriptions.put(subscription, grown);
     publish();
   }
 
-  synchronized void unsubscribe(String subscription, LoopbackConsumer consumer) {
-    LoopbackConsumer[] current = subscriptions.get(subscription);
+  synchronized void unsubscribe(String subscription, MessageListener listener) {
+    MessageListener[] current = subscriptions.get(subscription);
     if (current == null) {
       return;
     }
-    LoopbackConsumer[] remaining =
-        Arrays.stream(current).filter(c -> c != consumer).toArray(LoopbackConsumer[]::new);
+    MessageListener[] remaining =
+        Arrays.stream(current).filter(l -> l != listener).toArray(MessageListener[]::new);
     if (remaining.length == 0) {
       subscriptions.remove(subscription);
     } else {
@@ -49,6 +50,6 @@ final class LoopbackTopic {
   }
 
   private void publish() {
-    consumersBySubscription = subscriptions.values().toArray(new LoopbackConsumer[0][]);
+    consumersBySubscription = subscriptions.values().toArray(new MessageListener[0][]);
   }
 }
