@@ -63,7 +63,9 @@ final class AmqpConsumer implements BenchmarkConsumer {
     if (queueType == QueueType.STREAM) {
       arguments = Map.of("x-stream-offset", streamOffset < 0 ? (Object) "first" : streamOffset);
     }
-    channel.basicConsume(queue, false, "", false, false, arguments, consumer);
+    // Keep the tag basicConsume returns: DefaultConsumer learns it only when handleConsumeOk is
+    // dispatched, which may come after a quick reassignment has already cancelled this consumer.
+    consumer.tag = channel.basicConsume(queue, false, "", false, false, arguments, consumer);
     byPartition.put(partition, consumer);
   }
 
@@ -78,7 +80,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
       return -1;
     }
     if (channel.isOpen()) {
-      channel.basicCancel(consumer.getConsumerTag());
+      channel.basicCancel(consumer.tag);
       consumer.cancelled.get(CANCEL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
     return consumer.lastStreamOffset;
@@ -118,6 +120,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
     private final int partition;
     private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
     private long lastStreamOffset;
+    private volatile String tag;
 
     PartitionConsumer(int partition, long lastStreamOffset) {
       super(channel);
