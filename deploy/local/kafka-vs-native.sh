@@ -13,7 +13,7 @@
 #
 # Environment:
 #   PLUMB_KVN_PAIRS     pairs of runs (default 3)
-#   PLUMB_KVN_RECORDS   records per ProducerPerformance run (default 2000000, ~15-20 s here)
+#   PLUMB_KVN_RECORDS   records per ProducerPerformance run (default 6000000, ~20-30 s here)
 #   PLUMB_KAFKA_PORT    broker port (default 9092)
 #   PLUMB_KVN_OUT       where each run's output is kept (default results/kafka-vs-native-<time>/)
 #   PLUMB_KVN_NATIVE_PAYLOAD
@@ -26,7 +26,7 @@ set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PAIRS="${PLUMB_KVN_PAIRS:-3}"
-RECORDS="${PLUMB_KVN_RECORDS:-2000000}"
+RECORDS="${PLUMB_KVN_RECORDS:-6000000}"
 BOOTSTRAP="127.0.0.1:${PLUMB_KAFKA_PORT:-9092}"
 DRIVER_FILE="$REPO/driver-kafka/kafka-throughput.yaml"
 WORKLOAD="$REPO/workloads/kafka-vs-native.yaml"
