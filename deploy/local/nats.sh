@@ -108,7 +108,7 @@ status() {
     fi
   else
     echo "nats not running"
-    exit 1
+    exit 3
   fi
 }
 

@@ -172,6 +172,7 @@ status() {
     echo "pulsar running (pid $pid)"
   else
     echo "pulsar not running"
+    return 3
   fi
 }
 

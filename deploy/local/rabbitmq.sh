@@ -148,6 +148,7 @@ status() {
     echo "rabbitmq running (pid $pid)"
   else
     echo "rabbitmq not running"
+    return 3
   fi
 }
 

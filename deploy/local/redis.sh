@@ -107,7 +107,7 @@ status() {
     fi
   else
     echo "redis not running"
-    exit 1
+    exit 3
   fi
 }
 

@@ -119,7 +119,9 @@ final class ConsoleReporter implements RunListener {
     row("service time (from send)", report.measured().serviceTime());
     row("send delay", report.measured().sendDelay());
     row("end-to-end", report.measured().endToEndLatency());
-    if (report.generatorBoundReasons().isEmpty()) {
+    if (report.measuredSeconds() == 0) {
+      out.println("Verdict      nothing was measured");
+    } else if (report.generatorBoundReasons().isEmpty()) {
       out.printf(
           "Verdict      the generator kept to its schedule (send delay p99 %s ms): these figures measure the driver and broker%n",
           ms(Percentiles.millis(report.measured().sendDelay(), 99)));
