@@ -157,7 +157,8 @@ public final class BenchmarkRun {
                     workload.producerRate(),
                     measurement.measuredSent(),
                     measured,
-                    measurement.maxLagMessages(),
+                    measurement.measured().sendDelay().getValueAtPercentile(99),
+                    measurement.measured().publishLatency().getValueAtPercentile(99),
                     sendShare)
                 .reasons()
             : List.of();
@@ -252,7 +253,7 @@ public final class BenchmarkRun {
       long lag = worker.scheduleLag();
       long now = System.nanoTime();
       double periodSeconds = (now - periodStart) / 1e9;
-      long backlog = measurement.add(phase, stats, periodSeconds, lag);
+      long backlog = measurement.add(phase, stats, periodSeconds);
       if (phase == Phase.MEASURE) {
         sendTime[0] += stats.producerBlockedNanos();
       }
@@ -269,7 +270,7 @@ public final class BenchmarkRun {
   private void drain(RunPlan plan, Measurement measurement) {
     long deadline = System.nanoTime() + options.drainTimeout().toNanos();
     while (true) {
-      measurement.add(Phase.DRAIN, worker.takePeriod(), 0, 0);
+      measurement.add(Phase.DRAIN, worker.takePeriod(), 0);
       PeriodStats whole = measurement.wholeRun();
       boolean sendsDone = whole.acknowledged() + whole.failed() >= whole.sent();
       long missing = outstandingDeliveries(plan, worker.totals());
@@ -290,7 +291,7 @@ public final class BenchmarkRun {
       }
     }
     // The live totals can be ahead of the last snapshot: collect what arrived in between.
-    measurement.add(Phase.DRAIN, worker.takePeriod(), 0, 0);
+    measurement.add(Phase.DRAIN, worker.takePeriod(), 0);
   }
 
   /** Acknowledged messages not yet received, summed over subscriptions. */

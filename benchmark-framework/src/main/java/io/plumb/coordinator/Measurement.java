@@ -14,7 +14,6 @@ final class Measurement {
   private final PeriodStats.Builder measured = new PeriodStats.Builder();
   private final PeriodStats.Builder wholeRun = new PeriodStats.Builder();
   private double measuredSeconds;
-  private long maxLagMessages;
   private final int subscriptionsPerTopic;
 
   Measurement(int subscriptionsPerTopic) {
@@ -22,14 +21,13 @@ final class Measurement {
   }
 
   /** Adds a period; returns the backlog after it (messages sent but not yet received by all). */
-  long add(Phase phase, PeriodStats stats, double seconds, long lagMessages) {
+  long add(Phase phase, PeriodStats stats, double seconds) {
     wholeRun.add(stats);
     PeriodStats soFar = wholeRun.build();
     long backlog = Math.max(0, soFar.sent() * subscriptionsPerTopic - soFar.received());
     if (phase == Phase.MEASURE) {
       samples.add(new PeriodSample(stats, seconds, backlog));
       measuredSeconds += seconds;
-      maxLagMessages = Math.max(maxLagMessages, lagMessages);
     }
     if (phase != Phase.WARMUP) {
       // Deliveries during the drain belong to messages produced while measuring.
@@ -61,9 +59,5 @@ final class Measurement {
       sent += sample.stats().sent();
     }
     return sent;
-  }
-
-  long maxLagMessages() {
-    return maxLagMessages;
   }
 }
