@@ -100,12 +100,13 @@ final class ConsoleReporter implements RunListener {
         report.consumeRate() * messageSize / (1024 * 1024));
     Counters c = report.counters();
     out.printf(
-        "Messages     sent %,d | acknowledged %,d | failed %,d | received %,d | lost %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",
+        "Messages     sent %,d | acknowledged %,d | failed %,d | received %,d | lost %,d | in flight %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",
         c.sent(),
         c.acknowledged(),
         c.failed(),
         c.received(),
         c.lost(),
+        c.inFlight(),
         c.duplicated(),
         c.outOfOrder(),
         c.consumerErrors());

@@ -82,6 +82,7 @@ public final class BenchmarkRun {
     String failure = null;
     RunPlan plan = null;
     boolean loadStarted = false;
+    DeliveryBalance.DrainOutcome drainOutcome = DeliveryBalance.DrainOutcome.NOT_DRAINED;
     double sendShare = 0;
     long[] sendTime = new long[1];
     try {
@@ -138,10 +139,10 @@ public final class BenchmarkRun {
     if (loadStarted) {
       worker.stopLoad();
       if (failure == null) {
-        drain(plan, measurement);
+        drainOutcome = drain(plan, measurement);
       }
     }
-    Counters counters = counters(plan, measurement);
+    Counters counters = counters(plan, measurement, drainOutcome);
     if (worker instanceof LocalWorker local) {
       errors.addAll(local.firstErrors());
     }
@@ -266,32 +267,53 @@ public final class BenchmarkRun {
     }
   }
 
+  /** Consumers that received nothing for this long at the end of the drain are stalled. */
+  private static final long STALLED_AFTER_NANOS = 5_000_000_000L;
+
   /** After load stops: waits (bounded) for outstanding completions and deliveries. */
-  private void drain(RunPlan plan, Measurement measurement) {
+  private DeliveryBalance.DrainOutcome drain(RunPlan plan, Measurement measurement) {
     long deadline = System.nanoTime() + options.drainTimeout().toNanos();
+    long lastReceived = -1;
+    long lastProgress = System.nanoTime();
+    DeliveryBalance.DrainOutcome outcome;
     while (true) {
       measurement.add(Phase.DRAIN, worker.takePeriod(), 0);
       PeriodStats whole = measurement.wholeRun();
+      if (whole.received() != lastReceived) {
+        lastReceived = whole.received();
+        lastProgress = System.nanoTime();
+      }
       boolean sendsDone = whole.acknowledged() + whole.failed() >= whole.sent();
       long missing = outstandingDeliveries(plan, worker.totals());
       if (sendsDone && missing == 0) {
+        outcome = DeliveryBalance.DrainOutcome.COMPLETE;
         break;
       }
       if (System.nanoTime() > deadline) {
+        boolean stalled = System.nanoTime() - lastProgress > STALLED_AFTER_NANOS;
+        outcome =
+            stalled
+                ? DeliveryBalance.DrainOutcome.STALLED
+                : DeliveryBalance.DrainOutcome.STILL_RECEIVING;
         errors.add(
             String.format(
-                "drain: after %d s, %d send(s) had not completed and %d delivery(ies) were missing",
+                "drain: after %d s, %d send(s) had not completed and %d delivery(ies) were missing; %s",
                 options.drainTimeout().toSeconds(),
                 Math.max(0, whole.sent() - whole.acknowledged() - whole.failed()),
-                missing));
+                missing,
+                stalled
+                    ? "consumers had stopped receiving, so they count as lost"
+                    : "consumers were still catching up, so they count as in flight, not lost"));
         break;
       }
       if (waitOrAbort(Duration.ofMillis(50))) {
+        outcome = DeliveryBalance.DrainOutcome.NOT_DRAINED;
         break;
       }
     }
     // The live totals can be ahead of the last snapshot: collect what arrived in between.
     measurement.add(Phase.DRAIN, worker.takePeriod(), 0);
+    return outcome;
   }
 
   /** Acknowledged messages not yet received, summed over subscriptions. */
@@ -310,15 +332,18 @@ public final class BenchmarkRun {
     return missing;
   }
 
-  private Counters counters(RunPlan plan, Measurement measurement) {
+  private Counters counters(
+      RunPlan plan, Measurement measurement, DeliveryBalance.DrainOutcome outcome) {
     PeriodStats whole = measurement.wholeRun();
-    long lost = plan == null ? 0 : outstandingDeliveries(plan, worker.totals());
+    long missing = plan == null ? 0 : outstandingDeliveries(plan, worker.totals());
+    DeliveryBalance balance = DeliveryBalance.of(missing, outcome);
     return new Counters(
         whole.sent(),
         whole.acknowledged(),
         whole.failed(),
         whole.received(),
-        lost,
+        balance.lost(),
+        balance.inFlight(),
         whole.duplicates(),
         whole.outOfOrder(),
         whole.consumerErrors(),

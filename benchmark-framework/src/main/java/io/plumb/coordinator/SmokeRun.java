@@ -84,6 +84,9 @@ public record SmokeRun(
               + counters.sent()
               + " sent");
     }
+    if (counters.inFlight() != 0) {
+      problems.add(counters.inFlight() + " message(s) still in flight when the run ended");
+    }
     if (counters.lost() != 0 || counters.duplicated() != 0 || counters.consumerErrors() != 0) {
       problems.add(
           "lost "

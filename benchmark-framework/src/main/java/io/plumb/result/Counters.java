@@ -4,7 +4,10 @@ package io.plumb.result;
  * Message counts over the whole run (warm-up included), so that every message sent is accounted
  * for.
  *
- * @param lost acknowledged by the broker but never received, summed over subscriptions
+ * @param lost acknowledged by the broker but never received, summed over subscriptions: missing
+ *     when the drain ended with consumers no longer receiving
+ * @param inFlight acknowledged but not yet received when the run ended while consumers were still
+ *     catching up (or the run was cut short): late, not known to be lost
  * @param duplicated received more than once
  * @param outOfOrder arrived after a later message of the same producer on the same partition
  * @param untimedAcknowledgements completions whose actual send time was no longer held (more in
@@ -18,6 +21,7 @@ public record Counters(
     long failed,
     long received,
     long lost,
+    long inFlight,
     long duplicated,
     long outOfOrder,
     long consumerErrors,
