@@ -27,9 +27,11 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 
@@ -40,6 +42,7 @@ import org.apache.kafka.common.errors.InvalidReplicationFactorException;
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver"})
 public final class KafkaBenchmarkDriver implements BenchmarkDriver {
+  private static final Duration TOPIC_READY_TIMEOUT = Duration.ofSeconds(30);
 
   /** How long initialize() waits for the broker to answer before calling it unreachable. */
   private static final long CONNECT_TIMEOUT_SECONDS = 15;
@@ -166,13 +169,70 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
     NewTopic newTopic =
         new NewTopic(topic, Optional.of(partitions), settings.replicationFactor())
             .configs(settings.topicConfig());
-    // The admin future completes when the controller has created the topic with its settings.
+    long deadline = System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos();
     return admin
         .createTopics(List.of(newTopic))
         .all()
         .toCompletionStage()
         .toCompletableFuture()
+        .thenCompose(created -> awaitUsable(topic, partitions, deadline))
         .thenRun(() -> lastCreatedTopic.set(topic));
+  }
+
+  /**
+   * The controller acknowledges a new topic before the broker's metadata has it; until then
+   * produce, fetch and describeConfigs answer UnknownTopicOrPartition. Completes once the topic
+   * describes with a leader for every partition and its configs can be read, retrying every 50 ms
+   * until {@code deadline}.
+   */
+  private CompletableFuture<Void> awaitUsable(String topic, int partitions, long deadline) {
+    CompletableFuture<Void> attempt =
+        admin
+            .describeTopics(List.of(topic))
+            .allTopicNames()
+            .toCompletionStage()
+            .toCompletableFuture()
+            .thenCompose(
+                described -> {
+                  TopicDescription description = described.get(topic);
+                  boolean led =
+                      description.partitions().size() == partitions
+                          && description.partitions().stream()
+                              .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                  if (!led) {
+                    return CompletableFuture.failedFuture(
+                        new IllegalStateException(
+                            "partitions of " + topic + " have no leader yet"));
+                  }
+                  return admin
+                      .describeConfigs(
+                          List.of(new ConfigResource(ConfigResource.Type.TOPIC, topic)))
+                      .all()
+                      .toCompletionStage()
+                      .toCompletableFuture()
+                      .thenApply(configs -> (Void) null);
+                });
+    return attempt
+        .handle(
+            (ready, error) -> {
+              if (error == null) {
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              if (System.nanoTime() > deadline) {
+                return CompletableFuture.<Void>failedFuture(
+                    new TimeoutException(
+                        "topic "
+                            + topic
+                            + " not usable within "
+                            + TOPIC_READY_TIMEOUT.toSeconds()
+                            + " s: "
+                            + error));
+              }
+              return CompletableFuture.supplyAsync(
+                      () -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
+                  .thenCompose(retry -> awaitUsable(topic, partitions, deadline));
+            })
+        .thenCompose(next -> next);
   }
 
   @Override
