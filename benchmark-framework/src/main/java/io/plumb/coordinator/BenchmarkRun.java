@@ -8,7 +8,6 @@ import io.plumb.input.BadInputException;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
-import io.plumb.worker.LocalWorker;
 import io.plumb.worker.Worker;
 import io.plumb.worker.WorkerSpecs.DriverInfo;
 import io.plumb.worker.WorkerSpecs.DriverSetup;
@@ -84,7 +83,6 @@ public final class BenchmarkRun {
     boolean loadStarted = false;
     DeliveryBalance.DrainOutcome drainOutcome = DeliveryBalance.DrainOutcome.NOT_DRAINED;
     double sendShare = 0;
-    long[] sendTime = new long[1];
     try {
       checkSupported();
       listener.step("initialising driver " + driverFile);
@@ -121,8 +119,8 @@ public final class BenchmarkRun {
       worker.startLoad(new LoadSpec(plan.ratePerProducer(), Duration.ofMillis(20).toNanos()));
       loadStarted = true;
       Duration period = options.periodFor(workload.testDuration());
-      runPhase(Phase.WARMUP, workload.warmupDuration(), period, measurement, sendTime);
-      runPhase(Phase.MEASURE, workload.testDuration(), period, measurement, sendTime);
+      runPhase(Phase.WARMUP, workload.warmupDuration(), period, measurement);
+      runPhase(Phase.MEASURE, workload.testDuration(), period, measurement);
     } catch (BadInputException e) {
       if (loadStarted) {
         failure = e.getMessage();
@@ -143,14 +141,14 @@ public final class BenchmarkRun {
       }
     }
     Counters counters = counters(plan, measurement, drainOutcome);
-    if (worker instanceof LocalWorker local) {
-      errors.addAll(local.firstErrors());
-    }
+    errors.addAll(worker.firstErrors());
     closeQuietly(plan);
     double measured = measurement.measuredSeconds();
     sendShare =
         measured > 0
-            ? Math.min(1, sendTime[0] / 1e9 / measured / Math.max(1, threadsUsed(plan)))
+            ? Math.min(
+                1,
+                measurement.measuredNanosInSend() / 1e9 / measured / Math.max(1, threadsUsed(plan)))
             : 0;
     List<String> verdict =
         measured > 0
@@ -238,8 +236,7 @@ public final class BenchmarkRun {
     }
   }
 
-  private void runPhase(
-      Phase phase, Duration length, Duration period, Measurement measurement, long[] sendTime) {
+  private void runPhase(Phase phase, Duration length, Duration period, Measurement measurement) {
     if (length.isZero()) {
       return;
     }
@@ -255,9 +252,6 @@ public final class BenchmarkRun {
       long now = System.nanoTime();
       double periodSeconds = (now - periodStart) / 1e9;
       long backlog = measurement.add(phase, stats, periodSeconds);
-      if (phase == Phase.MEASURE) {
-        sendTime[0] += stats.producerBlockedNanos();
-      }
       listener.period(
           phase, (now - phaseStart) / 1e9, seconds(length), stats, periodSeconds, backlog, lag);
       periodStart = now;

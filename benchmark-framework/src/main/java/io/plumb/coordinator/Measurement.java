@@ -52,6 +52,15 @@ final class Measurement {
     return measuredSeconds;
   }
 
+  /** Time producer threads spent inside drivers' send() during the measured phase. */
+  long measuredNanosInSend() {
+    long nanos = 0;
+    for (PeriodSample sample : samples) {
+      nanos += sample.stats().producerBlockedNanos();
+    }
+    return nanos;
+  }
+
   /** Sends during the measured phase only (the drain sends nothing). */
   long measuredSent() {
     long sent = 0;

@@ -36,22 +36,6 @@ public record SmokeRun(
     return new SmokeRun(3, 2, 2, 2, 1_000, Duration.ofSeconds(3), 1024);
   }
 
-  public SmokeRun withSubscriptions(int count) {
-    return new SmokeRun(
-        partitions, count, consumersPerSubscription, producers, rate, duration, messageSize);
-  }
-
-  public SmokeRun withRate(double messagesPerSecond) {
-    return new SmokeRun(
-        partitions,
-        subscriptions,
-        consumersPerSubscription,
-        producers,
-        messagesPerSecond,
-        duration,
-        messageSize);
-  }
-
   /**
    * What is wrong with the accounting of a run that promises delivery: empty when the run
    * completed, every message was acknowledged, and every subscription received each exactly once.

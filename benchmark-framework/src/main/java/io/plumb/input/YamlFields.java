@@ -104,15 +104,6 @@ public final class YamlFields {
     return file;
   }
 
-  /** The whole document, for recording the configuration as run. */
-  public ObjectNode tree() {
-    return root.deepCopy();
-  }
-
-  public boolean has(String field) {
-    return root.has(field) && !root.get(field).isNull();
-  }
-
   /** "file:line: field 'x'" — the prefix of every complaint about a field. */
   public String where(String field) {
     Integer line = lines.get(field);

@@ -11,7 +11,6 @@ import java.util.List;
 public final class LoadGenerator {
   private final List<ProducerLoop> loops = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
-  private final int messageSize;
 
   /**
    * @param ratePerProducer messages per second for each producer
@@ -22,9 +21,7 @@ public final class LoadGenerator {
       double ratePerProducer,
       long startNanos,
       int threadCount,
-      int messageSize,
       WorkerClock clock) {
-    this.messageSize = messageSize;
     int loopsWanted = Math.max(1, Math.min(threadCount, tasks.size()));
     List<List<ProducerTask>> groups = new ArrayList<>();
     for (int i = 0; i < loopsWanted; i++) {
@@ -68,10 +65,6 @@ public final class LoadGenerator {
     return sum;
   }
 
-  public long sentBytes() {
-    return sent() * messageSize;
-  }
-
   /** Total nanoseconds producer threads spent inside drivers' send(). */
   public long nanosInSend() {
     long sum = 0;
@@ -88,9 +81,5 @@ public final class LoadGenerator {
       sum += loop.lagBy(time);
     }
     return sum;
-  }
-
-  public int threadCount() {
-    return threads.size();
   }
 }

@@ -25,10 +25,6 @@ public record PeriodStats(
     Histogram sendDelay,
     Histogram endToEndLatency) {
 
-  public static PeriodStats empty() {
-    return new Builder().build();
-  }
-
   public PeriodStats plus(PeriodStats other) {
     Builder builder = new Builder();
     builder.add(this);

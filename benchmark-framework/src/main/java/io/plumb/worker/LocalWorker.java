@@ -44,7 +44,6 @@ public final class LocalWorker implements Worker {
   private final int threads;
   private BenchmarkDriver driver;
   private int runId;
-  private Path driverFile;
   private final List<BenchmarkConsumer> consumers = new ArrayList<>();
   private final Map<String, SubscriptionRecorder> subscriptions = new LinkedHashMap<>();
   private final List<ProducerTask> producers = new ArrayList<>();
@@ -84,7 +83,6 @@ public final class LocalWorker implements Worker {
         throw new UncheckedIOException(e);
       }
     }
-    this.driverFile = file;
     DriverLoader.DriverIdentity identity = DriverLoader.identify(file);
     driver = DriverLoader.instantiate(file, identity.driverClass());
     try {
@@ -178,7 +176,6 @@ public final class LocalWorker implements Worker {
             load.ratePerProducer(),
             clock.now() + load.startDelayNanos(),
             threads,
-            messageSize,
             clock);
     generator.start();
   }
@@ -239,7 +236,7 @@ public final class LocalWorker implements Worker {
     return new Totals(acked, distinct);
   }
 
-  /** First send failure and first consumer error, for the result. */
+  @Override
   public List<String> firstErrors() {
     List<String> errors = new ArrayList<>();
     for (PublishRecorder recorder : publishRecorders) {
@@ -292,10 +289,6 @@ public final class LocalWorker implements Worker {
         driver = null;
       }
     }
-  }
-
-  Path driverFile() {
-    return driverFile;
   }
 
   private static void closeQuietly(AutoCloseable closeable, List<Exception> problems) {

@@ -48,6 +48,9 @@ public interface Worker extends AutoCloseable {
 
   Totals totals();
 
+  /** The first send failure and first consumer error, if any, for the result. */
+  List<String> firstErrors();
+
   /** Closes producers and consumers, deletes the run's topics when asked, closes the driver. */
   void closeClients(List<String> topicsToDelete);
 
