@@ -84,8 +84,8 @@ class PulsarBenchmarkDriverTest {
           topic,
           type != SubscriptionType.Exclusive,
           () -> {
-            if (type == SubscriptionType.Failover) {
-              awaitFailoverSpread(admin, topic);
+            if (type != SubscriptionType.Exclusive) {
+              awaitBothMembers(admin, topic, type);
             }
           });
 
@@ -106,28 +106,37 @@ class PulsarBenchmarkDriverTest {
   }
 
   /**
-   * A Failover subscription moves partitions to a new member after a delay (1 s by default);
-   * messages dispatched to the old member and not yet acknowledged are redelivered at the switch.
-   * Wait until both members are active, as a benchmark's warm-up would, before sending.
+   * Waits until both members can receive, as a benchmark's readiness check and warm-up would,
+   * before sending. A Failover subscription moves partitions to a new member after a delay (1 s by
+   * default); a Shared or Key_Shared one dispatches only to members that have sent flow permits, so
+   * a first member could otherwise take every message before the second is ready.
    */
-  private static void awaitFailoverSpread(PulsarAdmin admin, String topic) throws Exception {
+  private static void awaitBothMembers(PulsarAdmin admin, String topic, SubscriptionType type)
+      throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     Set<String> active = new HashSet<>();
     while (System.nanoTime() < deadline) {
       active.clear();
+      boolean everyPartitionHasBothWithPermits = true;
       PartitionedTopicStats stats = admin.topics().getPartitionedStats(topic, true);
       for (var partition : stats.getPartitions().values()) {
         SubscriptionStats sub = partition.getSubscriptions().get("shared");
         if (sub != null && sub.getActiveConsumerName() != null) {
           active.add(sub.getActiveConsumerName());
         }
+        everyPartitionHasBothWithPermits &=
+            sub != null
+                && sub.getConsumers().size() == 2
+                && sub.getConsumers().stream().allMatch(c -> c.getAvailablePermits() > 0);
       }
-      if (active.size() == 2) {
+      boolean ready =
+          type == SubscriptionType.Failover ? active.size() == 2 : everyPartitionHasBothWithPermits;
+      if (ready) {
         return;
       }
       TimeUnit.MILLISECONDS.sleep(100);
     }
-    fail("failover subscription did not spread over both members: " + active);
+    fail(type + " subscription did not have both members ready within 20 s: " + active);
   }
 
   @Test
