@@ -2,224 +2,290 @@ package io.plumb.driver.redis;
 
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.Pipeline;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * A producer with its own connection and sender thread. send() copies the payload into a bounded
- * queue; the sender drains up to {@code pipelineDepth} messages at a time, writes them as one
- * pipeline (XADD for streams, PUBLISH for Pub/Sub), and completes each message from its own reply.
- * So at most {@code pipelineDepth} commands are in flight per producer, as with {@code
- * redis-benchmark -P}, and at most {@code maxPendingSends} wait behind them before send() blocks.
+ * A producer with its own connection and sender thread, pipelining like {@code redis-benchmark -P
+ * <depth>}: the sender writes a batch of up to {@code depth} commands in one write, reads all of
+ * their replies, and only then writes the next batch, so at most {@code depth} commands are in
+ * flight.
+ *
+ * <p>send() encodes the message's command (XADD or PUBLISH) straight into the batch being filled,
+ * in a ring of reused batches: the payload is copied once, into the bytes that go on the wire, and
+ * nothing is allocated per message. A batch is handed over when it holds {@code depth} commands, or
+ * earlier when the sender is idle (so a slow, fixed rate is not held back waiting for a full
+ * batch). send() waits only when every batch of the ring is taken: {@code maxPendingSends} messages
+ * queued behind the two batches the sender holds (the one in flight and the one it is completing).
+ * That wait is the producer's backpressure, and the framework measures it.
+ *
+ * <p>Once a batch's replies are read, the sender first writes the next batch, if one is ready, and
+ * then completes the previous batch's messages while the server works on the next: the server is
+ * not left idle while completions are recorded, and those messages are reported complete a write
+ * later than their replies arrived (which makes Plumb's figure pessimistic, never optimistic).
+ *
+ * <p>Every message is completed exactly once: from its own reply (an error reply fails just that
+ * message), or with the connection error if the connection broke before its reply (the sender then
+ * reconnects), or with "producer closed" for sends after close.
  */
 final class PipelinedProducer implements BenchmarkProducer {
 
-  /** Builds one command's arguments; the only per-mode difference. */
-  interface CommandShape {
-    Protocol.Command command();
+  /** Initial room per command in a batch; batches grow to the largest message seen. */
+  private static final int INITIAL_BYTES_PER_COMMAND = 1_200;
 
-    byte[][] arguments(byte[] target, byte[] key, byte[] payload);
-  }
-
-  /** XADD {@code <key> [MAXLEN ~ n] * p <payload> [k <key>]}: the key travels as a real field. */
-  static CommandShape xadd(long maxLen) {
-    byte[] cap = maxLen > 0 ? Long.toString(maxLen).getBytes(StandardCharsets.US_ASCII) : null;
-    return new CommandShape() {
-      @Override
-      public Protocol.Command command() {
-        return Protocol.Command.XADD;
-      }
-
-      @Override
-      public byte[][] arguments(byte[] stream, byte[] key, byte[] payload) {
-        int n = 4 + (cap != null ? 3 : 0) + (key != null ? 2 : 0);
-        byte[][] args = new byte[n][];
-        int i = 0;
-        args[i++] = stream;
-        if (cap != null) {
-          args[i++] = StreamFields.MAXLEN;
-          args[i++] = StreamFields.APPROXIMATE;
-          args[i++] = cap;
-        }
-        args[i++] = StreamFields.AUTO_ID;
-        args[i++] = StreamFields.PAYLOAD;
-        args[i++] = payload;
-        if (key != null) {
-          args[i++] = StreamFields.KEY;
-          args[i] = key;
-        }
-        return args;
-      }
-    };
-  }
-
-  /** PUBLISH {@code <channel> <payload>}: Pub/Sub messages carry no key; it picked the channel. */
-  static CommandShape publish() {
-    return new CommandShape() {
-      @Override
-      public Protocol.Command command() {
-        return Protocol.Command.PUBLISH;
-      }
-
-      @Override
-      public byte[][] arguments(byte[] channel, byte[] key, byte[] payload) {
-        return new byte[][] {channel, payload};
-      }
-    };
-  }
-
-  private record Pending(
-      byte[] target, byte[] key, byte[] payload, long token, SendListener listener) {}
-
-  /** Tells the sender to finish what is queued before it and stop. */
-  private static final Pending STOP = new Pending(null, null, null, 0, null);
-
-  private final Supplier<Jedis> connect;
-  private final CommandShape shape;
-  private final byte[][] targets;
-  private final boolean sendKeys;
+  private final Supplier<ProducerConnection> connect;
+  private final CommandEncoder encoder;
+  private final int partitions;
   private final int depth;
-  private final BlockingQueue<Pending> queue;
+  private final SendBatch[] ring;
   private final Thread sender;
-  private volatile boolean closed;
-  private int roundRobin;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition room = lock.newCondition();
+  private final Condition work = lock.newCondition();
+  // Batch numbers, guarded by lock: batch b lives in ring[b % ring.length]. Batches below
+  // `released` are free; released..shipped-1 are the sender's; shipped..sealed-1 are full and
+  // waiting; `sealed` is the one send() fills.
+  private long sealed;
+  private long shipped;
+  private long released;
+  private boolean senderWaiting;
+  private boolean callerWaiting;
+  private Throwable closedBecause;
+
+  // The sender's; read by close() only as a last resort, to unblock a sender the server ignores.
+  private volatile ProducerConnection connection;
+  private int roundRobin; // the calling thread's
 
   PipelinedProducer(
-      Supplier<Jedis> connect,
-      CommandShape shape,
+      Supplier<ProducerConnection> connect,
+      CommandEncoder encoder,
       String topic,
       int partitions,
-      boolean sendKeys,
       int depth,
       int maxPendingSends) {
     this.connect = connect;
-    this.shape = shape;
-    this.targets = RedisKeys.partitions(topic, partitions);
-    this.sendKeys = sendKeys;
+    this.encoder = encoder;
+    this.partitions = partitions;
     this.depth = depth;
-    this.queue = new ArrayBlockingQueue<>(maxPendingSends);
+    int queued = (maxPendingSends + depth - 1) / depth;
+    this.ring = new SendBatch[queued + 2];
+    for (int i = 0; i < ring.length; i++) {
+      ring[i] = new SendBatch(depth, INITIAL_BYTES_PER_COMMAND);
+    }
     // Connect before returning so a bad address fails createProducer, not the first send.
-    Jedis jedis = connect.get();
-    this.sender = new Thread(() -> run(jedis), "plumb-redis-sender-" + topic);
+    this.connection = connect.get();
+    this.sender = new Thread(this::run, "plumb-redis-sender-" + topic);
     sender.setDaemon(true);
     sender.start();
   }
 
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
-    if (closed) {
-      listener.sendCompleted(token, new IllegalStateException("producer closed"));
-      return;
-    }
-    byte[] target = targets[RedisKeys.choose(key, targets.length, roundRobin++)];
-    byte[] keyBytes = sendKeys && key != null ? key.getBytes(StandardCharsets.UTF_8) : null;
-    // The sender writes the payload after send() returns; the framework reuses the array.
-    Pending p =
-        new Pending(target, keyBytes, Arrays.copyOf(payload, payload.length), token, listener);
+    int partition = RedisKeys.choose(key, partitions, roundRobin++);
+    Throwable failure;
+    lock.lock();
     try {
-      queue.put(p);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      listener.sendCompleted(token, e);
-    }
-  }
-
-  private void run(Jedis initial) {
-    Jedis jedis = initial;
-    Pipeline pipeline = jedis.pipelined();
-    List<Pending> batch = new ArrayList<>(depth);
-    @SuppressWarnings("unchecked")
-    Response<Object>[] replies = new Response[depth];
-    boolean stopping = false;
-    try {
-      while (!stopping) {
-        batch.add(queue.take());
-        queue.drainTo(batch, depth - 1);
-        int n = 0;
-        for (Pending p : batch) {
-          if (p == STOP) {
-            stopping = true;
-            break;
-          }
-          replies[n++] =
-              pipeline.sendCommand(
-                  shape.command(), shape.arguments(p.target(), p.key(), p.payload()));
+      while (closedBecause == null && sealed - released >= ring.length) {
+        callerWaiting = true;
+        room.await();
+      }
+      failure = closedBecause;
+      if (failure == null) {
+        SendBatch batch = ring[(int) (sealed % ring.length)];
+        encoder.encode(batch.commands, partition, key, payload);
+        batch.added(token, listener);
+        if (batch.count() == depth) {
+          sealed++;
         }
-        if (n > 0) {
-          try {
-            pipeline.sync();
-            for (int i = 0; i < n; i++) {
-              Pending p = batch.get(i);
-              Throwable failure = null;
-              try {
-                replies[i].get();
-              } catch (RuntimeException e) {
-                failure = e;
-              }
-              p.listener().sendCompleted(p.token(), failure);
-            }
-          } catch (RuntimeException e) {
-            // The whole round trip failed (connection lost): fail its messages, reconnect.
-            for (int i = 0; i < n; i++) {
-              Pending p = batch.get(i);
-              p.listener().sendCompleted(p.token(), e);
-            }
-            if (e instanceof JedisConnectionException) {
-              jedis.close();
-              jedis = connect.get();
-              pipeline = jedis.pipelined();
-            }
-          }
+        if (senderWaiting) {
+          senderWaiting = false;
+          work.signal();
         }
-        // Anything drained after STOP (sends racing close) is failed below.
-        for (int i = n + (stopping ? 1 : 0); i < batch.size(); i++) {
-          Pending p = batch.get(i);
-          p.listener().sendCompleted(p.token(), new IllegalStateException("producer closed"));
-        }
-        batch.clear();
-        Arrays.fill(replies, 0, n, null);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      // Reconnecting failed: fail what is queued so every send still completes once.
-      failQueued(e);
+      failure = e;
     } finally {
-      jedis.close();
+      lock.unlock();
     }
-    failQueued(new IllegalStateException("producer closed"));
+    if (failure != null) {
+      listener.sendCompleted(token, failure);
+    }
   }
 
-  private void failQueued(Throwable why) {
-    Pending p;
-    while ((p = queue.poll()) != null) {
-      if (p != STOP) {
-        p.listener().sendCompleted(p.token(), why);
+  /**
+   * The next batch to write: a full one, else the partly filled one (sealed now), else null if
+   * {@code wait} is false or the producer is closed and everything was taken.
+   */
+  private SendBatch take(boolean wait) throws InterruptedException {
+    lock.lock();
+    try {
+      while (true) {
+        if (shipped < sealed) {
+          return ring[(int) (shipped++ % ring.length)];
+        }
+        SendBatch filling = ring[(int) (sealed % ring.length)];
+        if (sealed - released < ring.length && filling.count() > 0) {
+          sealed++;
+          shipped++;
+          return filling;
+        }
+        if (!wait || closedBecause != null) {
+          return null;
+        }
+        senderWaiting = true;
+        work.await();
       }
+    } finally {
+      senderWaiting = false;
+      lock.unlock();
+    }
+  }
+
+  /** Completes the oldest batch the sender holds and frees its place in the ring. */
+  private void finish(SendBatch batch) {
+    batch.complete();
+    lock.lock();
+    try {
+      released++;
+      // Wake a waiting send() once half the ring is free, not for every batch: it then fills
+      // many batches in one go instead of sleeping and waking once per round trip.
+      if (callerWaiting && (sealed - released <= ring.length / 2 || closedBecause != null)) {
+        callerWaiting = false;
+        room.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void run() {
+    SendBatch previous = null; // replies read, completions not yet reported
+    try {
+      while (true) {
+        SendBatch next = take(previous == null);
+        if (next == null) {
+          if (previous == null) {
+            break; // closed, and everything was sent
+          }
+          finish(previous);
+          previous = null;
+          continue;
+        }
+        boolean written = write(next);
+        if (previous != null) {
+          finish(previous);
+          previous = null;
+        }
+        if (written && readReplies(next)) {
+          previous = next;
+        } else {
+          finish(next);
+          reconnect();
+        }
+      }
+    } catch (InterruptedException e) {
+      shutDown(previous, e);
+    } catch (RuntimeException e) {
+      // Reconnecting failed: the producer cannot go on; fail what it holds and all later sends.
+      shutDown(previous, e);
+    } finally {
+      connection.close();
+    }
+  }
+
+  private boolean write(SendBatch batch) {
+    try {
+      connection.write(batch.commands.array(), batch.commands.length());
+      return true;
+    } catch (JedisConnectionException e) {
+      batch.failFrom(0, e);
+      return false;
+    }
+  }
+
+  /** Reads one reply per message; false if the connection broke (the rest are failed). */
+  private boolean readReplies(SendBatch batch) {
+    for (int i = 0; i < batch.count(); i++) {
+      try {
+        connection.reply();
+      } catch (JedisDataException e) {
+        batch.failed(i, e);
+      } catch (RuntimeException e) {
+        batch.failFrom(i, e);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void reconnect() {
+    connection.close();
+    lock.lock();
+    try {
+      if (closedBecause != null) {
+        // Closing: no new connection; what is left fails with the close.
+        throw new JedisConnectionException("connection lost while closing");
+      }
+    } finally {
+      lock.unlock();
+    }
+    connection = connect.get();
+  }
+
+  /** Fails everything not yet completed, and every later send, with {@code why}. */
+  private void shutDown(SendBatch previous, Throwable why) {
+    if (previous != null) {
+      finish(previous);
+    }
+    lock.lock();
+    try {
+      if (closedBecause == null) {
+        closedBecause = why;
+      }
+    } finally {
+      lock.unlock();
+    }
+    SendBatch batch;
+    try {
+      while ((batch = take(false)) != null) {
+        batch.failFrom(0, why);
+        finish(batch);
+      }
+    } catch (InterruptedException e) {
+      throw new AssertionError("take(false) does not wait", e);
+    }
+    lock.lock();
+    try {
+      room.signalAll();
+    } finally {
+      lock.unlock();
     }
   }
 
   @Override
   public void close() throws InterruptedException {
-    if (closed) {
-      return;
+    lock.lock();
+    try {
+      if (closedBecause == null) {
+        closedBecause = new IllegalStateException("producer closed");
+      }
+      work.signalAll();
+      room.signalAll();
+    } finally {
+      lock.unlock();
     }
-    closed = true;
-    // Waits for room if the queue is full; the sender keeps draining until it reaches STOP.
-    if (!queue.offer(STOP, 30, TimeUnit.SECONDS)) {
-      sender.interrupt();
-    }
+    // The sender writes what is queued, completes it and stops. If the server stopped answering,
+    // closing the connection under it fails the batch in flight and the rest.
     sender.join(TimeUnit.SECONDS.toMillis(30));
+    if (sender.isAlive()) {
+      connection.close();
+      sender.join();
+    }
   }
 }

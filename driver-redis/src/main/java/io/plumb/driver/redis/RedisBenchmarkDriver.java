@@ -153,14 +153,18 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     try {
-      boolean streams = config.mode() == RedisDriverConfig.Mode.STREAMS;
+      int n = partitions(topic);
+      byte[][] keys = RedisKeys.partitions(topic, n);
+      CommandEncoder encoder =
+          config.mode() == RedisDriverConfig.Mode.STREAMS
+              ? CommandEncoder.xadd(keys, config.maxLen())
+              : CommandEncoder.publish(keys);
       return CompletableFuture.completedFuture(
           new PipelinedProducer(
-              connect,
-              streams ? PipelinedProducer.xadd(config.maxLen()) : PipelinedProducer.publish(),
+              () -> ProducerConnection.open(address, clientConfig),
+              encoder,
               topic,
-              partitions(topic),
-              streams,
+              n,
               config.pipelineDepth(),
               config.maxPendingSends()));
     } catch (RuntimeException e) {

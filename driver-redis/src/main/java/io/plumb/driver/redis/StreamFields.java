@@ -13,6 +13,8 @@ final class StreamFields {
   /** Entry field holding the message key, when the workload has keys. */
   static final byte[] KEY = bytes("k");
 
+  static final byte[] XADD = bytes("XADD");
+  static final byte[] PUBLISH = bytes("PUBLISH");
   static final byte[] MAXLEN = bytes("MAXLEN");
   static final byte[] APPROXIMATE = bytes("~");
   static final byte[] AUTO_ID = bytes("*");
