@@ -84,7 +84,10 @@ public final class ResultJson {
     ArrayNode publishErrorRate = json.putArray("publishErrorRate");
     ArrayNode consumeRate = json.putArray("consumeRate");
     ArrayNode backlog = json.putArray("backlog");
+    // OMB's periods all last the same; Plumb's last one may be shorter, so timelines need lengths.
+    ArrayNode periodSeconds = json.putArray("periodSeconds");
     for (PeriodSample sample : run.samples()) {
+      periodSeconds.add(sample.seconds());
       publishRate.add(sample.stats().sent() / sample.seconds());
       publishErrorRate.add(sample.stats().failed() / sample.seconds());
       consumeRate.add(sample.stats().received() / sample.seconds());
