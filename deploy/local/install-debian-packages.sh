@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian-packaged brokers and tools that deploy/local uses, when missing. Idempotent
-# and quiet: does nothing (not even `apt-get update`) when everything is already installed.
+# Installs the Debian-packaged brokers and tools that deploy/local uses, and the headless Chromium
+# the report's browser test opens reports in, when missing. Idempotent and quiet: does nothing (not
+# even `apt-get update`) when everything is already installed.
 set -euo pipefail
 
-packages=(redis-server redis-tools nats-server rabbitmq-server iproute2)
+packages=(redis-server redis-tools nats-server rabbitmq-server iproute2 chromium)
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -47,6 +47,7 @@ import picocli.CommandLine.Parameters;
       "  bin/benchmark -d driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml workloads/quick-1kb-10k.yaml",
       "  bin/benchmark -d driver-kafka/kafka.yaml --driver-set bootstrap.servers=broker1:9092 workloads/*.yaml",
       "  bin/benchmark -d benchmark-framework/loopback.yaml workloads/loopback-capacity.yaml   # what this host can push",
+      "  bin/benchmark report results/*.json -o report.html   # charts and tables of results: bin/benchmark report --help",
     })
 public final class BenchmarkCommand implements Callable<Integer> {
   @Option(

@@ -1,8 +1,10 @@
 package io.plumb.cli;
 
 import io.plumb.input.BadInputException;
+import io.plumb.report.ReportCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Arrays;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/benchmark}. */
@@ -14,7 +16,16 @@ public final class Main {
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine commandLine = new CommandLine(new BenchmarkCommand(out));
+    // `report` is dispatched here rather than as a picocli subcommand: picocli would first demand
+    // the run's required --drivers and WORKLOAD, which a report has no use for.
+    boolean report = args.length > 0 && args[0].equals("report");
+    CommandLine commandLine =
+        report
+            ? new CommandLine(new ReportCommand(out))
+            : new CommandLine(new BenchmarkCommand(out));
+    if (report) {
+      args = Arrays.copyOfRange(args, 1, args.length);
+    }
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler(
@@ -35,7 +46,10 @@ public final class Main {
                   + (unmatched.isEmpty()
                       ? exception.getMessage()
                       : "unknown option or argument: " + String.join(" ", unmatched)));
-          err.println("Try 'bin/benchmark --help' for the options and examples.");
+          err.println(
+              "Try 'bin/benchmark "
+                  + (report ? "report " : "")
+                  + "--help' for the options and examples.");
           return 2;
         });
     return commandLine.execute(args);

@@ -1,0 +1,41 @@
+package io.plumb.report;
+
+import io.plumb.input.BadInputException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Makes a report from result files: reads and checks them all first (so a bad file costs nothing),
+ * then writes the HTML page and, beside it, the histograms as {@code .hgrm} files.
+ */
+public final class Report {
+  /** What was written. */
+  public record Written(Path html, List<Path> hgrmFiles) {}
+
+  private Report() {}
+
+  public static Written write(List<Path> inputs, Path output) throws IOException {
+    if (inputs.isEmpty()) {
+      throw new BadInputException(
+          "report: no result files given; e.g. bin/benchmark report results/*.json -o report.html");
+    }
+    List<ResultFile> results = new ArrayList<>();
+    for (Path input : inputs) {
+      results.add(ResultFile.read(input));
+    }
+    if (Files.isDirectory(output)) {
+      throw new BadInputException(
+          "-o " + output + ": is a directory; give the report's file name, e.g. report.html");
+    }
+    Path directory = output.toAbsolutePath().getParent();
+    Files.createDirectories(directory);
+    List<Path> hgrmFiles = HgrmExport.write(results, directory);
+    String page = ReportPage.render(results, hgrmFiles, output);
+    Files.writeString(output, page, StandardCharsets.UTF_8);
+    return new Written(output, hgrmFiles);
+  }
+}

@@ -1,0 +1,179 @@
+package io.plumb.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The report as one HTML document: the summary table rendered here, the charts drawn in the browser
+ * by Chart.js (inlined) from data embedded in the page, so the file opens offline and alone.
+ */
+final class ReportPage {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final DateTimeFormatter GENERATED =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([A-Z]+)}}");
+
+  /** Latency families drawn on the nines axis, with their titles. */
+  private static final List<String[]> NINES =
+      List.of(
+          new String[] {"publish", "Publish latency", "from the intended send time"},
+          new String[] {"endToEnd", "End-to-end latency", "intended send to receipt"},
+          new String[] {"serviceTime", "Service time", "from the actual send, as OMB measures"});
+
+  /** Per-period series of the result JSON drawn over time: field, title, unit. */
+  private static final List<String[]> TIMELINES =
+      List.of(
+          new String[] {"publishRate", "Publish rate", "msg/s"},
+          new String[] {"consumeRate", "Consume rate", "msg/s"},
+          new String[] {"backlog", "Backlog", "messages"},
+          new String[] {"publishLatency99pct", "Publish latency p99", "ms"},
+          new String[] {"endToEndLatency99pct", "End-to-end latency p99", "ms"});
+
+  private ReportPage() {}
+
+  static String render(List<ResultFile> results, List<Path> hgrmFiles, Path reportFile) {
+    List<String> labels = Labels.of(results);
+    String title =
+        results.size() == 1
+            ? "Plumb report: " + labels.get(0)
+            : "Plumb report: " + results.size() + " results";
+    String subtitle =
+        "Generated "
+            + ZonedDateTime.now(ZoneOffset.UTC).format(GENERATED)
+            + " UTC from "
+            + results.size()
+            + " result file(s). Charts by Chart.js "
+            + ChartLibrary.version()
+            + ", inlined: this file opens offline.";
+    Map<String, String> values =
+        Map.of(
+            "VERSION", version(),
+            "TITLE", Html.text(title),
+            "SUBTITLE", Html.text(subtitle),
+            "SUMMARY", SummaryTable.render(results, labels),
+            "SEARCH", searchSections(results, labels),
+            "FILES", files(results, hgrmFiles, reportFile),
+            "CHARTJS", ChartLibrary.script(),
+            "DATA", Html.scriptJson(chartData(results, labels)),
+            "APP", resource("report.js"));
+    Matcher matcher = PLACEHOLDER.matcher(resource("report.html"));
+    StringBuilder page = new StringBuilder();
+    while (matcher.find()) {
+      matcher.appendReplacement(page, Matcher.quoteReplacement(values.get(matcher.group(1))));
+    }
+    matcher.appendTail(page);
+    return page.toString();
+  }
+
+  private static String chartData(List<ResultFile> results, List<String> labels) {
+    ObjectNode data = MAPPER.createObjectNode();
+    data.put("ninesMaxX", NinesCurve.MAX_X);
+    ArrayNode described = data.putArray("results");
+    for (int i = 0; i < results.size(); i++) {
+      described.addObject().put("label", labels.get(i)).put("color", Palette.color(i));
+    }
+    ArrayNode nines = data.putArray("nines");
+    for (String[] family : NINES) {
+      ObjectNode chart = nines.addObject();
+      chart.put("id", family[0]).put("title", family[1]).put("note", family[2]);
+      ArrayNode series = chart.putArray("series");
+      for (int i = 0; i < results.size(); i++) {
+        Histogram histogram = results.get(i).histograms().get(family[0]);
+        if (histogram == null || histogram.getTotalCount() == 0) {
+          continue;
+        }
+        ArrayNode points = series.addObject().put("result", i).putArray("points");
+        for (NinesCurve.Point point : NinesCurve.of(histogram)) {
+          points.addArray().add(point.x()).add(point.millis()).add(point.percentile());
+        }
+      }
+    }
+    ArrayNode timelines = data.putArray("timelines");
+    for (String[] field : TIMELINES) {
+      ObjectNode chart = timelines.addObject();
+      chart.put("id", field[0]).put("title", field[1]).put("unit", field[2]);
+      ArrayNode series = chart.putArray("series");
+      for (int i = 0; i < results.size(); i++) {
+        ArrayNode points = series.addObject().put("result", i).putArray("points");
+        for (Timeline.Point point : Timeline.of(results.get(i).json(), field[0])) {
+          points.addArray().add(point.seconds()).add(point.value());
+        }
+      }
+    }
+    try {
+      return MAPPER.writeValueAsString(data);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Each result's {@code search} object, shown whole whatever its shape. */
+  private static String searchSections(List<ResultFile> results, List<String> labels) {
+    StringBuilder html = new StringBuilder();
+    for (int i = 0; i < results.size(); i++) {
+      var search = results.get(i).json().path("search");
+      if (search.isMissingNode() || search.isNull()) {
+        continue;
+      }
+      html.append("<h3>Search: ")
+          .append(Html.text(labels.get(i)))
+          .append("</h3>")
+          .append(JsonHtml.render(search));
+    }
+    return html.toString();
+  }
+
+  private static String files(List<ResultFile> results, List<Path> hgrmFiles, Path reportFile) {
+    StringBuilder html = new StringBuilder("<p class=\"note\">Results:</p><ul>");
+    for (ResultFile result : results) {
+      html.append("<li><code>").append(Html.text(result.path().toString())).append("</code></li>");
+    }
+    html.append("</ul>");
+    if (!hgrmFiles.isEmpty()) {
+      html.append(
+          "<p class=\"note\">HdrHistogram percentile files (microseconds), beside this report:</p><ul>");
+      Path directory = reportFile.toAbsolutePath().getParent();
+      for (Path file : hgrmFiles) {
+        String name = directory.relativize(file.toAbsolutePath()).toString();
+        html.append("<li><a href=\"")
+            .append(Html.text(name))
+            .append("\"><code>")
+            .append(Html.text(name))
+            .append("</code></a></li>");
+      }
+      html.append("</ul>");
+    }
+    return html.toString();
+  }
+
+  private static String version() {
+    String version = ReportPage.class.getPackage().getImplementationVersion();
+    return version == null ? "development build" : version;
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = ReportPage.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " is missing from the jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

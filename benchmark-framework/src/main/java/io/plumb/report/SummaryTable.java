@@ -1,0 +1,196 @@
+package io.plumb.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The report's table: one column per result, one row per figure (rates, latency percentiles,
+ * message accounting, the generator verdict, search outcomes when present, and the settings that
+ * differ), so results compare along each row.
+ */
+final class SummaryTable {
+  private record Row(String name, Function<ResultFile, String> value) {}
+
+  private static final List<String> LATENCY_PERCENTILES =
+      List.of("p50", "p99", "p99.9", "p99.99", "max");
+
+  private SummaryTable() {}
+
+  static String render(List<ResultFile> results, List<String> labels) {
+    StringBuilder html = new StringBuilder("<table class=\"summary\"><thead><tr><th></th>");
+    for (int i = 0; i < results.size(); i++) {
+      html.append("<th><span class=\"swatch\" style=\"background:")
+          .append(Palette.color(i))
+          .append("\"></span>")
+          .append(Html.text(labels.get(i)))
+          .append("</th>");
+    }
+    html.append("</tr></thead><tbody>");
+    section(html, results, "Run", runRows());
+    section(html, results, "Throughput", throughputRows());
+    section(html, results, "Publish latency (ms, from intended send)", latencyRows("publish"));
+    section(html, results, "End-to-end latency (ms)", latencyRows("endToEnd"));
+    section(html, results, "Messages", messageRows());
+    List<Row> search = searchRows(results);
+    if (!search.isEmpty()) {
+      section(html, results, "Search", search);
+    }
+    Map<String, List<String>> differences = ConfigDifferences.of(results);
+    if (!differences.isEmpty()) {
+      html.append("<tr class=\"section\"><th colspan=\"")
+          .append(results.size() + 1)
+          .append("\">Settings that differ</th></tr>");
+      differences.forEach(
+          (key, values) -> {
+            html.append("<tr><th>").append(Html.text(key)).append("</th>");
+            values.forEach(v -> html.append("<td>").append(Html.text(v)).append("</td>"));
+            html.append("</tr>");
+          });
+    }
+    return html.append("</tbody></table>").toString();
+  }
+
+  private static void section(
+      StringBuilder html, List<ResultFile> results, String title, List<Row> rows) {
+    html.append("<tr class=\"section\"><th colspan=\"")
+        .append(results.size() + 1)
+        .append("\">")
+        .append(Html.text(title))
+        .append("</th></tr>");
+    for (Row row : rows) {
+      html.append("<tr><th>").append(Html.text(row.name())).append("</th>");
+      for (ResultFile result : results) {
+        html.append("<td>").append(Html.text(row.value().apply(result))).append("</td>");
+      }
+      html.append("</tr>");
+    }
+  }
+
+  private static List<Row> runRows() {
+    return List.of(
+        new Row("file", r -> r.path().getFileName().toString()),
+        new Row("workload", ResultFile::workload),
+        new Row("driver", ResultFile::driver),
+        new Row("message size (bytes)", r -> number(r.json().path("messageSize"))),
+        new Row(
+            "measured (s)", r -> number(r.json().path("phases").path("measuredSeconds"), "%.1f")),
+        new Row(
+            "complete",
+            r ->
+                r.json().path("complete").asBoolean(false)
+                    ? "yes"
+                    : "INCOMPLETE: " + r.json().path("incompleteReason").asText("")),
+        new Row("generator", SummaryTable::verdict));
+  }
+
+  private static String verdict(ResultFile result) {
+    if (!result.json().path("generatorBound").asBoolean(false)) {
+      return "kept to schedule";
+    }
+    List<String> reasons = new ArrayList<>();
+    result.json().path("generatorBoundReasons").forEach(r -> reasons.add(r.asText()));
+    return "GENERATOR-BOUND: " + String.join("; ", reasons);
+  }
+
+  private static List<Row> throughputRows() {
+    return List.of(
+        throughput("target (msg/s)", "targetRateMsgPerSec", "%,.0f"),
+        throughput("published (msg/s)", "publishRateMsgPerSec", "%,.0f"),
+        throughput("consumed (msg/s)", "consumeRateMsgPerSec", "%,.0f"),
+        throughput("published (MB/s)", "publishMBPerSec", "%,.2f"),
+        throughput("consumed (MB/s)", "consumeMBPerSec", "%,.2f"));
+  }
+
+  private static Row throughput(String name, String field, String format) {
+    return new Row(name, r -> number(r.json().path("throughput").path(field), format));
+  }
+
+  private static List<Row> latencyRows(String family) {
+    List<Row> rows = new ArrayList<>();
+    for (String percentile : LATENCY_PERCENTILES) {
+      rows.add(
+          new Row(
+              percentile,
+              r -> {
+                JsonNode latency = r.json().path("latency").path(family);
+                return latency.path("count").asLong(0) == 0
+                    ? "—"
+                    : millis(latency.path(percentile).asDouble());
+              }));
+    }
+    return rows;
+  }
+
+  private static List<Row> messageRows() {
+    return List.of(
+        counter("sent", "sent"),
+        counter("received", "received"),
+        new Row(
+            "errors",
+            r -> {
+              JsonNode c = r.json().path("counters");
+              long errors = c.path("failed").asLong() + c.path("consumerErrors").asLong();
+              return String.format(Locale.ROOT, "%,d", errors);
+            }),
+        counter("lost", "lost"),
+        counter("duplicated", "duplicated"),
+        counter("out of order", "outOfOrder"),
+        counter("in flight at the end", "inFlight"));
+  }
+
+  private static Row counter(String name, String field) {
+    return new Row(name, r -> number(r.json().path("counters").path(field)));
+  }
+
+  /** One row per top-level field of any result's {@code search} object, whatever its shape. */
+  private static List<Row> searchRows(List<ResultFile> results) {
+    Set<String> fields = new LinkedHashSet<>();
+    for (ResultFile result : results) {
+      JsonNode search = result.json().path("search");
+      if (search.isObject()) {
+        search.fieldNames().forEachRemaining(fields::add);
+      }
+    }
+    List<Row> rows = new ArrayList<>();
+    for (String field : fields) {
+      rows.add(
+          new Row(
+              field,
+              r -> {
+                JsonNode value = r.json().path("search").path(field);
+                if (value.isMissingNode()) {
+                  return "—";
+                }
+                if (value.isArray()) {
+                  return value.size() + " entries (below)";
+                }
+                return value.isObject() ? "(below)" : JsonHtml.scalar(value);
+              }));
+    }
+    return rows;
+  }
+
+  static String millis(double value) {
+    if (value >= 100) {
+      return String.format(Locale.ROOT, "%,.0f", value);
+    }
+    if (value >= 1) {
+      return String.format(Locale.ROOT, "%.2f", value);
+    }
+    return String.format(Locale.ROOT, "%.3f", value);
+  }
+
+  private static String number(JsonNode node) {
+    return node.isNumber() ? JsonHtml.scalar(node) : "—";
+  }
+
+  private static String number(JsonNode node, String format) {
+    return node.isNumber() ? String.format(Locale.ROOT, format, node.asDouble()) : "—";
+  }
+}

@@ -1,0 +1,50 @@
+package io.plumb.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One per-period series of a result (OMB's names: {@code publishRate}, {@code consumeRate}, {@code
+ * backlog}, {@code publishLatency99pct}, ...) against seconds into the measured phase, each value
+ * placed at the end of its period.
+ */
+public final class Timeline {
+  /** One period's value, at {@code seconds} from the start of measurement. */
+  public record Point(double seconds, double value) {}
+
+  private Timeline() {}
+
+  public static List<Point> of(JsonNode result, String series) {
+    JsonNode values = result.path(series);
+    List<Point> points = new ArrayList<>();
+    if (!values.isArray()) {
+      return points;
+    }
+    double[] ends = periodEnds(result, values.size());
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i).isNumber()) {
+        points.add(new Point(ends[i], values.get(i).asDouble()));
+      }
+    }
+    return points;
+  }
+
+  /**
+   * Ends of the periods: from their recorded lengths, or (results without {@code periodSeconds})
+   * the measured time shared equally, as OMB's fixed periods are.
+   */
+  private static double[] periodEnds(JsonNode result, int count) {
+    double[] ends = new double[count];
+    JsonNode lengths = result.path("periodSeconds");
+    double equalShare =
+        count == 0 ? 0 : result.path("phases").path("measuredSeconds").asDouble(count) / count;
+    double end = 0;
+    for (int i = 0; i < count; i++) {
+      JsonNode length = lengths.path(i);
+      end += length.isNumber() ? length.asDouble() : equalShare;
+      ends[i] = end;
+    }
+    return ends;
+  }
+}

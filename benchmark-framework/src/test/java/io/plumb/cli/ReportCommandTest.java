@@ -1,0 +1,89 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.report.LoopbackResults;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bin/benchmark report}: what it writes, what it teaches, and how it refuses bad input. */
+class ReportCommandTest {
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Main.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private void assertBadInput(String expected, String... args) {
+    assertEquals(2, run(args));
+    String errors = err.toString(StandardCharsets.UTF_8);
+    assertTrue(errors.contains(expected), errors);
+    // One line of error; a mistyped option adds bin/benchmark's usual hint on where help is.
+    assertEquals(
+        1, errors.lines().filter(l -> !l.startsWith("Try 'bin/benchmark")).count(), errors);
+    assertFalse(errors.contains("\tat "), "no stack trace");
+    err.reset();
+  }
+
+  @Test
+  void helpTeachesWithAnExample() {
+    assertEquals(0, run("report", "--help"));
+    String help = out.toString(StandardCharsets.UTF_8);
+    assertTrue(help.contains("bin/benchmark report results/*.json -o report.html"), help);
+    assertTrue(help.contains(".hgrm"), help);
+  }
+
+  @Test
+  void writesTheReportAndSaysWhere() throws IOException {
+    Path result = LoopbackResults.write(dir, "one", 1_000, 64);
+    Path html = dir.resolve("out").resolve("report.html");
+    assertEquals(0, run("report", result.toString(), "-o", html.toString()), err.toString());
+    assertTrue(Files.size(html) > 100_000, "Chart.js is inside");
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Report       " + html));
+    assertTrue(Files.exists(dir.resolve("out").resolve("one.publish.hgrm")));
+  }
+
+  @Test
+  void badInputIsOneLineAndExitTwo() throws IOException {
+    assertBadInput("no result files given; e.g. bin/benchmark report results/*.json", "report");
+    assertBadInput("nope.json: file not found", "report", dir.resolve("nope.json").toString());
+    assertBadInput(": is a directory", "report", dir.toString());
+    assertBadInput("unknown option or argument: --bogus", "report", "--bogus", "x.json");
+
+    Path notJson = dir.resolve("notes.json");
+    Files.writeString(notJson, "this is not json");
+    assertBadInput("notes.json: not JSON", "report", notJson.toString());
+
+    // OpenMessaging Benchmark's own result: JSON, but none of Plumb's fields.
+    Path omb = dir.resolve("omb.json");
+    Files.writeString(
+        omb, "{\"workload\":\"w\",\"driver\":\"Kafka\",\"publishRate\":[1.0],\"backlog\":[0]}");
+    assertBadInput(
+        "omb.json: not a Plumb result (no field 'throughput')", "report", omb.toString());
+
+    Path broken = dir.resolve("broken.json");
+    Files.writeString(
+        broken,
+        Files.readString(LoopbackResults.write(dir, "good", 1_000, 64))
+            .replaceFirst(
+                "\"histogram\" : \"[^\"]*\"", "\"histogram\" : \"bm90IGEgaGlzdG9ncmFt\""));
+    assertBadInput(
+        "broken.json: field 'latency.publish.histogram': not a base64 HdrHistogram encoding",
+        "report",
+        broken.toString());
+  }
+}

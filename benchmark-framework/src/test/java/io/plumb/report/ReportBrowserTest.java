@@ -1,0 +1,109 @@
+package io.plumb.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opens generated reports in a real headless Chromium and reads back what each chart drew: the page
+ * marks every canvas with the points Chart.js laid out inside the plot area and the pixels of the
+ * series' colours there. An empty or broken chart shows 0 and fails.
+ */
+class ReportBrowserTest {
+  private static final List<String> CHARTS =
+      List.of(
+          "publish",
+          "endToEnd",
+          "serviceTime",
+          "publishRate",
+          "consumeRate",
+          "backlog",
+          "publishLatency99pct",
+          "endToEndLatency99pct");
+
+  @TempDir static Path dir;
+  private static Path slow;
+  private static Path fast;
+
+  /** What one canvas reported. */
+  private record Drawn(int points, int ink) {}
+
+  @BeforeAll
+  static void runTwoRates() throws IOException {
+    slow = LoopbackResults.write(dir, "loopback-2k", 2_000, 256);
+    fast = LoopbackResults.write(dir, "loopback-8k", 8_000, 256);
+  }
+
+  private static Map<String, Drawn> chartsIn(String dom) {
+    Map<String, Drawn> charts = new LinkedHashMap<>();
+    Matcher canvas = Pattern.compile("<canvas[^>]*>").matcher(dom);
+    while (canvas.find()) {
+      String tag = canvas.group();
+      charts.put(
+          attribute(tag, "data-chart"),
+          new Drawn(
+              Integer.parseInt(attribute(tag, "data-points")),
+              Integer.parseInt(attribute(tag, "data-ink"))));
+    }
+    return charts;
+  }
+
+  private static String attribute(String tag, String name) {
+    Matcher value = Pattern.compile(name + "=\"([^\"]*)\"").matcher(tag);
+    assertTrue(value.find(), "no " + name + " in " + tag);
+    return value.group(1);
+  }
+
+  private static String render(Path subdirectory, List<Path> results) throws Exception {
+    Files.createDirectories(subdirectory);
+    Path html = subdirectory.resolve("report.html");
+    Report.write(results, html);
+    return HeadlessChromium.dumpDom(html, subdirectory);
+  }
+
+  @Test
+  void everyChartDrawsEveryResult() throws Exception {
+    String dom = render(dir.resolve("both"), List.of(slow, fast));
+    assertTrue(dom.contains("data-charts-failed=\"0\""), "a chart threw");
+    assertTrue(dom.contains("data-charts-drawn=\"" + CHARTS.size() + "\""), "charts drawn");
+    Map<String, Drawn> charts = chartsIn(dom);
+    assertEquals(CHARTS, List.copyOf(charts.keySet()));
+    for (String latency : CHARTS.subList(0, 3)) {
+      // Two curves of 73 percentiles and the maximum each (zeros have no place on a log axis).
+      assertTrue(charts.get(latency).points() >= 2 * 60, latency + ": " + charts.get(latency));
+      assertTrue(charts.get(latency).ink() > 500, latency + ": " + charts.get(latency));
+    }
+    for (String timeline : CHARTS.subList(3, CHARTS.size())) {
+      // Four quarter-second periods per run, two runs.
+      assertEquals(8, charts.get(timeline).points(), timeline);
+      assertTrue(charts.get(timeline).ink() > 100, timeline + ": " + charts.get(timeline));
+    }
+  }
+
+  @Test
+  void aSeriesWithoutDataLeavesItsChartVisiblyEmpty() throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode result = (ObjectNode) mapper.readTree(slow.toFile());
+    result.putArray("publishRate");
+    Path emptied = dir.resolve("emptied.json");
+    mapper.writeValue(emptied.toFile(), result);
+
+    Map<String, Drawn> charts = chartsIn(render(dir.resolve("emptied"), List.of(emptied)));
+    assertEquals(new Drawn(0, 0), charts.get("publishRate"));
+    assertEquals(4, charts.get("consumeRate").points());
+    assertTrue(charts.get("consumeRate").ink() > 50);
+  }
+}
