@@ -107,6 +107,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   private final PrintStream out;
   private final AtomicReference<BenchmarkRun> current = new AtomicReference<>();
   private final CountDownLatch finished = new CountDownLatch(1);
+  private final List<Path> written = new ArrayList<>();
 
   public BenchmarkCommand(PrintStream out) {
     this.out = out;
@@ -145,6 +146,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
         }
       }
     } finally {
+      ConsoleReporter.allWritten(out, written);
       finished.countDown();
     }
     return status;
@@ -169,7 +171,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
     }
     Path target = paths.pathFor(workload.name(), report.driverName());
     ResultWriter.write(ResultJson.render(report), target);
-    out.println("Result       " + target);
+    written.add(target);
+    ConsoleReporter.written(out, target);
     return report.complete() ? 0 : 1;
   }
 

@@ -7,8 +7,10 @@ import io.plumb.result.Percentiles;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /** Progress lines while a run goes, and a one-screen summary when it ends. */
@@ -131,9 +133,39 @@ final class ConsoleReporter implements RunListener {
         out.println("Verdict      GENERATOR-BOUND: " + reason);
       }
     }
+    if (c.untimedAcknowledgements() + c.negativeEndToEnd() + c.foreign() > 0) {
+      out.printf(
+          "Also         untimed acknowledgements %,d | negative end-to-end (clocks disagree) %,d | foreign messages %,d%n",
+          c.untimedAcknowledgements(), c.negativeEndToEnd(), c.foreign());
+    }
     for (String error : report.errors()) {
       out.println("Error        " + error);
     }
+  }
+
+  /** Where the result went, and the command that turns it into a report. */
+  static void written(PrintStream out, Path result) {
+    out.println("Result       " + result);
+    out.println(
+        "Report       bin/benchmark report "
+            + result
+            + " -o "
+            + result.resolveSibling("report.html"));
+  }
+
+  /** After several runs: every result, and one report comparing them all. */
+  static void allWritten(PrintStream out, List<Path> results) {
+    if (results.size() < 2) {
+      return;
+    }
+    out.printf("%n== %d results%n", results.size());
+    StringBuilder command = new StringBuilder("bin/benchmark report");
+    for (Path result : results) {
+      out.println("Result       " + result);
+      command.append(' ').append(result);
+    }
+    command.append(" -o ").append(results.get(0).resolveSibling("report.html"));
+    out.println("Report       " + command);
   }
 
   private void row(String name, Histogram histogram) {

@@ -86,4 +86,33 @@ class ReportCommandTest {
         "report",
         broken.toString());
   }
+
+  @Test
+  void theEndOfARunSaysWhereItsResultWentAndHowToReportIt() throws IOException {
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path workload = dir.resolve("w.yaml");
+    Files.writeString(
+        workload,
+        "topics: 1\npartitionsPerTopic: 1\nmessageSize: 64\nsubscriptionsPerTopic: 1\n"
+            + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\n"
+            + "testDurationSeconds: 1\nwarmupDurationSeconds: 0\n");
+    Path results = dir.resolve("results");
+    assertEquals(
+        0,
+        run("-d", driver + "," + driver, "-o", results.toString(), workload.toString()),
+        err.toString());
+    String printed = out.toString(StandardCharsets.UTF_8);
+    try (var files = Files.list(results)) {
+      var written = files.sorted().toList();
+      assertEquals(2, written.size());
+      for (Path result : written) {
+        assertTrue(printed.contains("Result       " + result), printed);
+      }
+    }
+    assertTrue(printed.contains("== 2 results"), printed);
+    assertTrue(
+        printed.contains("Report       bin/benchmark report " + results.resolve("")), printed);
+    assertTrue(printed.contains(" -o " + results.resolve("report.html")), printed);
+  }
 }

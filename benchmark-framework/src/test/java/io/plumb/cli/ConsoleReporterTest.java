@@ -1,0 +1,99 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.result.Counters;
+import io.plumb.result.RunReport;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.WorkloadReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The summary at the end of a run: the rare counters appear only when they are not zero. */
+class ConsoleReporterTest {
+  @TempDir Path dir;
+
+  private RunReport loopbackRun() throws IOException {
+    Path workload = dir.resolve("w.yaml");
+    Files.writeString(
+        workload,
+        "topics: 1\npartitionsPerTopic: 1\nmessageSize: 64\nsubscriptionsPerTopic: 1\n"
+            + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\n"
+            + "testDurationSeconds: 1\nwarmupDurationSeconds: 0\n");
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    return new BenchmarkRun(
+            WorkloadReader.read(workload),
+            driver,
+            new LocalWorker(),
+            RunOptions.defaults(),
+            RunListener.SILENT)
+        .execute();
+  }
+
+  private static String summary(RunReport report) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    new ConsoleReporter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 64).finished(report);
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void rareCountersAreShownOnlyWhenTheyHappened() throws IOException {
+    RunReport clean = loopbackRun();
+    String quiet = summary(clean);
+    assertTrue(quiet.contains("Latency (ms)"), quiet);
+    assertFalse(quiet.contains("Also"), quiet);
+
+    Counters c = clean.counters();
+    Counters odd =
+        new Counters(
+            c.sent(),
+            c.acknowledged(),
+            c.failed(),
+            c.received(),
+            c.lost(),
+            c.inFlight(),
+            c.duplicated(),
+            c.outOfOrder(),
+            c.consumerErrors(),
+            3,
+            2,
+            1);
+    RunReport withOdd =
+        new RunReport(
+            clean.workload(),
+            clean.driverName(),
+            clean.targetRate(),
+            clean.warmupSeconds(),
+            clean.measuredSeconds(),
+            clean.samples(),
+            clean.measured(),
+            odd,
+            clean.generatorBoundReasons(),
+            clean.producerSendShare(),
+            clean.incompleteReason(),
+            clean.errors(),
+            clean.workloadConfig(),
+            clean.driverConfig(),
+            clean.brokerFacts(),
+            clean.environment(),
+            clean.startTime(),
+            clean.endTime());
+    String loud = summary(withOdd);
+    assertTrue(
+        loud.contains(
+            "Also         untimed acknowledgements 3 | negative end-to-end (clocks disagree) 2"
+                + " | foreign messages 1"),
+        loud);
+  }
+}
