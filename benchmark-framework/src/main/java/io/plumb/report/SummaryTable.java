@@ -183,7 +183,8 @@ final class SummaryTable {
     if (value >= 1) {
       return String.format(Locale.ROOT, "%.2f", value);
     }
-    return String.format(Locale.ROOT, "%.3f", value);
+    // Three significant figures below a millisecond: a loopback's 0.0003 ms is not 0.000.
+    return value == 0 ? "0" : String.format(Locale.ROOT, "%.3g", value);
   }
 
   private static String number(JsonNode node) {
