@@ -28,21 +28,24 @@ final class ReportPage {
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([A-Z]+)}}");
 
-  /** Latency families drawn on the nines axis, with their titles. */
-  private static final List<String[]> NINES =
-      List.of(
-          new String[] {"publish", "Publish latency", "from the intended send time"},
-          new String[] {"endToEnd", "End-to-end latency", "intended send to receipt"},
-          new String[] {"serviceTime", "Service time", "from the actual send, as OMB measures"});
+  /** A chart: the result field it draws, its title, and a note (the unit, for timelines). */
+  private record Chart(String field, String title, String note) {}
 
-  /** Per-period series of the result JSON drawn over time: field, title, unit. */
-  private static final List<String[]> TIMELINES =
+  /** Latency families ({@code latency.<field>.histogram}) drawn on the nines axis. */
+  private static final List<Chart> NINES =
       List.of(
-          new String[] {"publishRate", "Publish rate", "msg/s"},
-          new String[] {"consumeRate", "Consume rate", "msg/s"},
-          new String[] {"backlog", "Backlog", "messages"},
-          new String[] {"publishLatency99pct", "Publish latency p99", "ms"},
-          new String[] {"endToEndLatency99pct", "End-to-end latency p99", "ms"});
+          new Chart("publish", "Publish latency", "from the intended send time"),
+          new Chart("endToEnd", "End-to-end latency", "intended send to receipt"),
+          new Chart("serviceTime", "Service time", "from the actual send, as OMB measures"));
+
+  /** Per-period series of the result JSON drawn over time. */
+  private static final List<Chart> TIMELINES =
+      List.of(
+          new Chart("publishRate", "Publish rate", "msg/s"),
+          new Chart("consumeRate", "Consume rate", "msg/s"),
+          new Chart("backlog", "Backlog", "messages"),
+          new Chart("publishLatency99pct", "Publish latency p99", "ms"),
+          new Chart("endToEndLatency99pct", "End-to-end latency p99", "ms"));
 
   private ReportPage() {}
 
@@ -88,12 +91,12 @@ final class ReportPage {
       described.addObject().put("label", labels.get(i)).put("color", Palette.color(i));
     }
     ArrayNode nines = data.putArray("nines");
-    for (String[] family : NINES) {
+    for (Chart family : NINES) {
       ObjectNode chart = nines.addObject();
-      chart.put("id", family[0]).put("title", family[1]).put("note", family[2]);
+      chart.put("id", family.field()).put("title", family.title()).put("note", family.note());
       ArrayNode series = chart.putArray("series");
       for (int i = 0; i < results.size(); i++) {
-        Histogram histogram = results.get(i).histograms().get(family[0]);
+        Histogram histogram = results.get(i).histograms().get(family.field());
         if (histogram == null || histogram.getTotalCount() == 0) {
           continue;
         }
@@ -104,13 +107,13 @@ final class ReportPage {
       }
     }
     ArrayNode timelines = data.putArray("timelines");
-    for (String[] field : TIMELINES) {
+    for (Chart timeline : TIMELINES) {
       ObjectNode chart = timelines.addObject();
-      chart.put("id", field[0]).put("title", field[1]).put("unit", field[2]);
+      chart.put("id", timeline.field()).put("title", timeline.title()).put("unit", timeline.note());
       ArrayNode series = chart.putArray("series");
       for (int i = 0; i < results.size(); i++) {
         ArrayNode points = series.addObject().put("result", i).putArray("points");
-        for (Timeline.Point point : Timeline.of(results.get(i).json(), field[0])) {
+        for (Timeline.Point point : Timeline.of(results.get(i).json(), timeline.field())) {
           points.addArray().add(point.seconds()).add(point.value());
         }
       }
