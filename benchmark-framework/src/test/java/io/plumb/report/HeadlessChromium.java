@@ -25,7 +25,12 @@ final class HeadlessChromium {
   private HeadlessChromium() {}
 
   static Path binary() {
-    for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+    return binary(System.getenv().getOrDefault("PATH", ""));
+  }
+
+  /** Chromium on {@code searchPath}, or a failure that says how to install it. */
+  static Path binary(String searchPath) {
+    for (String directory : searchPath.split(File.pathSeparator)) {
       Path candidate = Path.of(directory, "chromium");
       if (Files.isExecutable(candidate)) {
         return candidate;
