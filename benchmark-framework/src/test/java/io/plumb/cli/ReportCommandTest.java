@@ -75,10 +75,18 @@ class ReportCommandTest {
     assertBadInput(
         "omb.json: not a Plumb result (no field 'throughput')", "report", omb.toString());
 
+    Path good = LoopbackResults.write(dir, "good", 1_000, 64);
+    assertBadInput(
+        "-o " + dir + ": is a directory; give the report's file name",
+        "report",
+        good.toString(),
+        "-o",
+        dir.toString());
+
     Path broken = dir.resolve("broken.json");
     Files.writeString(
         broken,
-        Files.readString(LoopbackResults.write(dir, "good", 1_000, 64))
+        Files.readString(good)
             .replaceFirst(
                 "\"histogram\" : \"[^\"]*\"", "\"histogram\" : \"bm90IGEgaGlzdG9ncmFt\""));
     assertBadInput(
