@@ -1,5 +1,6 @@
 package io.plumb.load;
 
+import io.plumb.stats.StatsCollector;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +22,8 @@ public final class LoadGenerator {
       double ratePerProducer,
       long startNanos,
       int threadCount,
-      WorkerClock clock) {
+      WorkerClock clock,
+      StatsCollector stats) {
     int loopsWanted = Math.max(1, Math.min(threadCount, tasks.size()));
     List<List<ProducerTask>> groups = new ArrayList<>();
     for (int i = 0; i < loopsWanted; i++) {
@@ -35,7 +37,7 @@ public final class LoadGenerator {
       groups.get(i % loopsWanted).add(task);
     }
     for (int i = 0; i < loopsWanted; i++) {
-      ProducerLoop loop = new ProducerLoop(groups.get(i), clock);
+      ProducerLoop loop = new ProducerLoop(groups.get(i), clock, stats);
       loops.add(loop);
       Thread thread = new Thread(loop, "plumb-producer-" + i);
       thread.setDaemon(true);

@@ -1,5 +1,7 @@
 package io.plumb.load;
 
+import io.plumb.stats.EventRing;
+import io.plumb.stats.StatsCollector;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -26,6 +28,7 @@ final class ProducerLoop implements Runnable {
 
   private final ProducerTask[] heap;
   private final WorkerClock clock;
+  private final StatsCollector stats;
   private final Pacer pacer;
   private volatile boolean running = true;
 
@@ -36,9 +39,10 @@ final class ProducerLoop implements Runnable {
   @SuppressWarnings("unused")
   private long nanosInSend;
 
-  ProducerLoop(List<ProducerTask> tasks, WorkerClock clock) {
+  ProducerLoop(List<ProducerTask> tasks, WorkerClock clock, StatsCollector stats) {
     this.heap = tasks.toArray(new ProducerTask[0]);
     this.clock = clock;
+    this.stats = stats;
     this.pacer = new Pacer(clock);
   }
 
@@ -69,8 +73,9 @@ final class ProducerLoop implements Runnable {
 
   @Override
   public void run() {
+    EventRing ring = stats.ring();
     for (ProducerTask task : heap) {
-      task.attach(Thread.currentThread());
+      task.attach(Thread.currentThread(), ring);
     }
     buildHeap();
     long sentCount = 0;
@@ -80,20 +85,23 @@ final class ProducerLoop implements Runnable {
       ProducerTask task = heap[0];
       long due = task.nextIntendedTime();
       if (now < due) {
+        ring.flush();
         now = pacer.waitUntil(due, this);
         if (!running) {
           break;
         }
       }
+      ring.deferTimes();
       task.sendNext(now);
       long after = clock.now();
-      task.sendReturned(after);
+      ring.stampDeferred(after);
       inSend += after - now;
       now = after;
       SENT.setOpaque(this, ++sentCount);
       IN_SEND.setOpaque(this, inSend);
       siftDown(0);
     }
+    ring.flush();
   }
 
   private void buildHeap() {

@@ -3,19 +3,20 @@ package io.plumb.load;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
 import io.plumb.message.MessageHeader;
-import io.plumb.stats.PublishRecorder;
+import io.plumb.stats.EventRing;
+import io.plumb.stats.StatsCollector;
 import io.plumb.workload.KeyChooser;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
  * One benchmark producer: its schedule, its reusable payload buffer, and the completion handling
- * that turns driver callbacks into latency records. Sends run on one {@link ProducerLoop} thread;
- * completions may come from any thread.
+ * that turns driver callbacks into events for the worker's {@link StatsCollector}. Sends run on one
+ * {@link ProducerLoop} thread; completions may come from any thread.
  */
 public final class ProducerTask implements SendListener {
   private final int producerId;
-  private final int recorderIndex;
+  private final int localIndex;
   private final int runId;
   private final BenchmarkProducer producer;
   private final KeyChooser keys;
@@ -23,18 +24,14 @@ public final class ProducerTask implements SendListener {
   private final byte[] buffer;
   private final SplittableRandom bodyPicker;
   private final WorkerClock clock;
-  private final PublishRecorder recorder;
+  private final StatsCollector stats;
   private RateSchedule schedule;
   private InFlightTimes inFlight;
   private long nextSequence;
 
-  // Completions that arrive inside send() on the loop's own thread are timed when send() returns,
-  // with the clock reading the loop takes anyway: one clock read per message instead of two.
+  // The loop's thread and ring, so completions on that thread skip the thread-local lookup.
   private Thread loopThread;
-  private boolean inSend;
-  private boolean deferred;
-  private long deferredSequence;
-  private Throwable deferredFailure;
+  private EventRing loopRing;
 
   public ProducerTask(
       int producerId,
@@ -43,10 +40,10 @@ public final class ProducerTask implements SendListener {
       KeyChooser keys,
       List<byte[]> bodies,
       WorkerClock clock,
-      PublishRecorder recorder,
-      int recorderIndex) {
+      StatsCollector stats,
+      int localIndex) {
     this.producerId = producerId;
-    this.recorderIndex = recorderIndex;
+    this.localIndex = localIndex;
     this.runId = runId;
     this.producer = producer;
     this.keys = keys;
@@ -54,7 +51,7 @@ public final class ProducerTask implements SendListener {
     this.buffer = this.bodies[0].clone();
     this.bodyPicker = new SplittableRandom(producerId * 31L + runId);
     this.clock = clock;
-    this.recorder = recorder;
+    this.stats = stats;
   }
 
   /** Sets the schedule before the producer's loop starts. */
@@ -74,14 +71,16 @@ public final class ProducerTask implements SendListener {
     return schedule.dueBy(time);
   }
 
-  /** Called by the loop thread before its first send. */
-  void attach(Thread thread) {
+  /** Called by the loop thread before its first send, with that thread's ring. */
+  void attach(Thread thread, EventRing ring) {
     this.loopThread = thread;
+    this.loopRing = ring;
   }
 
   /**
-   * Sends the next scheduled message; {@code now} is the actual send time. The loop must call
-   * {@link #sendReturned} with its next clock reading.
+   * Sends the next scheduled message; {@code now} is the actual send time. The loop defers the
+   * ring's times around this call, so completions and deliveries inside send() are stamped with the
+   * loop's next clock reading.
    */
   void sendNext(long now) {
     long sequence = nextSequence++;
@@ -98,23 +97,11 @@ public final class ProducerTask implements SendListener {
         sequence,
         schedule.intendedTime(sequence));
     inFlight.put(sequence, now);
-    inSend = true;
     try {
       producer.send(keys.next(), buffer, sequence, this);
     } catch (RuntimeException e) {
       // A driver should report failures through the listener; a throwing one is counted the same.
       sendCompleted(sequence, e);
-    } finally {
-      inSend = false;
-    }
-  }
-
-  /** Completes a send that finished inside send(), as of {@code returnedAt}. */
-  void sendReturned(long returnedAt) {
-    if (deferred) {
-      deferred = false;
-      complete(deferredSequence, deferredFailure, returnedAt);
-      deferredFailure = null;
     }
   }
 
@@ -127,25 +114,15 @@ public final class ProducerTask implements SendListener {
 
   @Override
   public void sendCompleted(long sequence, Throwable failure) {
-    if (Thread.currentThread() == loopThread && inSend) {
-      if (deferred) {
-        complete(deferredSequence, deferredFailure, clock.now());
-      }
-      deferred = true;
-      deferredSequence = sequence;
-      deferredFailure = failure;
-      return;
-    }
-    complete(sequence, failure, clock.now());
-  }
-
-  private void complete(long sequence, Throwable failure, long completed) {
+    EventRing ring = Thread.currentThread() == loopThread ? loopRing : stats.ring();
     if (failure != null) {
-      recorder.failed(failure);
+      stats.noteSendFailure(failure);
+      ring.sendFailed(localIndex);
       return;
     }
-    recorder.acknowledged(
-        recorderIndex, schedule.intendedTime(sequence), inFlight.sentAt(sequence), completed);
+    long completedAt = ring.deferring() ? 0 : clock.now();
+    ring.acknowledged(
+        localIndex, schedule.intendedTime(sequence), inFlight.sentAt(sequence), completedAt);
   }
 
   public int producerId() {

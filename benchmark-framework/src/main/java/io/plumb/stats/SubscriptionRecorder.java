@@ -1,24 +1,23 @@
 package io.plumb.stats;
 
-import io.plumb.message.MessageHeader;
 import java.util.Arrays;
-import org.HdrHistogram.Histogram;
 
 /**
  * Records what one subscription receives: end-to-end latency (receive time minus the intended send
  * time carried in the message), and per-producer sequence tracking for duplicates and ordering.
  *
- * <p>All consumers of a subscription share one recorder, so a message delivered twice to two
- * different consumers (after a rebalance, say) is still caught as a duplicate. Thread-safe.
+ * <p>All consumers of a subscription report here, so a message delivered twice to two different
+ * consumers (after a rebalance, say) is still caught as a duplicate. Not thread-safe: only the
+ * {@link StatsCollector}'s thread touches it. Deliveries reported by different threads are merged
+ * in the order the collector drains them, which preserves each thread's own order; ordering is
+ * judged per partition, and a partition is delivered by one consumer thread at a time.
  */
 public final class SubscriptionRecorder {
   private final String topic;
   private final String subscription;
-  private final int runId;
   private final long clockCorrectionNanos;
 
-  private Histogram endToEnd = Histograms.forRecording();
-  private Histogram spareEndToEnd = Histograms.forRecording();
+  private final RecordingHistogram endToEnd = new RecordingHistogram();
   private SequenceTracker[] trackers = new SequenceTracker[0];
   private long received;
   private long receivedBytes;
@@ -29,17 +28,14 @@ public final class SubscriptionRecorder {
   private long errors;
   private long probes;
   private long totalDistinct;
-  private String firstError;
 
   /**
-   * @param clockCorrectionNanos added to receive times to bring them onto the producers' clocks
-   *     (zero when producers and consumers share a clock)
+   * @param clockCorrectionNanos added to latencies to bring receive times onto the producers'
+   *     clocks (zero when producers and consumers share a clock)
    */
-  public SubscriptionRecorder(
-      String topic, String subscription, int runId, long clockCorrectionNanos) {
+  public SubscriptionRecorder(String topic, String subscription, long clockCorrectionNanos) {
     this.topic = topic;
     this.subscription = subscription;
-    this.runId = runId;
     this.clockCorrectionNanos = clockCorrectionNanos;
   }
 
@@ -52,21 +48,12 @@ public final class SubscriptionRecorder {
   }
 
   /**
-   * Records one delivery; {@code receivedAt} is the consumer's clock when the driver handed it
-   * over.
+   * Records one delivery of a load message; {@code latency} is the consumer's receive time minus
+   * the intended send time in the message, both as the consumer's worker read them.
    */
-  public synchronized void received(byte[] payload, int partition, long receivedAt) {
-    if (!MessageHeader.isFromRun(payload, runId)) {
-      foreign++;
-      return;
-    }
-    if (MessageHeader.kind(payload) == MessageHeader.KIND_PROBE) {
-      probes++;
-      return;
-    }
-    int producer = MessageHeader.producerId(payload);
+  public void delivered(int partition, int producer, int length, long sequence, long latency) {
     SequenceTracker tracker = tracker(producer);
-    switch (tracker.record(MessageHeader.sequence(payload), partition)) {
+    switch (tracker.record(sequence, partition)) {
       case DUPLICATE -> duplicates++;
       case FIRST_OUT_OF_ORDER -> {
         outOfOrder++;
@@ -75,42 +62,44 @@ public final class SubscriptionRecorder {
       case FIRST_IN_ORDER -> totalDistinct++;
     }
     received++;
-    receivedBytes += payload.length;
-    long latency = receivedAt + clockCorrectionNanos - MessageHeader.intendedSendTime(payload);
-    if (latency < 0) {
+    receivedBytes += length;
+    long corrected = latency + clockCorrectionNanos;
+    if (corrected < 0) {
       // Counted, not dropped: a negative value means the clocks disagree by more than the latency.
       negative++;
-      latency = 0;
+      corrected = 0;
     }
-    endToEnd.recordValue(latency);
+    endToEnd.record(corrected);
   }
 
-  public synchronized void failed(Throwable error) {
+  /** A message of another run (a reused topic) or without Plumb's header. */
+  public void foreign() {
+    foreign++;
+  }
+
+  /** A readiness probe arrived. */
+  public void probe() {
+    probes++;
+  }
+
+  public void error() {
     errors++;
-    if (firstError == null) {
-      firstError = String.valueOf(error);
-    }
-  }
-
-  /** The first consumer error seen, or null. */
-  public synchronized String firstError() {
-    return firstError;
   }
 
   /** Distinct messages received from {@code producer} over the whole run. */
-  public synchronized long distinctFrom(int producer) {
+  public long distinctFrom(int producer) {
     return producer < trackers.length && trackers[producer] != null
         ? trackers[producer].distinct()
         : 0;
   }
 
   /** How many readiness probes arrived. */
-  public synchronized long probes() {
+  public long probes() {
     return probes;
   }
 
   /** Distinct load messages received over the whole run. */
-  public synchronized long distinctReceived() {
+  public long distinctReceived() {
     return totalDistinct;
   }
 
@@ -126,26 +115,18 @@ public final class SubscriptionRecorder {
     return tracker;
   }
 
-  /** Adds everything recorded since the last call to {@code into}. One caller at a time. */
+  /** Adds everything recorded since the last call to {@code into} and starts a new period. */
   public void takePeriod(PeriodStats.Builder into) {
-    Histogram period;
-    synchronized (this) {
-      period = endToEnd;
-      endToEnd = spareEndToEnd;
-      into.addReceiveCounts(
-          received, receivedBytes, duplicates, outOfOrder, negative, foreign, errors);
-      received = 0;
-      receivedBytes = 0;
-      duplicates = 0;
-      outOfOrder = 0;
-      negative = 0;
-      foreign = 0;
-      errors = 0;
-    }
-    into.addEndToEnd(period);
-    period.reset();
-    synchronized (this) {
-      spareEndToEnd = period;
-    }
+    into.addReceiveCounts(
+        received, receivedBytes, duplicates, outOfOrder, negative, foreign, errors);
+    into.addEndToEnd(endToEnd.histogram());
+    received = 0;
+    receivedBytes = 0;
+    duplicates = 0;
+    outOfOrder = 0;
+    negative = 0;
+    foreign = 0;
+    errors = 0;
+    endToEnd.reset();
   }
 }

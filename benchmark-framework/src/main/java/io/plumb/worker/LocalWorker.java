@@ -10,8 +10,10 @@ import io.plumb.input.BadInputException;
 import io.plumb.load.LoadGenerator;
 import io.plumb.load.ProducerTask;
 import io.plumb.load.WorkerClock;
+import io.plumb.message.MessageHeader;
+import io.plumb.stats.EventRing;
 import io.plumb.stats.PeriodStats;
-import io.plumb.stats.PublishRecorder;
+import io.plumb.stats.StatsCollector;
 import io.plumb.stats.SubscriptionRecorder;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
 import io.plumb.worker.WorkerSpecs.DriverInfo;
@@ -44,10 +46,10 @@ public final class LocalWorker implements Worker {
   private final int threads;
   private BenchmarkDriver driver;
   private int runId;
+  private final StatsCollector stats = new StatsCollector("plumb-stats");
   private final List<BenchmarkConsumer> consumers = new ArrayList<>();
-  private final Map<String, SubscriptionRecorder> subscriptions = new LinkedHashMap<>();
+  private final Map<String, Integer> subscriptions = new LinkedHashMap<>();
   private final List<ProducerTask> producers = new ArrayList<>();
-  private final List<PublishRecorder> publishRecorders = new ArrayList<>();
   private int messageSize;
   private LoadGenerator generator;
   private long reportedSent;
@@ -110,12 +112,13 @@ public final class LocalWorker implements Worker {
   public void createConsumers(List<ConsumerSpec> specs) {
     List<CompletableFuture<BenchmarkConsumer>> futures = new ArrayList<>();
     for (ConsumerSpec spec : specs) {
-      SubscriptionRecorder recorder =
+      int subscription =
           subscriptions.computeIfAbsent(
               WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription()),
-              key -> new SubscriptionRecorder(spec.topic(), spec.subscription(), runId, 0));
+              key -> stats.addSubscription(spec.topic(), spec.subscription(), 0));
       futures.add(
-          driver.createConsumer(spec.topic(), spec.subscription(), new Listener(recorder, clock)));
+          driver.createConsumer(
+              spec.topic(), spec.subscription(), new Listener(subscription, runId, stats, clock)));
     }
     consumers.addAll(awaitAll("creating " + specs.size() + " consumers", futures));
   }
@@ -128,12 +131,8 @@ public final class LocalWorker implements Worker {
     }
     List<BenchmarkProducer> created = awaitAll("creating " + specs.size() + " producers", futures);
     messageSize = messages.messageSize();
-    // Producers share a completion recorder per producer thread; the generator groups them the same
-    // way.
-    int groups = Math.min(threads, specs.size());
-    for (int g = 0; g < groups; g++) {
-      publishRecorders.add(new PublishRecorder((specs.size() + groups - 1) / groups));
-    }
+    int first = producers.size();
+    stats.expectProducers(first + specs.size());
     for (int i = 0; i < specs.size(); i++) {
       ProducerSpec spec = specs.get(i);
       KeyChooser keys =
@@ -146,8 +145,8 @@ public final class LocalWorker implements Worker {
               keys,
               messages.bodies(),
               clock,
-              publishRecorders.get(i % groups),
-              i / groups));
+              stats,
+              first + i));
     }
   }
 
@@ -160,9 +159,12 @@ public final class LocalWorker implements Worker {
 
   @Override
   public Map<String, Long> probesReceived() {
-    Map<String, Long> probes = new LinkedHashMap<>();
-    subscriptions.forEach((key, recorder) -> probes.put(key, recorder.probes()));
-    return probes;
+    return stats.inspect(
+        (publish, recorders) -> {
+          Map<String, Long> probes = new LinkedHashMap<>();
+          subscriptions.forEach((key, index) -> probes.put(key, recorders[index].probes()));
+          return probes;
+        });
   }
 
   @Override
@@ -176,7 +178,8 @@ public final class LocalWorker implements Worker {
             load.ratePerProducer(),
             clock.now() + load.startDelayNanos(),
             threads,
-            clock);
+            clock,
+            stats);
     generator.start();
   }
 
@@ -191,12 +194,7 @@ public final class LocalWorker implements Worker {
       reportedSent = sent;
       reportedNanosInSend = inSend;
     }
-    for (PublishRecorder recorder : publishRecorders) {
-      recorder.takePeriod(builder);
-    }
-    for (SubscriptionRecorder recorder : subscriptions.values()) {
-      recorder.takePeriod(builder);
-    }
+    stats.takePeriod(builder);
     return builder.build();
   }
 
@@ -218,38 +216,35 @@ public final class LocalWorker implements Worker {
 
   @Override
   public Totals totals() {
-    Map<Integer, Long> acked = new LinkedHashMap<>();
-    int groups = publishRecorders.size();
-    for (int i = 0; i < producers.size(); i++) {
-      acked.put(
-          producers.get(i).producerId(), publishRecorders.get(i % groups).ackedBy(i / groups));
-    }
-    Map<String, Map<Integer, Long>> distinct = new LinkedHashMap<>();
-    subscriptions.forEach(
-        (key, recorder) -> {
-          Map<Integer, Long> byProducer = new LinkedHashMap<>();
-          for (ProducerTask producer : producers) {
-            byProducer.put(producer.producerId(), recorder.distinctFrom(producer.producerId()));
+    return stats.inspect(
+        (publish, recorders) -> {
+          Map<Integer, Long> acked = new LinkedHashMap<>();
+          for (int i = 0; i < producers.size(); i++) {
+            acked.put(producers.get(i).producerId(), publish.ackedBy(i));
           }
-          distinct.put(key, byProducer);
+          Map<String, Map<Integer, Long>> distinct = new LinkedHashMap<>();
+          subscriptions.forEach(
+              (key, index) -> {
+                SubscriptionRecorder recorder = recorders[index];
+                Map<Integer, Long> byProducer = new LinkedHashMap<>();
+                for (ProducerTask producer : producers) {
+                  byProducer.put(
+                      producer.producerId(), recorder.distinctFrom(producer.producerId()));
+                }
+                distinct.put(key, byProducer);
+              });
+          return new Totals(acked, distinct);
         });
-    return new Totals(acked, distinct);
   }
 
   @Override
   public List<String> firstErrors() {
     List<String> errors = new ArrayList<>();
-    for (PublishRecorder recorder : publishRecorders) {
-      if (recorder.firstFailure() != null) {
-        errors.add("send failed: " + recorder.firstFailure());
-        break;
-      }
+    if (stats.firstSendFailure() != null) {
+      errors.add("send failed: " + stats.firstSendFailure());
     }
-    for (SubscriptionRecorder recorder : subscriptions.values()) {
-      if (recorder.firstError() != null) {
-        errors.add("consumer error on " + recorder.subscription() + ": " + recorder.firstError());
-        break;
-      }
+    if (stats.firstConsumerError() != null) {
+      errors.add("consumer error: " + stats.firstConsumerError());
     }
     return errors;
   }
@@ -280,14 +275,15 @@ public final class LocalWorker implements Worker {
 
   @Override
   public void close() {
-    if (driver != null) {
-      try {
+    try {
+      if (driver != null) {
         driver.close();
-      } catch (Exception e) {
-        throw new WorkerException("closing driver: " + e, e);
-      } finally {
-        driver = null;
       }
+    } catch (Exception e) {
+      throw new WorkerException("closing driver: " + e, e);
+    } finally {
+      driver = null;
+      stats.close();
     }
   }
 
@@ -318,17 +314,37 @@ public final class LocalWorker implements Worker {
     return results;
   }
 
-  /** Hands each delivery to its subscription's recorder with the time it arrived. */
-  private record Listener(SubscriptionRecorder recorder, WorkerClock clock)
+  /**
+   * Reads each delivery's header and reports it, with the time it arrived, on the calling thread's
+   * ring. Inside a producer loop's send() (an inline driver) the time is the loop's next reading.
+   */
+  private record Listener(int subscription, int runId, StatsCollector stats, WorkerClock clock)
       implements MessageListener {
     @Override
     public void received(byte[] payload, int partition) {
-      recorder.received(payload, partition, clock.now());
+      EventRing ring = stats.ring();
+      if (!MessageHeader.isFromRun(payload, runId) || MessageHeader.producerId(payload) < 0) {
+        ring.foreign(subscription);
+        return;
+      }
+      if (MessageHeader.kind(payload) == MessageHeader.KIND_PROBE) {
+        ring.probe(subscription);
+        return;
+      }
+      ring.delivered(
+          subscription,
+          partition,
+          MessageHeader.producerId(payload),
+          payload.length,
+          MessageHeader.sequence(payload),
+          MessageHeader.intendedSendTime(payload),
+          ring.deferring() ? 0 : clock.now());
     }
 
     @Override
     public void failed(Throwable error) {
-      recorder.failed(error);
+      stats.noteConsumerError(error);
+      stats.ring().consumerError(subscription);
     }
   }
 }

@@ -44,7 +44,7 @@ class HistogramMergeTest {
     PublishRecorder recorder = new PublishRecorder(1);
     recorder.acknowledged(0, 0, 1_000, 2_000_000);
     recorder.acknowledged(0, 0, PublishRecorder.UNKNOWN, 5_000_000);
-    recorder.failed(new RuntimeException("x"));
+    recorder.failed();
     PeriodStats.Builder first = new PeriodStats.Builder();
     recorder.takePeriod(first);
     recorder.acknowledged(0, 0, 10, 1_000);

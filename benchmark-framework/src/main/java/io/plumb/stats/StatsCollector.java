@@ -1,0 +1,241 @@
+package io.plumb.stats;
+
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one thread per worker that turns what producers and consumers report into histograms and
+ * counters. Every reporting thread gets its own {@link EventRing}; this thread drains them all and
+ * is the only writer of the {@link PublishRecorder} and the {@link SubscriptionRecorder}s, so the
+ * send and receive paths take no lock and share no written cache line.
+ *
+ * <p>Questions about the statistics (a period's figures, totals) also run on this thread, after it
+ * has drained every event published before the question was asked: a period never misses a message
+ * that completed before it ended.
+ */
+public final class StatsCollector implements AutoCloseable {
+  private static final int RING_CAPACITY = 1 << 15;
+
+  /**
+   * Idle wait between empty passes. Nobody waits on the collector except questions, which wake it,
+   * so a long-ish park costs nothing and keeps a quiet worker from burning a core.
+   */
+  private static final long IDLE_PARK_NANOS = 200_000;
+
+  private final ThreadLocal<EventRing> ringOfThread = ThreadLocal.withInitial(this::newRing);
+  private volatile EventRing[] rings = new EventRing[0];
+  private final ConcurrentLinkedQueue<FutureTask<?>> questions = new ConcurrentLinkedQueue<>();
+  private final AtomicReference<String> firstSendFailure = new AtomicReference<>();
+  private final AtomicReference<String> firstConsumerError = new AtomicReference<>();
+  private final Thread thread;
+  private volatile boolean stopping;
+  private volatile boolean stopped;
+
+  // Written and read on the collector's thread only (or by a caller once that thread has ended).
+  private final PublishRecorder publish = new PublishRecorder(0);
+  private SubscriptionRecorder[] subscriptions = new SubscriptionRecorder[0];
+  private final Sink sink = new Sink();
+
+  public StatsCollector(String threadName) {
+    thread = new Thread(this::run, threadName);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The calling thread's ring, created on its first report. */
+  public EventRing ring() {
+    return ringOfThread.get();
+  }
+
+  /** Notes a send failure's text for the result; counting goes through the ring. */
+  public void noteSendFailure(Throwable failure) {
+    firstSendFailure.compareAndSet(null, String.valueOf(failure));
+  }
+
+  /** Notes a consumer error's text for the result; counting goes through the ring. */
+  public void noteConsumerError(Throwable error) {
+    firstConsumerError.compareAndSet(null, String.valueOf(error));
+  }
+
+  public String firstSendFailure() {
+    return firstSendFailure.get();
+  }
+
+  public String firstConsumerError() {
+    return firstConsumerError.get();
+  }
+
+  /**
+   * Adds a subscription and returns its index for {@link EventRing#delivered}.
+   *
+   * @param clockCorrectionNanos added to end-to-end latencies to bring receive times onto the
+   *     producers' clocks (zero when producers and consumers share a clock)
+   */
+  public int addSubscription(String topic, String subscription, long clockCorrectionNanos) {
+    return ask(
+        () -> {
+          subscriptions = Arrays.copyOf(subscriptions, subscriptions.length + 1);
+          subscriptions[subscriptions.length - 1] =
+              new SubscriptionRecorder(topic, subscription, clockCorrectionNanos);
+          return subscriptions.length - 1;
+        });
+  }
+
+  /** Makes room for producers numbered below {@code producers} (worker-local indexes). */
+  public void expectProducers(int producers) {
+    ask(
+        () -> {
+          publish.expectProducers(producers);
+          return null;
+        });
+  }
+
+  /** Adds everything recorded since the previous call to {@code into}. */
+  public void takePeriod(PeriodStats.Builder into) {
+    ask(
+        () -> {
+          publish.takePeriod(into);
+          for (SubscriptionRecorder subscription : subscriptions) {
+            subscription.takePeriod(into);
+          }
+          return null;
+        });
+  }
+
+  /** Runs {@code question} on the recorders once everything reported so far is recorded. */
+  public <T> T inspect(Inspection<T> question) {
+    return ask(() -> question.answer(publish, subscriptions.clone()));
+  }
+
+  /** A question about whole-run figures, answered on the collector's thread. */
+  public interface Inspection<T> {
+    T answer(PublishRecorder publish, SubscriptionRecorder[] subscriptions);
+  }
+
+  @Override
+  public void close() {
+    stopping = true;
+    LockSupport.unpark(thread);
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private EventRing newRing() {
+    EventRing ring = new EventRing(RING_CAPACITY, () -> stopped);
+    synchronized (this) {
+      EventRing[] grown = Arrays.copyOf(rings, rings.length + 1);
+      grown[rings.length] = ring;
+      rings = grown;
+    }
+    return ring;
+  }
+
+  private void run() {
+    try {
+      while (!stopping) {
+        int drained = drainAll();
+        FutureTask<?> question;
+        while ((question = questions.poll()) != null) {
+          drainAll();
+          question.run();
+        }
+        if (drained == 0) {
+          LockSupport.parkNanos(IDLE_PARK_NANOS);
+        }
+      }
+      drainAll();
+      FutureTask<?> question;
+      while ((question = questions.poll()) != null) {
+        question.run();
+      }
+    } finally {
+      stopped = true;
+    }
+  }
+
+  private int drainAll() {
+    int drained = 0;
+    for (EventRing ring : rings) {
+      drained += ring.drainTo(sink);
+    }
+    return drained;
+  }
+
+  private <T> T ask(Callable<T> task) {
+    FutureTask<T> question = new FutureTask<>(task);
+    if (thread.isAlive()) {
+      questions.add(question);
+      LockSupport.unpark(thread);
+    } else {
+      answerHere(question);
+    }
+    try {
+      while (true) {
+        try {
+          return question.get(50, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          if (!thread.isAlive()) {
+            answerHere(question);
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading statistics", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("reading statistics failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /**
+   * The collector has ended (the worker is closing): answer on the caller's thread, one at a time.
+   */
+  private synchronized void answerHere(FutureTask<?> question) {
+    drainAll();
+    question.run();
+  }
+
+  /** Where drained events go: the recorders, on the collector's thread. */
+  private final class Sink implements EventSink {
+    @Override
+    public void acknowledged(int producer, long intended, long sentAt, long completedAt) {
+      publish.acknowledged(producer, intended, sentAt, completedAt);
+    }
+
+    @Override
+    public void sendFailed(int producer) {
+      publish.failed();
+    }
+
+    @Override
+    public void delivered(
+        int subscription, int partition, int producerId, int length, long sequence, long latency) {
+      subscriptions[subscription].delivered(partition, producerId, length, sequence, latency);
+    }
+
+    @Override
+    public void consumerError(int subscription) {
+      subscriptions[subscription].error();
+    }
+
+    @Override
+    public void foreign(int subscription) {
+      subscriptions[subscription].foreign();
+    }
+
+    @Override
+    public void probe(int subscription) {
+      subscriptions[subscription].probe();
+    }
+  }
+}

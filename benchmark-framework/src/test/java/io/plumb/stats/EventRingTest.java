@@ -1,0 +1,166 @@
+package io.plumb.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class EventRingTest {
+
+  /** Keeps what a drain hands over, as text, in order. */
+  private static final class Recorded implements EventSink {
+    final List<String> events = new ArrayList<>();
+
+    @Override
+    public void acknowledged(int producer, long intended, long sentAt, long completedAt) {
+      events.add("ack " + producer + " " + intended + " " + sentAt + " " + completedAt);
+    }
+
+    @Override
+    public void sendFailed(int producer) {
+      events.add("failed " + producer);
+    }
+
+    @Override
+    public void delivered(
+        int subscription, int partition, int producerId, int length, long sequence, long latency) {
+      events.add(
+          "delivery "
+              + subscription
+              + " "
+              + partition
+              + " "
+              + producerId
+              + " "
+              + length
+              + " "
+              + sequence
+              + " "
+              + latency);
+    }
+
+    @Override
+    public void consumerError(int subscription) {
+      events.add("error " + subscription);
+    }
+
+    @Override
+    public void foreign(int subscription) {
+      events.add("foreign " + subscription);
+    }
+
+    @Override
+    public void probe(int subscription) {
+      events.add("probe " + subscription);
+    }
+  }
+
+  @Test
+  void eventsOutsideASendArePublishedAtOnceWithTheirOwnTimes() {
+    EventRing ring = new EventRing(8, () -> false);
+    ring.acknowledged(3, 100, 150, 900);
+    ring.delivered(1, -1, 7, 1024, 42, 1_000, 1_750);
+    ring.sendFailed(2);
+    ring.consumerError(1);
+    ring.foreign(0);
+    ring.probe(5);
+    Recorded sink = new Recorded();
+    assertEquals(6, ring.drainTo(sink));
+    assertEquals(
+        List.of(
+            "ack 3 100 150 900",
+            "delivery 1 -1 7 1024 42 750",
+            "failed 2",
+            "error 1",
+            "foreign 0",
+            "probe 5"),
+        sink.events);
+    assertEquals(0, ring.drainTo(sink));
+  }
+
+  @Test
+  void eventsInsideASendAreStampedWithTheTimeSendReturned() {
+    EventRing ring = new EventRing(64, () -> false);
+    ring.deferTimes();
+    ring.delivered(0, 3, 1, 100, 9, 5_000, 0);
+    ring.acknowledged(0, 5_000, 5_010, 0);
+    Recorded sink = new Recorded();
+    assertEquals(0, ring.drainTo(sink), "nothing is visible before it is stamped");
+    ring.stampDeferred(5_300);
+    ring.flush();
+    assertEquals(2, ring.drainTo(sink));
+    assertEquals(List.of("delivery 0 3 1 100 9 300", "ack 0 5000 5010 5300"), sink.events);
+  }
+
+  @Test
+  void stampedEventsArePublishedInBatchesAndOnFlush() {
+    EventRing ring = new EventRing(1024, () -> false);
+    Recorded sink = new Recorded();
+    for (int i = 0; i < 31; i++) {
+      ring.deferTimes();
+      ring.acknowledged(0, i, i, 0);
+      ring.stampDeferred(i + 1);
+    }
+    assertEquals(0, ring.drainTo(sink), "a batch is not full yet");
+    ring.deferTimes();
+    ring.acknowledged(0, 31, 31, 0);
+    ring.stampDeferred(32);
+    assertEquals(32, ring.drainTo(sink));
+    ring.deferTimes();
+    ring.acknowledged(0, 32, 32, 0);
+    ring.stampDeferred(33);
+    ring.flush();
+    assertEquals(1, ring.drainTo(sink));
+    assertEquals("ack 0 32 32 33", sink.events.get(32));
+  }
+
+  @Test
+  void aFullRingWaitsForTheCollectorAndLosesNothing() throws Exception {
+    EventRing ring = new EventRing(16, () -> false);
+    int total = 100_000;
+    Recorded sink = new Recorded();
+    AtomicBoolean done = new AtomicBoolean();
+    Thread collector =
+        new Thread(
+            () -> {
+              while (!done.get() || sink.events.size() < total) {
+                ring.drainTo(sink);
+              }
+            });
+    collector.start();
+    for (int i = 0; i < total; i++) {
+      if (i % 2 == 0) {
+        ring.acknowledged(1, i, i, i + 1);
+      } else {
+        ring.deferTimes();
+        ring.delivered(2, 0, 4, 64, i, i, 0);
+        ring.stampDeferred(i + 10);
+        ring.flush();
+      }
+    }
+    done.set(true);
+    collector.join(10_000);
+    assertEquals(total, sink.events.size());
+    for (int i = 0; i < total; i++) {
+      String expected =
+          i % 2 == 0 ? "ack 1 " + i + " " + i + " " + (i + 1) : "delivery 2 0 4 64 " + i + " 10";
+      assertEquals(expected, sink.events.get(i));
+    }
+  }
+
+  @Test
+  void aFullRingWithNobodyDrainingDiscardsInsteadOfBlockingForever() {
+    EventRing ring = new EventRing(4, () -> true);
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () -> {
+          for (int i = 0; i < 100; i++) {
+            ring.sendFailed(0);
+          }
+        });
+  }
+}
