@@ -200,8 +200,13 @@ public final class EventRing {
         head = tail - mask;
         break;
       }
-      if (++spins < 100) {
+      // Spin briefly, then yield (on a one-core host that is what lets the collector run), and
+      // only then park.
+      spins++;
+      if (spins < 100) {
         Thread.onSpinWait();
+      } else if (spins < 10_000) {
+        Thread.yield();
       } else {
         LockSupport.parkNanos(10_000);
       }

@@ -24,10 +24,14 @@ public final class StatsCollector implements AutoCloseable {
   private static final int RING_CAPACITY = 1 << 15;
 
   /**
-   * Idle wait between empty passes. Nobody waits on the collector except questions, which wake it,
-   * so a long-ish park costs nothing and keeps a quiet worker from burning a core.
+   * Idle waits between empty passes: short while events keep coming, longer once the worker has
+   * gone quiet. Nobody waits on the collector except questions, which wake it, and full rings,
+   * which are far off at any rate that leaves the collector idle.
    */
-  private static final long IDLE_PARK_NANOS = 200_000;
+  private static final long IDLE_PARK_NANOS = 100_000;
+
+  private static final long QUIET_PARK_NANOS = 2_000_000;
+  private static final int PASSES_BEFORE_QUIET = 50;
 
   private final ThreadLocal<EventRing> ringOfThread = ThreadLocal.withInitial(this::newRing);
   private volatile EventRing[] rings = new EventRing[0];
@@ -142,6 +146,7 @@ public final class StatsCollector implements AutoCloseable {
 
   private void run() {
     try {
+      int emptyPasses = 0;
       while (!stopping) {
         int drained = drainAll();
         FutureTask<?> question;
@@ -149,8 +154,12 @@ public final class StatsCollector implements AutoCloseable {
           drainAll();
           question.run();
         }
-        if (drained == 0) {
+        if (drained > 0) {
+          emptyPasses = 0;
+        } else if (++emptyPasses < PASSES_BEFORE_QUIET) {
           LockSupport.parkNanos(IDLE_PARK_NANOS);
+        } else {
+          LockSupport.parkNanos(QUIET_PARK_NANOS);
         }
       }
       drainAll();
