@@ -73,7 +73,7 @@ final class ProducerLoop implements Runnable {
 
   @Override
   public void run() {
-    EventRing ring = stats.ring();
+    EventRing ring = stats.loopRing();
     for (ProducerTask task : heap) {
       task.attach(Thread.currentThread(), ring);
     }

@@ -39,6 +39,7 @@ public final class EventRing {
   private final long[] events;
   private final int mask;
   private final long[] cursors = new long[48];
+  private final Thread owner;
   private final BooleanSupplier collectorStopped;
 
   /**
@@ -59,14 +60,16 @@ public final class EventRing {
   private final long[] own = new long[24];
 
   /**
+   * @param owner the only thread that writes to this ring
    * @param collectorStopped true once nobody will drain this ring again
    */
-  EventRing(int capacity, BooleanSupplier collectorStopped) {
+  EventRing(int capacity, Thread owner, BooleanSupplier collectorStopped) {
     if (Integer.bitCount(capacity) != 1) {
       throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
     }
     this.events = new long[capacity * WORDS];
     this.mask = capacity - 1;
+    this.owner = owner;
     this.collectorStopped = collectorStopped;
   }
 
@@ -215,6 +218,11 @@ public final class EventRing {
   }
 
   // ---- collector side ----
+
+  /** False once the owning thread has ended: after one more drain, the ring stays empty. */
+  boolean ownerAlive() {
+    return owner.isAlive();
+  }
 
   /** Hands every published event to {@code sink}; returns how many there were. */
   int drainTo(EventSink sink) {

@@ -61,7 +61,7 @@ class EventRingTest {
 
   @Test
   void eventsOutsideASendArePublishedAtOnceWithTheirOwnTimes() {
-    EventRing ring = new EventRing(8, () -> false);
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
     ring.acknowledged(3, 100, 150, 900);
     ring.delivered(1, -1, 7, 1024, 42, 1_000, 1_750);
     ring.sendFailed(2);
@@ -84,7 +84,7 @@ class EventRingTest {
 
   @Test
   void eventsInsideASendAreStampedWithTheTimeSendReturned() {
-    EventRing ring = new EventRing(64, () -> false);
+    EventRing ring = new EventRing(64, Thread.currentThread(), () -> false);
     ring.deferTimes();
     ring.delivered(0, 3, 1, 100, 9, 5_000, 0);
     ring.acknowledged(0, 5_000, 5_010, 0);
@@ -98,7 +98,7 @@ class EventRingTest {
 
   @Test
   void stampedEventsArePublishedInBatchesAndOnFlush() {
-    EventRing ring = new EventRing(1024, () -> false);
+    EventRing ring = new EventRing(1024, Thread.currentThread(), () -> false);
     Recorded sink = new Recorded();
     for (int i = 0; i < 31; i++) {
       ring.deferTimes();
@@ -120,7 +120,7 @@ class EventRingTest {
 
   @Test
   void aFullRingWaitsForTheCollectorAndLosesNothing() throws Exception {
-    EventRing ring = new EventRing(16, () -> false);
+    EventRing ring = new EventRing(16, Thread.currentThread(), () -> false);
     int total = 100_000;
     Recorded sink = new Recorded();
     AtomicBoolean done = new AtomicBoolean();
@@ -154,7 +154,7 @@ class EventRingTest {
 
   @Test
   void aFullRingWithNobodyDrainingDiscardsInsteadOfBlockingForever() {
-    EventRing ring = new EventRing(4, () -> true);
+    EventRing ring = new EventRing(4, Thread.currentThread(), () -> true);
     assertTimeoutPreemptively(
         Duration.ofSeconds(5),
         () -> {

@@ -91,6 +91,28 @@ class StatsCollectorTest {
   }
 
   @Test
+  void ringsOfEndedThreadsAreCountedThenDropped() throws Exception {
+    try (StatsCollector stats = new StatsCollector("test-stats")) {
+      int subscription = stats.addSubscription("t", "s", 0);
+      for (int i = 0; i < 20; i++) {
+        long sequence = i;
+        Thread shortLived =
+            new Thread(() -> stats.ring().delivered(subscription, 0, 0, 10, sequence, 0, 5));
+        shortLived.start();
+        shortLived.join();
+      }
+      PeriodStats.Builder builder = new PeriodStats.Builder();
+      stats.takePeriod(builder);
+      assertEquals(20, builder.build().received());
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (stats.ringCount() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertEquals(0, stats.ringCount(), "rings of ended threads are released");
+    }
+  }
+
+  @Test
   void aClosedCollectorStillAnswersWithEverythingReported() {
     StatsCollector stats = new StatsCollector("test-stats");
     int subscription = stats.addSubscription("t", "s", 0);
