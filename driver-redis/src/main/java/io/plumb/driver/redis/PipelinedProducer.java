@@ -169,18 +169,20 @@ final class PipelinedProducer implements BenchmarkProducer {
     try {
       while (true) {
         SendBatch next = take(previous == null);
+        // `previous` is cleared before it is finished, so a failure while finishing it can never
+        // make shutDown complete its messages a second time.
+        SendBatch done = previous;
+        previous = null;
         if (next == null) {
-          if (previous == null) {
+          if (done == null) {
             break; // closed, and everything was sent
           }
-          finish(previous);
-          previous = null;
+          finish(done);
           continue;
         }
         boolean written = write(next);
-        if (previous != null) {
-          finish(previous);
-          previous = null;
+        if (done != null) {
+          finish(done);
         }
         if (written && readReplies(next)) {
           previous = next;
