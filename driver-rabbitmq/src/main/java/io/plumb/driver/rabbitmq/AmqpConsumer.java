@@ -14,51 +14,54 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One member of a subscription: its own connection and channel, consuming the partition queues that
- * its {@link SubscriptionGroup} assigns to it, with manual acknowledgements.
+ * One member of a subscription: its own connection, consuming the partition queues that its {@link
+ * SubscriptionGroup} assigns to it with manual acknowledgements, each queue on a channel of its
+ * own.
  *
- * <p>The client dispatches every delivery of a channel on one thread, in delivery-tag order, so an
- * acknowledgement with {@code multiple=true} covers only deliveries already handed to the listener,
- * and the ack counters below need no synchronization.
+ * <p>A channel per queue rather than one for all: the broker runs each channel as one process that
+ * forwards every delivery and acknowledgement of that channel, and for stream queues also reads the
+ * log. One channel for all partitions would serialise a whole consumer's traffic through one broker
+ * process (one core), a limit of the client's layout rather than of the broker. The client
+ * dispatches each channel's deliveries on one thread at a time, in delivery-tag order, so each
+ * channel's acknowledgement with {@code multiple=true} covers only deliveries already handed to the
+ * listener, and its counters need no synchronization; different channels may deliver concurrently
+ * (the listener is thread-safe).
  */
 final class AmqpConsumer implements BenchmarkConsumer {
 
   private static final long CANCEL_TIMEOUT_SECONDS = 30;
 
   private final Connection connection;
-  private final Channel channel;
   private final MessageListener listener;
   private final QueueType queueType;
+  private final int prefetchCount;
   private final int ackBatchSize;
   private final SubscriptionGroup group;
   private final Map<Integer, PartitionConsumer> byPartition = new HashMap<>();
-
-  // Touched only on the channel's dispatch thread.
-  private long lastDeliveryTag;
-  private int unacked;
 
   AmqpConsumer(
       Connection connection,
       MessageListener listener,
       RabbitMqConfig config,
-      SubscriptionGroup group)
-      throws IOException {
+      SubscriptionGroup group) {
     this.connection = connection;
-    this.channel = connection.createChannel();
     this.listener = listener;
     this.queueType = config.queueType();
+    this.prefetchCount = config.prefetchCount();
     this.ackBatchSize = config.ackBatchSize();
     this.group = group;
-    // Per consumer (global=false): each partition queue gets its own window.
-    channel.basicQos(config.prefetchCount(), false);
   }
 
   /**
-   * Starts consuming a partition queue. {@code streamOffset} is where a stream queue resumes (the
-   * offset after the last one a previous owner delivered), or -1 to read from the first message.
+   * Starts consuming a partition queue on a new channel. {@code streamOffset} is where a stream
+   * queue resumes (the offset after the last one a previous owner delivered), or -1 to read from
+   * the first message.
    */
   synchronized void acquire(int partition, String queue, long streamOffset) throws IOException {
-    PartitionConsumer consumer = new PartitionConsumer(partition, streamOffset - 1);
+    Channel channel = connection.createChannel();
+    // Per consumer (global=false): the queue's own window of unacknowledged deliveries.
+    channel.basicQos(prefetchCount, false);
+    PartitionConsumer consumer = new PartitionConsumer(channel, partition, streamOffset - 1);
     Map<String, Object> arguments = Map.of();
     if (queueType == QueueType.STREAM) {
       arguments = Map.of("x-stream-offset", streamOffset < 0 ? (Object) "first" : streamOffset);
@@ -70,36 +73,22 @@ final class AmqpConsumer implements BenchmarkConsumer {
   }
 
   /**
-   * Stops consuming a partition queue and waits until every delivery of it has reached the listener
-   * and been acknowledged. Returns the last stream offset delivered (-1 if none), so the next owner
-   * of a stream queue resumes right after it.
+   * Stops consuming a partition queue, waits until every delivery of it has reached the listener
+   * and been acknowledged, and closes its channel. Returns the last stream offset delivered (-1 if
+   * none), so the next owner of a stream queue resumes right after it.
    */
   synchronized long release(int partition) throws Exception {
     PartitionConsumer consumer = byPartition.remove(partition);
     if (consumer == null) {
       return -1;
     }
+    Channel channel = consumer.getChannel();
     if (channel.isOpen()) {
       channel.basicCancel(consumer.tag);
       consumer.cancelled.get(CANCEL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      channel.close();
     }
     return consumer.lastStreamOffset;
-  }
-
-  private void delivered(long deliveryTag) throws IOException {
-    lastDeliveryTag = deliveryTag;
-    if (++unacked >= ackBatchSize) {
-      channel.basicAck(deliveryTag, true);
-      unacked = 0;
-    }
-  }
-
-  /** Acknowledges deliveries still counted in the current batch; on the dispatch thread. */
-  private void flushAcks() throws IOException {
-    if (unacked > 0 && channel.isOpen()) {
-      channel.basicAck(lastDeliveryTag, true);
-      unacked = 0;
-    }
   }
 
   @Override
@@ -115,14 +104,17 @@ final class AmqpConsumer implements BenchmarkConsumer {
     }
   }
 
-  /** Consumes one partition queue on the shared channel. */
+  /** Consumes one partition queue on its own channel. */
   private final class PartitionConsumer extends DefaultConsumer {
     private final int partition;
     private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
     private long lastStreamOffset;
     private volatile String tag;
+    // Touched only on this channel's dispatch thread.
+    private long lastDeliveryTag;
+    private int unacked;
 
-    PartitionConsumer(int partition, long lastStreamOffset) {
+    PartitionConsumer(Channel channel, int partition, long lastStreamOffset) {
       super(channel);
       this.partition = partition;
       this.lastStreamOffset = lastStreamOffset;
@@ -139,8 +131,17 @@ final class AmqpConsumer implements BenchmarkConsumer {
           lastStreamOffset = n.longValue();
         }
       }
+      lastDeliveryTag = envelope.getDeliveryTag();
+      if (++unacked >= ackBatchSize) {
+        acknowledge();
+      }
+    }
+
+    /** Acknowledges every delivery up to the last one; on the dispatch thread. */
+    private void acknowledge() {
       try {
-        delivered(envelope.getDeliveryTag());
+        getChannel().basicAck(lastDeliveryTag, true);
+        unacked = 0;
       } catch (IOException | RuntimeException e) {
         listener.failed(e);
       }
@@ -149,10 +150,8 @@ final class AmqpConsumer implements BenchmarkConsumer {
     @Override
     public void handleCancelOk(String consumerTag) {
       // Runs on the dispatch thread after every earlier delivery of this channel.
-      try {
-        flushAcks();
-      } catch (IOException | RuntimeException e) {
-        listener.failed(e);
+      if (unacked > 0 && getChannel().isOpen()) {
+        acknowledge();
       }
       cancelled.complete(null);
     }

@@ -7,6 +7,13 @@ import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 /** The local broker the tests run against, and a read-back of its state. */
 final class Broker {
@@ -46,6 +53,66 @@ final class Broker {
       }
       throw e;
     }
+  }
+
+  /**
+   * Waits (bounded) until the broker lists {@code count} consumers on queues whose names start with
+   * {@code queuePrefix}, and returns them by queue name. The management API learns of new consumers
+   * asynchronously, hence the wait.
+   */
+  static Map<String, JsonNode> awaitConsumers(String queuePrefix, int count, long timeoutSeconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    Map<String, JsonNode> byQueue = new TreeMap<>();
+    while (System.nanoTime() < deadline) {
+      byQueue.clear();
+      for (JsonNode c : management().get("consumers/%2F")) {
+        String queue = c.path("queue").path("name").asText();
+        if (queue.startsWith(queuePrefix)) {
+          byQueue.put(queue, c);
+        }
+      }
+      if (byQueue.size() >= count) {
+        return byQueue;
+      }
+      TimeUnit.MILLISECONDS.sleep(200);
+    }
+    fail("the broker lists " + byQueue.size() + " consumers on " + queuePrefix + "*, not " + count);
+    return byQueue;
+  }
+
+  /**
+   * Waits (bounded) until the broker lists {@code count} channels on the connection the client
+   * named {@code connectionName}, and returns them. Channels show up in the management API with
+   * their first statistics, a few seconds after they open, hence the wait.
+   */
+  static List<JsonNode> awaitChannels(String connectionName, int count, long timeoutSeconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    List<JsonNode> channels = new ArrayList<>();
+    while (System.nanoTime() < deadline) {
+      channels.clear();
+      for (JsonNode connection : management().get("connections")) {
+        if (connectionName.equals(connection.path("user_provided_name").asText())) {
+          String name = URLEncoder.encode(connection.path("name").asText(), StandardCharsets.UTF_8);
+          management()
+              .get("connections/" + name.replace("+", "%20") + "/channels")
+              .forEach(channels::add);
+        }
+      }
+      if (channels.size() >= count) {
+        return channels;
+      }
+      TimeUnit.MILLISECONDS.sleep(200);
+    }
+    fail(
+        "the broker lists "
+            + channels.size()
+            + " channels on "
+            + connectionName
+            + ", not "
+            + count);
+    return channels;
   }
 
   private static ManagementApi management() throws Exception {

@@ -7,13 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,6 +88,51 @@ class RabbitMqBenchmarkDriverTest {
     RabbitMqConfig transientConfig =
         new YamlConfigReader().read(Path.of("rabbitmq.yaml"), RabbitMqConfig.class, Map.of());
     assertFalse(transientConfig.messagePersistence() || transientConfig.durable());
+  }
+
+  @Test
+  void consumerReadsEachPartitionQueueOnItsOwnChannelWithTheConfiguredPrefetch() throws Exception {
+    try (RabbitMqBenchmarkDriver driver = driver("rabbitmq.yaml", Map.of("prefetchCount", "321"))) {
+      String topic = RoundTrip.topicName("plumb-test-channels");
+      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      try (BenchmarkConsumer consumer =
+          driver
+              .createConsumer(
+                  topic, "sub", new RoundTrip.Subscription("sub").member(new AtomicInteger()))
+              .get(30, TimeUnit.SECONDS)) {
+        // The broker's view: one consumer per partition queue, each on a channel of its own
+        // (not one channel the broker would push the whole consumer's traffic through), each
+        // with the prefetch the file asked for.
+        Map<String, JsonNode> byQueue =
+            Broker.awaitConsumers(topic + ".sub.", RoundTrip.PARTITIONS, 30);
+        Set<String> channels = new HashSet<>();
+        for (JsonNode c : byQueue.values()) {
+          assertEquals(321, c.path("prefetch_count").asInt(), c.toString());
+          channels.add(c.path("channel_details").path("name").asText());
+        }
+        assertEquals(RoundTrip.PARTITIONS, channels.size(), "channels: " + channels);
+      }
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void producerPublishesEachPartitionOnItsOwnConfirmingChannel() throws Exception {
+    try (RabbitMqBenchmarkDriver driver = driver("rabbitmq-durable.yaml", Map.of())) {
+      String topic = RoundTrip.topicName("plumb-test-producer-channels");
+      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
+        // The broker's view of the producer's connection: a channel per partition, each in
+        // confirm mode as the durable file promises.
+        List<JsonNode> channels =
+            Broker.awaitChannels("plumb-producer-" + topic, RoundTrip.PARTITIONS, 30);
+        assertEquals(RoundTrip.PARTITIONS, channels.size());
+        for (JsonNode channel : channels) {
+          assertTrue(channel.path("confirm").asBoolean(), channel.toString());
+        }
+      }
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
   }
 
   @Test
