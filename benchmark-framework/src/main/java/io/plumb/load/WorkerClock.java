@@ -9,8 +9,15 @@ public final class WorkerClock {
   private final long offset;
 
   public WorkerClock() {
+    this(0);
+  }
+
+  /**
+   * @param skewNanos added to every reading; only tests use it, to play a host whose clock is off
+   */
+  public WorkerClock(long skewNanos) {
     long wallNanos = System.currentTimeMillis() * 1_000_000L;
-    this.offset = wallNanos - System.nanoTime();
+    this.offset = wallNanos - System.nanoTime() + skewNanos;
   }
 
   public long now() {

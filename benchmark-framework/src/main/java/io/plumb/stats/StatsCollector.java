@@ -98,11 +98,21 @@ public final class StatsCollector implements AutoCloseable {
    *     producers' clocks (zero when producers and consumers share a clock)
    */
   public int addSubscription(String topic, String subscription, long clockCorrectionNanos) {
+    return addSubscription(topic, subscription, ClockCorrections.uniform(clockCorrectionNanos));
+  }
+
+  /**
+   * Adds a subscription whose messages come from producers on several workers.
+   *
+   * @param clockCorrections added to end-to-end latencies to bring receive times onto each
+   *     producer's clock ({@link ClockCorrections#NONE} when producers and consumers share one)
+   */
+  public int addSubscription(String topic, String subscription, ClockCorrections clockCorrections) {
     return ask(
         () -> {
           subscriptions = Arrays.copyOf(subscriptions, subscriptions.length + 1);
           subscriptions[subscriptions.length - 1] =
-              new SubscriptionRecorder(topic, subscription, clockCorrectionNanos);
+              new SubscriptionRecorder(topic, subscription, clockCorrections);
           return subscriptions.length - 1;
         });
   }

@@ -15,7 +15,7 @@ import java.util.Arrays;
 public final class SubscriptionRecorder {
   private final String topic;
   private final String subscription;
-  private final long clockCorrectionNanos;
+  private final ClockCorrections clockCorrections;
 
   private final RecordingHistogram endToEnd = new RecordingHistogram();
   private SequenceTracker[] trackers = new SequenceTracker[0];
@@ -30,13 +30,14 @@ public final class SubscriptionRecorder {
   private long totalDistinct;
 
   /**
-   * @param clockCorrectionNanos added to latencies to bring receive times onto the producers'
-   *     clocks (zero when producers and consumers share a clock)
+   * @param clockCorrections added to latencies to bring receive times onto each producer's clock
+   *     ({@link ClockCorrections#NONE} when producers and consumers share a clock)
    */
-  public SubscriptionRecorder(String topic, String subscription, long clockCorrectionNanos) {
+  public SubscriptionRecorder(
+      String topic, String subscription, ClockCorrections clockCorrections) {
     this.topic = topic;
     this.subscription = subscription;
-    this.clockCorrectionNanos = clockCorrectionNanos;
+    this.clockCorrections = clockCorrections;
   }
 
   public String topic() {
@@ -63,7 +64,7 @@ public final class SubscriptionRecorder {
     }
     received++;
     receivedBytes += length;
-    long corrected = latency + clockCorrectionNanos;
+    long corrected = latency + clockCorrections.forProducer(producer);
     if (corrected < 0) {
       // Counted, not dropped: a negative value means the clocks disagree by more than the latency.
       negative++;
@@ -91,6 +92,11 @@ public final class SubscriptionRecorder {
     return producer < trackers.length && trackers[producer] != null
         ? trackers[producer].distinct()
         : 0;
+  }
+
+  /** One more than the highest producer id heard from: the ids {@link #distinctFrom} knows. */
+  public int producersSeen() {
+    return trackers.length;
   }
 
   /** How many readiness probes arrived. */

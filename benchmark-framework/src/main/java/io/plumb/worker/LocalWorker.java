@@ -11,6 +11,7 @@ import io.plumb.load.LoadGenerator;
 import io.plumb.load.ProducerTask;
 import io.plumb.load.WorkerClock;
 import io.plumb.message.MessageHeader;
+import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.EventRing;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.StatsCollector;
@@ -42,8 +43,9 @@ import java.util.concurrent.TimeoutException;
 public final class LocalWorker implements Worker {
   private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(120);
 
-  private final WorkerClock clock = new WorkerClock();
+  private final WorkerClock clock;
   private final int threads;
+  private ClockCorrections clockCorrections = ClockCorrections.NONE;
   private BenchmarkDriver driver;
   private int runId;
   private final StatsCollector stats = new StatsCollector("plumb-stats");
@@ -59,7 +61,16 @@ public final class LocalWorker implements Worker {
    * @param threads producer threads to use (one per core is right for most hosts)
    */
   public LocalWorker(int threads) {
+    this(threads, new WorkerClock());
+  }
+
+  /**
+   * @param clock stamps every send and receive; a remote worker reports its readings to the
+   *     coordinator, which measures its offset
+   */
+  public LocalWorker(int threads, WorkerClock clock) {
     this.threads = Math.max(1, threads);
+    this.clock = clock;
   }
 
   public LocalWorker() {
@@ -109,13 +120,18 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
+  public void applyClockCorrections(ClockCorrections corrections) {
+    this.clockCorrections = corrections;
+  }
+
+  @Override
   public void createConsumers(List<ConsumerSpec> specs) {
     List<CompletableFuture<BenchmarkConsumer>> futures = new ArrayList<>();
     for (ConsumerSpec spec : specs) {
       int subscription =
           subscriptions.computeIfAbsent(
               WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription()),
-              key -> stats.addSubscription(spec.topic(), spec.subscription(), 0));
+              key -> stats.addSubscription(spec.topic(), spec.subscription(), clockCorrections));
       futures.add(
           driver.createConsumer(
               spec.topic(), spec.subscription(), new Listener(subscription, runId, stats, clock)));
@@ -227,9 +243,12 @@ public final class LocalWorker implements Worker {
               (key, index) -> {
                 SubscriptionRecorder recorder = recorders[index];
                 Map<Integer, Long> byProducer = new LinkedHashMap<>();
-                for (ProducerTask producer : producers) {
-                  byProducer.put(
-                      producer.producerId(), recorder.distinctFrom(producer.producerId()));
+                // Every producer heard from, not only this worker's: producers may live elsewhere.
+                for (int producer = 0; producer < recorder.producersSeen(); producer++) {
+                  long count = recorder.distinctFrom(producer);
+                  if (count > 0) {
+                    byProducer.put(producer, count);
+                  }
                 }
                 distinct.put(key, byProducer);
               });

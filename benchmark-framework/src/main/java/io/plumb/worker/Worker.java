@@ -1,5 +1,6 @@
 package io.plumb.worker;
 
+import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
 import io.plumb.worker.WorkerSpecs.DriverInfo;
@@ -23,6 +24,12 @@ public interface Worker extends AutoCloseable {
   DriverInfo initializeDriver(DriverSetup setup, int runId);
 
   void createTopics(List<TopicSpec> topics);
+
+  /**
+   * How consumers bring each producer's send times onto this worker's clock; called before {@link
+   * #createConsumers} when producers run on other hosts.
+   */
+  default void applyClockCorrections(ClockCorrections corrections) {}
 
   void createConsumers(List<ConsumerSpec> consumers);
 
