@@ -1,13 +1,15 @@
 package io.plumb.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.input.BadInputException;
+import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
 import io.plumb.worker.DriverLoader;
-import io.plumb.worker.LocalWorker;
+import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import io.plumb.workload.WorkloadReader;
 import java.io.IOException;
@@ -23,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -48,6 +51,8 @@ import picocli.CommandLine.Parameters;
       "  bin/benchmark -d driver-kafka/kafka.yaml --driver-set bootstrap.servers=broker1:9092 workloads/*.yaml",
       "  bin/benchmark -d benchmark-framework/loopback.yaml workloads/loopback-capacity.yaml   # what this host can push",
       "  bin/benchmark report results/*.json -o report.html   # charts and tables of results: bin/benchmark report --help",
+      "  bin/benchmark --workers http://10.0.0.1:8080,http://10.0.0.2:8080 --token-file worker.token -d driver-kafka/kafka.yaml \\",
+      "      --driver-set bootstrap.servers=10.0.0.9:9092 workloads/1-topic-16-partitions-1kb.yaml   # see bin/benchmark-worker --help",
     })
 public final class BenchmarkCommand implements Callable<Integer> {
   @Option(
@@ -91,18 +96,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
       description = "Leave the run's topics on the broker (default: delete them at the end).")
   boolean keepTopics;
 
-  @Option(
-      names = {"-w", "--workers"},
-      split = ",",
-      paramLabel = "URL",
-      description = "Remote workers (not supported yet: runs use an in-process worker).")
-  List<String> workers;
-
-  @Option(
-      names = {"-wf", "--workers-file"},
-      paramLabel = "FILE",
-      description = "File listing remote workers (not supported yet).")
-  Path workersFile;
+  @Mixin RemoteWorkerOptions remote = new RemoteWorkerOptions();
 
   private final PrintStream out;
   private final AtomicReference<BenchmarkRun> current = new AtomicReference<>();
@@ -115,10 +109,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (workers != null || workersFile != null) {
-      throw new BadInputException(
-          "--workers / --workers-file: remote workers are not supported yet; omit the option to run in-process");
-    }
+    remote.validate();
     if (periodSeconds != null && !(periodSeconds >= 0.1 && periodSeconds <= 3600)) {
       throw new BadInputException(
           "--period: expected seconds from 0.1 to 3600, got " + periodSeconds);
@@ -155,13 +146,13 @@ public final class BenchmarkCommand implements Callable<Integer> {
   private int runOne(Workload workload, Path driver, RunOptions options, ResultPaths paths)
       throws IOException {
     out.printf("%n=== %s with %s%n", workload.file(), driver);
+    Worker worker = remote.connect();
     BenchmarkRun run =
         new BenchmarkRun(
-            workload,
-            driver,
-            new LocalWorker(),
-            options,
-            new ConsoleReporter(out, workload.messageSize()));
+            workload, driver, worker, options, new ConsoleReporter(out, workload.messageSize()));
+    if (worker instanceof DistributedWorkers ensemble) {
+      ensemble.onWorkerLost(run::abort);
+    }
     current.set(run);
     RunReport report;
     try {
@@ -170,7 +161,11 @@ public final class BenchmarkCommand implements Callable<Integer> {
       current.set(null);
     }
     Path target = paths.pathFor(workload.name(), report.driverName());
-    ResultWriter.write(ResultJson.render(report), target);
+    ObjectNode json = ResultJson.render(report);
+    if (worker instanceof DistributedWorkers ensemble) {
+      json.set("workers", ensemble.breakdown());
+    }
+    ResultWriter.write(json, target);
     written.add(target);
     ConsoleReporter.written(out, target);
     return report.complete() ? 0 : 1;

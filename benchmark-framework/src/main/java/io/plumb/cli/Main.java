@@ -28,30 +28,34 @@ public final class Main {
     }
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setExecutionExceptionHandler(
-        (exception, line, parseResult) -> {
-          if (exception instanceof BadInputException) {
-            err.println("error: " + exception.getMessage());
-            return 2;
-          }
-          err.println("error: " + exception);
-          return 1;
-        });
+    commandLine.setExecutionExceptionHandler(errorHandler(err));
     commandLine.setParameterExceptionHandler(
-        (exception, arguments) -> {
-          // An unknown option is the likelier mistake than the missing arguments it also causes.
-          var unmatched = exception.getCommandLine().getParseResult().unmatched();
-          err.println(
-              "error: "
-                  + (unmatched.isEmpty()
-                      ? exception.getMessage()
-                      : "unknown option or argument: " + String.join(" ", unmatched)));
-          err.println(
-              "Try 'bin/benchmark "
-                  + (report ? "report " : "")
-                  + "--help' for the options and examples.");
-          return 2;
-        });
+        parameterHandler(err, report ? "bin/benchmark report" : "bin/benchmark"));
     return commandLine.execute(args);
+  }
+
+  static CommandLine.IExecutionExceptionHandler errorHandler(PrintStream err) {
+    return (exception, line, parseResult) -> {
+      if (exception instanceof BadInputException) {
+        err.println("error: " + exception.getMessage());
+        return 2;
+      }
+      err.println("error: " + exception);
+      return 1;
+    };
+  }
+
+  static CommandLine.IParameterExceptionHandler parameterHandler(PrintStream err, String command) {
+    return (exception, arguments) -> {
+      // An unknown option is the likelier mistake than the missing arguments it also causes.
+      var unmatched = exception.getCommandLine().getParseResult().unmatched();
+      err.println(
+          "error: "
+              + (unmatched.isEmpty()
+                  ? exception.getMessage()
+                  : "unknown option or argument: " + String.join(" ", unmatched)));
+      err.println("Try '" + command + " --help' for the options and examples.");
+      return 2;
+    };
   }
 }

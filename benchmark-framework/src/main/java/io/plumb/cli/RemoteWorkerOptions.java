@@ -1,0 +1,110 @@
+package io.plumb.cli;
+
+import io.plumb.input.BadInputException;
+import io.plumb.remote.DistributedWorkers;
+import io.plumb.remote.HttpWorker;
+import io.plumb.remote.TlsContexts;
+import io.plumb.remote.Tokens;
+import io.plumb.remote.WorkerEndpoints;
+import io.plumb.remote.WorkerRoles;
+import io.plumb.worker.LocalWorker;
+import io.plumb.worker.Worker;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import picocli.CommandLine.Option;
+
+/** The coordinator's options for remote workers, and the worker they choose for each run. */
+final class RemoteWorkerOptions {
+  @Option(
+      names = {"-w", "--workers"},
+      split = ",",
+      paramLabel = "URL",
+      description =
+          "Remote workers started with bin/benchmark-worker, comma-separated, e.g. http://10.0.0.1:8080,http://10.0.0.2:8080 (default: one worker in this process).")
+  List<String> workers;
+
+  @Option(
+      names = {"-wf", "--workers-file"},
+      paramLabel = "FILE",
+      description =
+          "YAML file listing remote workers, OpenMessaging Benchmark's format: 'workers:' then a list of URLs.")
+  Path workersFile;
+
+  @Option(
+      names = "--worker-roles",
+      paramLabel = "split|both",
+      defaultValue = "split",
+      description =
+          "split (default, as OpenMessaging Benchmark): the first half of the workers produce, the second half consume; both: every worker produces and consumes.")
+  String roles;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the workers' shared secret (default: the environment variable PLUMB_WORKER_TOKEN).")
+  Path tokenFile;
+
+  @Option(
+      names = "--tls-truststore",
+      paramLabel = "FILE",
+      description =
+          "Trust https:// workers whose certificates this keystore holds (default: the JVM's trusted authorities).")
+  Path truststore;
+
+  @Option(
+      names = "--tls-truststore-password-file",
+      paramLabel = "FILE",
+      description = "File holding the truststore's password.")
+  Path truststorePasswordFile;
+
+  private List<URI> endpoints = List.of();
+  private Optional<String> token = Optional.empty();
+  private SSLContext tls;
+  private WorkerRoles parsedRoles;
+
+  /** Checks every option before anything runs. */
+  void validate() {
+    if (workers != null && workersFile != null) {
+      throw new BadInputException("--workers and --workers-file: give one or the other");
+    }
+    List<URI> found = new ArrayList<>();
+    if (workers != null) {
+      found.addAll(WorkerEndpoints.parse(workers, "--workers"));
+    } else if (workersFile != null) {
+      found.addAll(WorkerEndpoints.fromFile(workersFile));
+    }
+    endpoints = List.copyOf(found);
+    parsedRoles =
+        switch (roles) {
+          case "split" -> WorkerRoles.SPLIT;
+          case "both" -> WorkerRoles.BOTH;
+          default ->
+              throw new BadInputException(
+                  "--worker-roles: '" + roles + "' is not one of split, both");
+        };
+    if (endpoints.isEmpty()) {
+      return;
+    }
+    token = Tokens.read(tokenFile, "--token-file");
+    if (truststore != null) {
+      tls = TlsContexts.client(truststore, truststorePasswordFile, "--tls-truststore");
+    }
+  }
+
+  /** The worker for one run: the remote ensemble, reached and clock-measured, or a local one. */
+  Worker connect() {
+    if (endpoints.isEmpty()) {
+      return new LocalWorker();
+    }
+    List<HttpWorker> remote = new ArrayList<>();
+    for (URI endpoint : endpoints) {
+      remote.add(new HttpWorker(endpoint, token, tls));
+    }
+    return DistributedWorkers.connect(remote, parsedRoles);
+  }
+}

@@ -1,0 +1,23 @@
+package io.plumb.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/** Entry point of {@code bin/benchmark-worker}. */
+public final class WorkerMain {
+  private WorkerMain() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    CommandLine commandLine = new CommandLine(new WorkerCommand(out));
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    commandLine.setExecutionExceptionHandler(Main.errorHandler(err));
+    commandLine.setParameterExceptionHandler(Main.parameterHandler(err, "bin/benchmark-worker"));
+    return commandLine.execute(args);
+  }
+}

@@ -1,0 +1,37 @@
+package io.plumb.remote;
+
+import java.util.function.LongSupplier;
+
+/**
+ * A worker's clock relative to the coordinator's, measured NTP-style over the control channel: for
+ * each round trip, offset = t_worker - (t_send + t_receive) / 2, which is exact when the request
+ * and the answer took equally long and off by at most half the round trip otherwise. The round trip
+ * with the smallest time is kept, since queueing only ever adds time.
+ *
+ * @param offsetNanos worker clock minus coordinator clock
+ * @param uncertaintyNanos half the round trip kept: the true offset lies within ± this
+ */
+public record ClockOffset(long offsetNanos, long uncertaintyNanos) {
+  public static final int ROUNDS = 16;
+
+  /**
+   * @param coordinator the coordinator's clock
+   * @param worker one reading of the worker's clock per call, over the channel being measured
+   */
+  public static ClockOffset measure(LongSupplier coordinator, LongSupplier worker, int rounds) {
+    long bestRoundTrip = Long.MAX_VALUE;
+    long bestOffset = 0;
+    for (int i = 0; i < rounds; i++) {
+      long sent = coordinator.getAsLong();
+      long reading = worker.getAsLong();
+      long received = coordinator.getAsLong();
+      long roundTrip = received - sent;
+      if (roundTrip < bestRoundTrip) {
+        bestRoundTrip = roundTrip;
+        // sent + roundTrip / 2 rather than (sent + received) / 2: epoch nanoseconds would overflow.
+        bestOffset = reading - (sent + roundTrip / 2);
+      }
+    }
+    return new ClockOffset(bestOffset, (bestRoundTrip + 1) / 2);
+  }
+}

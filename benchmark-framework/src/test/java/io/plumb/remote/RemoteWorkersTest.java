@@ -1,0 +1,135 @@
+package io.plumb.remote;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.result.Counters;
+import io.plumb.result.RunReport;
+import io.plumb.workload.WorkloadReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A coordinator and two worker JVMs on the loopback driver. */
+class RemoteWorkersTest {
+  private static WorkerProcess first;
+  private static WorkerProcess second;
+  private final HttpClient http = HttpClient.newHttpClient();
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startWorkers() throws Exception {
+    first = WorkerProcess.startWorker();
+    second = WorkerProcess.startWorker();
+  }
+
+  @AfterAll
+  static void stopWorkers() throws Exception {
+    first.close();
+    second.close();
+  }
+
+  @Test
+  void mergedCountsAreTheSumOfEachWorkersAndNothingIsLost() throws Exception {
+    Path workload = dir.resolve("workload.yaml");
+    Files.writeString(
+        workload,
+        """
+        name: two-workers
+        topics: 2
+        partitionsPerTopic: 2
+        messageSize: 128
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: 4000
+        testDurationSeconds: 2
+        warmupDurationSeconds: 0
+        """);
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    DistributedWorkers workers =
+        DistributedWorkers.connect(List.of(first.client(), second.client()), WorkerRoles.BOTH);
+    BenchmarkRun run =
+        new BenchmarkRun(
+            WorkloadReader.read(workload),
+            driver,
+            workers,
+            RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
+            RunListener.SILENT);
+    workers.onWorkerLost(run::abort);
+    RunReport report = run.execute();
+
+    assertTrue(report.complete(), report.incompleteReason());
+    Counters counters = report.counters();
+    assertTrue(counters.sent() > 4000, "sent " + counters.sent());
+    assertEquals(counters.sent(), counters.received());
+    assertEquals(0, counters.lost());
+    assertEquals(0, counters.duplicated());
+
+    JsonNode breakdown = workers.breakdown();
+    JsonNode each = breakdown.get("workers");
+    assertEquals(2, each.size());
+    long sent = 0;
+    long received = 0;
+    for (JsonNode worker : each) {
+      assertEquals(1, worker.get("producers").asInt(), worker.toString());
+      assertEquals(1, worker.get("consumers").asInt(), worker.toString());
+      assertTrue(worker.get("sent").asLong() > 0, worker.toString());
+      assertTrue(Math.abs(worker.get("clockOffsetMillis").asDouble()) < 50, worker.toString());
+      assertTrue(worker.get("clockUncertaintyMillis").asDouble() >= 0, worker.toString());
+      sent += worker.get("sent").asLong();
+      received += worker.get("received").asLong();
+    }
+    assertEquals(counters.sent(), sent, "merged sent equals the sum of the workers'");
+    assertEquals(counters.received(), received, "merged received equals the sum of the workers'");
+
+    // The workers' own counters agree, as Prometheus would scrape them.
+    String metrics = get(first.uri().resolve("/metrics"), WorkerProcess.TOKEN).body();
+    assertTrue(metrics.contains("# TYPE plumb_worker_messages_sent_total counter"), metrics);
+    long scraped =
+        metrics
+            .lines()
+            .filter(line -> line.startsWith("plumb_worker_messages_sent_total "))
+            .mapToLong(line -> Long.parseLong(line.split(" ")[1]))
+            .sum();
+    assertEquals(each.get(0).get("sent").asLong(), scraped);
+  }
+
+  @Test
+  void aRequestWithoutTheRightTokenGets401AndNothingElse() throws Exception {
+    for (String path : List.of("/clock", "/worker/initialize", "/metrics", "/nowhere")) {
+      HttpResponse<String> none =
+          http.send(
+              HttpRequest.newBuilder(first.uri().resolve(path))
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(401, none.statusCode(), path);
+      assertEquals("", none.body(), path);
+    }
+    HttpResponse<String> wrong = get(first.uri().resolve("/metrics"), WorkerProcess.TOKEN + "x");
+    assertEquals(401, wrong.statusCode());
+    assertEquals("", wrong.body());
+    assertEquals(200, get(first.uri().resolve("/metrics"), WorkerProcess.TOKEN).statusCode());
+  }
+
+  private HttpResponse<String> get(URI uri, String token) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
