@@ -106,9 +106,13 @@ final class WorkerProcess implements AutoCloseable {
   }
 
   /** Like a crashed host: SIGKILL, no shutdown hooks. */
-  void kill() throws InterruptedException {
+  void kill() {
     process.destroyForcibly();
-    process.waitFor(10, TimeUnit.SECONDS);
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   int waitFor(long seconds) throws Exception {
@@ -119,7 +123,7 @@ final class WorkerProcess implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     if (process.isAlive()) {
       kill();
     }
