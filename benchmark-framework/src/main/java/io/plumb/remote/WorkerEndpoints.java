@@ -1,14 +1,12 @@
 package io.plumb.remote;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.plumb.input.BadInputException;
+import io.plumb.input.YamlFields;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,38 +23,30 @@ import java.util.List;
  * </pre>
  */
 public final class WorkerEndpoints {
-  private static final YAMLMapper YAML =
-      YAMLMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+  private static final YAMLMapper YAML = new YAMLMapper();
 
   private WorkerEndpoints() {}
 
-  private record WorkersFile(List<String> workers) {}
-
   public static List<URI> fromFile(Path file) {
-    WorkersFile parsed;
+    YamlFields fields = YamlFields.read(file);
+    fields.rejectFieldsOtherThan(List.of("workers"));
+    JsonNode list;
     try {
-      parsed = YAML.readValue(Files.readString(file), WorkersFile.class);
-    } catch (NoSuchFileException e) {
-      throw new BadInputException(file + ": workers file not found");
-    } catch (UnrecognizedPropertyException e) {
-      throw new BadInputException(
-          file
-              + ":"
-              + e.getLocation().getLineNr()
-              + ": field '"
-              + e.getPropertyName()
-              + "': unknown; a workers file has one field, 'workers', a list of URLs");
+      list = YAML.readTree(file.toFile()).get("workers");
     } catch (IOException e) {
-      throw new BadInputException(
-          file
-              + ": expected 'workers:' followed by a list of URLs: "
-              + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+      throw new BadInputException(file + ": cannot read: " + e.getMessage());
     }
-    if (parsed == null || parsed.workers() == null || parsed.workers().isEmpty()) {
-      throw new BadInputException(
-          file + ": field 'workers': expected a non-empty list of URLs such as http://host:8080");
+    if (list == null || !list.isArray() || list.isEmpty()) {
+      throw fields.error("workers", "expected a non-empty list of URLs such as http://host:8080");
     }
-    return parse(parsed.workers(), file + ": field 'workers'");
+    List<String> urls = new ArrayList<>();
+    for (JsonNode url : list) {
+      if (!url.isTextual()) {
+        throw fields.error("workers", "expected URLs such as http://host:8080, got " + url);
+      }
+      urls.add(url.asText());
+    }
+    return parse(urls, fields.where("workers"));
   }
 
   /** Checks and normalises URLs; {@code where} names the option or file field for errors. */

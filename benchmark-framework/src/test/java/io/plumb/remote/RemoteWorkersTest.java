@@ -107,6 +107,9 @@ class RemoteWorkersTest {
             .mapToLong(line -> Long.parseLong(line.split(" ")[1]))
             .sum();
     assertEquals(each.get(0).get("sent").asLong(), scraped);
+    assertTrue(
+        first.output().stream().noneMatch(line -> line.contains(WorkerProcess.TOKEN)),
+        "the token never appears in a worker's log");
   }
 
   @Test

@@ -1,0 +1,51 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class WorkerMainTest {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) throws Exception {
+    // Bounded: a worker that wrongly started would serve forever.
+    return CompletableFuture.supplyAsync(
+            () ->
+                WorkerMain.run(
+                    args,
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8)))
+        .get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void refusesToListenBeyondLoopbackWithoutAToken() throws Exception {
+    assertEquals(2, run("--bind", "0.0.0.0", "--port", "0"));
+    assertEquals(
+        "error: --bind 0.0.0.0: refusing to serve beyond loopback without a token; give --token-file FILE or set PLUMB_WORKER_TOKEN (or, on a network you trust entirely, --insecure)\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void helpTeachesTheTokenAndTheLease() throws Exception {
+    assertEquals(0, run("--help"));
+    String help = out.toString(StandardCharsets.UTF_8);
+    assertTrue(help.contains("--token-file"), help);
+    assertTrue(help.contains("--lease-timeout"), help);
+    assertTrue(help.contains("bin/benchmark --workers"), help);
+    assertTrue(!help.contains("clock-skew"), "the test-only option stays hidden");
+  }
+
+  @Test
+  void rejectsALeaseBeyondThirtySeconds() throws Exception {
+    assertEquals(2, run("--lease-timeout", "60"));
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("error: --lease-timeout:"));
+  }
+}

@@ -1,0 +1,112 @@
+package io.plumb.remote;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.load.WorkerClock;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The control channel's guards, on an in-process server. */
+class WorkerServerTest {
+  private static final String TOKEN = "s3cret-token";
+  @TempDir Path dir;
+  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+  private WorkerServer start(SSLContext tls, long maxRequestBytes) throws Exception {
+    WorkerServer server =
+        new WorkerServer(
+            new WorkerServer.Settings(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                Optional.of(TOKEN),
+                tls,
+                Duration.ofSeconds(5),
+                maxRequestBytes,
+                1),
+            new WorkerClock(),
+            new PrintStream(log, true, StandardCharsets.UTF_8));
+    server.start();
+    return server;
+  }
+
+  @Test
+  void anOversizedBodyIsRefusedWith413() throws Exception {
+    try (WorkerServer server = start(null, 1024)) {
+      HttpResponse<String> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/clock"))
+                      .header("Authorization", "Bearer " + TOKEN)
+                      .POST(HttpRequest.BodyPublishers.ofString("x".repeat(4096)))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertEquals(413, response.statusCode());
+    }
+  }
+
+  @Test
+  void servesTheControlChannelOverTlsToACoordinatorThatTrustsItsCertificate() throws Exception {
+    Path keystore = dir.resolve("worker.p12");
+    Path password = Files.writeString(dir.resolve("password"), "changeit-worker\n");
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "worker",
+                "-keyalg",
+                "EC",
+                "-dname",
+                "CN=127.0.0.1",
+                "-ext",
+                "san=ip:127.0.0.1",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keystore.toString(),
+                "-storepass",
+                "changeit-worker")
+            .redirectErrorStream(true)
+            .start();
+    assertTrue(keytool.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, keytool.exitValue(), new String(keytool.getInputStream().readAllBytes()));
+
+    SSLContext serverTls = TlsContexts.server(keystore, password, "--tls-keystore");
+    try (WorkerServer server = start(serverTls, 1 << 20)) {
+      URI uri = URI.create("https://127.0.0.1:" + server.port() + "/");
+      HttpWorker trusting =
+          new HttpWorker(
+              uri, Optional.of(TOKEN), TlsContexts.client(keystore, password, "--tls-truststore"));
+      DistributedWorkers workers = DistributedWorkers.connect(List.of(trusting), WorkerRoles.BOTH);
+      workers.close();
+
+      // A coordinator that does not trust the certificate gets nowhere, and is told which worker.
+      HttpWorker untrusting = new HttpWorker(uri, Optional.of(TOKEN), null);
+      String error =
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  io.plumb.input.BadInputException.class,
+                  () -> DistributedWorkers.connect(List.of(untrusting), WorkerRoles.BOTH))
+              .getMessage();
+      assertTrue(error.contains(uri.toString()), error);
+    }
+    assertTrue(!log.toString(StandardCharsets.UTF_8).contains(TOKEN), "the token is never logged");
+  }
+}
