@@ -67,7 +67,7 @@ public final class DistributedWorkers implements Worker {
   /** One remote worker with what the coordinator knows about it. */
   private static final class Member {
     final HttpWorker worker;
-    final ClockOffset clock;
+    volatile ClockOffset clock;
     final PeriodStats.Builder total = new PeriodStats.Builder();
     volatile long lastAnswer = System.nanoTime();
     volatile String lastProblem = "";
@@ -99,26 +99,25 @@ public final class DistributedWorkers implements Worker {
 
   /** Reaches every worker and measures its clock; an unreachable worker is named within seconds. */
   public static DistributedWorkers connect(List<HttpWorker> workers, WorkerRoles roles) {
-    WorkerClock coordinator = new WorkerClock();
-    List<CompletableFuture<ClockOffset>> offsets = new ArrayList<>();
+    List<CompletableFuture<Long>> reached = new ArrayList<>();
     ExecutorService probes = Executors.newFixedThreadPool(workers.size(), daemon("plumb-connect"));
     try {
+      // All at once, so every unreachable worker is named within one connect timeout.
       for (HttpWorker worker : workers) {
-        offsets.add(
-            CompletableFuture.supplyAsync(
-                () -> ClockOffset.measure(coordinator::now, worker::clock, ClockOffset.ROUNDS),
-                probes));
+        reached.add(CompletableFuture.supplyAsync(worker::clock, probes));
       }
       List<Member> members = new ArrayList<>();
       List<String> unreachable = new ArrayList<>();
       for (int i = 0; i < workers.size(); i++) {
         try {
-          members.add(new Member(workers.get(i), offsets.get(i).join()));
-        } catch (CompletionException e) {
-          if (e.getCause() instanceof BadInputException bad) {
+          reached.get(i).join();
+          members.add(new Member(workers.get(i), measureClock(workers.get(i))));
+        } catch (CompletionException | WorkerException e) {
+          Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+          if (cause instanceof BadInputException bad) {
             throw bad;
           }
-          unreachable.add(HttpWorker.describe(e.getCause()));
+          unreachable.add(HttpWorker.describe(cause));
         }
       }
       if (!unreachable.isEmpty()) {
@@ -133,6 +132,17 @@ public final class DistributedWorkers implements Worker {
     } finally {
       probes.shutdownNow();
     }
+  }
+
+  private static final WorkerClock COORDINATOR_CLOCK = new WorkerClock();
+
+  /**
+   * One worker at a time, after a few unmeasured calls: parallel round trips and a cold connection
+   * only widen the round trips, and with them the uncertainty.
+   */
+  private static ClockOffset measureClock(HttpWorker worker) {
+    ClockOffset.measure(COORDINATOR_CLOCK::now, worker::clock, 5);
+    return ClockOffset.measure(COORDINATOR_CLOCK::now, worker::clock, ClockOffset.ROUNDS);
   }
 
   /** Who to tell when a worker is lost mid-run (the run aborts with this reason). */
@@ -162,6 +172,10 @@ public final class DistributedWorkers implements Worker {
 
   @Override
   public void createConsumers(List<ConsumerSpec> consumers) {
+    // Measure again now the JVMs are warm, keeping the tighter result, before offsets are used.
+    for (Member member : live()) {
+      member.clock = member.clock.tighter(measureClock(member.worker));
+    }
     Map<Member, List<ConsumerSpec>> shares = new LinkedHashMap<>();
     for (int i = 0; i < consumers.size(); i++) {
       shares
