@@ -43,7 +43,7 @@ class RemoteWorkersTest {
   }
 
   @Test
-  void mergedCountsAreTheSumOfEachWorkersAndNothingIsLost() throws Exception {
+  void mergedCountsAreTheSumOfEachWorkersAndAStallShowsInTheirHistograms() throws Exception {
     Path workload = dir.resolve("workload.yaml");
     Files.writeString(
         workload,
@@ -60,7 +60,11 @@ class RemoteWorkersTest {
         warmupDurationSeconds: 0
         """);
     Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    // Each worker's in-process "broker" stops answering for 700 ms once, after 1,000 messages.
+    Files.writeString(
+        driver,
+        "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n"
+            + "stallAfterMessages: 1000\nstallMillis: 700\n");
     DistributedWorkers workers =
         DistributedWorkers.connect(List.of(first.client(), second.client()), WorkerRoles.BOTH);
     BenchmarkRun run =
@@ -79,6 +83,7 @@ class RemoteWorkersTest {
     assertEquals(counters.sent(), counters.received());
     assertEquals(0, counters.lost());
     assertEquals(0, counters.duplicated());
+    assertTrue(report.measured().publishLatency().getMaxValue() >= 700_000_000L);
 
     JsonNode breakdown = workers.breakdown();
     JsonNode each = breakdown.get("workers");
@@ -91,6 +96,11 @@ class RemoteWorkersTest {
       assertTrue(worker.get("sent").asLong() > 0, worker.toString());
       assertTrue(Math.abs(worker.get("clockOffsetMillis").asDouble()) < 50, worker.toString());
       assertTrue(worker.get("clockUncertaintyMillis").asDouble() >= 0, worker.toString());
+      // The stall crossed the wire in the encoded histograms: the worst message waited all of it.
+      assertTrue(
+          worker.get("publishLatencyMillis").get("max").asDouble() >= 700, worker.toString());
+      assertTrue(
+          worker.get("endToEndLatencyMillis").get("max").asDouble() >= 700, worker.toString());
       sent += worker.get("sent").asLong();
       received += worker.get("received").asLong();
     }

@@ -46,6 +46,26 @@ class WorkerServerTest {
   }
 
   @Test
+  void anUnreachableWorkerIsNamedWithinSeconds() throws Exception {
+    URI closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/");
+    }
+    long start = System.nanoTime();
+    String error =
+        org.junit.jupiter.api.Assertions.assertThrows(
+                io.plumb.input.BadInputException.class,
+                () ->
+                    DistributedWorkers.connect(
+                        List.of(new HttpWorker(closed, Optional.of(TOKEN), null)),
+                        WorkerRoles.SPLIT))
+            .getMessage();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertTrue(error.startsWith("--workers: worker " + closed + " cannot be reached"), error);
+    assertTrue(seconds < 10, "named after " + seconds + " s");
+  }
+
+  @Test
   void anOversizedBodyIsRefusedWith413() throws Exception {
     try (WorkerServer server = start(null, 1024)) {
       HttpResponse<String> response =
