@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
  * @param uncertaintyNanos half the round trip kept: the true offset lies within ± this
  */
 public record ClockOffset(long offsetNanos, long uncertaintyNanos) {
-  public static final int ROUNDS = 40;
+  public static final int ROUNDS = 24;
 
   /** The better-founded of two measurements of the same clock. */
   public ClockOffset tighter(ClockOffset other) {

@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -70,6 +71,7 @@ public final class DistributedWorkers implements Worker {
     volatile ClockOffset clock;
     final PeriodStats.Builder total = new PeriodStats.Builder();
     volatile long lastAnswer = System.nanoTime();
+    volatile boolean failingSinceAnswer;
     volatile String lastProblem = "";
     volatile String lost;
     int producers;
@@ -141,7 +143,7 @@ public final class DistributedWorkers implements Worker {
    * only widen the round trips, and with them the uncertainty.
    */
   private static ClockOffset measureClock(HttpWorker worker) {
-    ClockOffset.measure(COORDINATOR_CLOCK::now, worker::clock, 5);
+    ClockOffset.measure(COORDINATOR_CLOCK::now, worker::clock, 3);
     return ClockOffset.measure(COORDINATOR_CLOCK::now, worker::clock, ClockOffset.ROUNDS);
   }
 
@@ -239,8 +241,15 @@ public final class DistributedWorkers implements Worker {
   public void startLoad(LoadSpec load) {
     // Every producing worker gets the same relative start; the delay covers the calls' spread.
     long delay = Math.max(load.startDelayNanos(), MIN_START_DELAY.toNanos());
+    long firstDue = System.nanoTime() + delay;
     onEach(
         withProducers(), w -> run(() -> w.startLoad(new LoadSpec(load.ratePerProducer(), delay))));
+    // Return no earlier than a local worker would, relative to the first messages being due, so
+    // the run's first period does not count the longer remote start delay as time without sends.
+    long returnAt = firstDue - load.startDelayNanos();
+    for (long wait = returnAt - System.nanoTime(); wait > 0; wait = returnAt - System.nanoTime()) {
+      LockSupport.parkNanos(wait);
+    }
   }
 
   @Override
@@ -385,6 +394,10 @@ public final class DistributedWorkers implements Worker {
   }
 
   private void startHeartbeat() {
+    long now = System.nanoTime();
+    for (Member member : members) {
+      member.lastAnswer = now;
+    }
     heartbeat.scheduleWithFixedDelay(
         this::renewLeases, 0, RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -399,17 +412,17 @@ public final class DistributedWorkers implements Worker {
               (ok, failure) -> {
                 if (failure == null) {
                   member.lastAnswer = System.nanoTime();
+                  member.failingSinceAnswer = false;
                 } else {
                   member.lastProblem = HttpWorker.describe(failure);
+                  member.failingSinceAnswer = true;
                 }
               });
       long silent = now - member.lastAnswer;
-      if (silent > LOST_AFTER.toNanos()) {
-        lose(
-            member,
-            String.format(
-                "no answer for %.1f s (%s)",
-                silent / 1e9, member.lastProblem.isEmpty() ? "timed out" : member.lastProblem));
+      // Only renewals that failed count: a heartbeat delayed on a busy coordinator is not the
+      // worker's silence.
+      if (member.failingSinceAnswer && silent > LOST_AFTER.toNanos()) {
+        lose(member, String.format("no answer for %.1f s (%s)", silent / 1e9, member.lastProblem));
       }
     }
   }
