@@ -66,6 +66,29 @@ class WorkerServerTest {
   }
 
   @Test
+  void onlyDriverClassesAreEverLoadedFromACoordinatorsDriverFile() throws Exception {
+    try (WorkerServer server = start(null, 1 << 20)) {
+      HttpWorker worker =
+          new HttpWorker(
+              URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.of(TOKEN), null);
+      String error =
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  io.plumb.input.BadInputException.class,
+                  () ->
+                      worker.initializeDriver(
+                          new io.plumb.worker.WorkerSpecs.DriverSetup(
+                              "evil.yaml",
+                              "name: evil\ndriverClass: java.lang.ProcessBuilder\n",
+                              java.util.Map.of()),
+                          1))
+              .getMessage();
+      assertTrue(error.contains("evil.yaml"), error);
+      assertTrue(error.contains("does not implement io.plumb.driver.BenchmarkDriver"), error);
+      worker.close();
+    }
+  }
+
+  @Test
   void anOversizedBodyIsRefusedWith413() throws Exception {
     try (WorkerServer server = start(null, 1024)) {
       HttpResponse<String> response =
@@ -115,15 +138,14 @@ class WorkerServerTest {
       HttpWorker trusting =
           new HttpWorker(
               uri, Optional.of(TOKEN), TlsContexts.client(keystore, password, "--tls-truststore"));
-      DistributedWorkers workers = DistributedWorkers.connect(List.of(trusting), WorkerRoles.BOTH);
-      workers.close();
+      long before = new WorkerClock().now();
+      assertTrue(trusting.clock() >= before - 1_000_000_000L, "a clock reading over TLS");
 
       // A coordinator that does not trust the certificate gets nowhere, and is told which worker.
       HttpWorker untrusting = new HttpWorker(uri, Optional.of(TOKEN), null);
       String error =
           org.junit.jupiter.api.Assertions.assertThrows(
-                  io.plumb.input.BadInputException.class,
-                  () -> DistributedWorkers.connect(List.of(untrusting), WorkerRoles.BOTH))
+                  io.plumb.worker.WorkerException.class, untrusting::clock)
               .getMessage();
       assertTrue(error.contains(uri.toString()), error);
     }
