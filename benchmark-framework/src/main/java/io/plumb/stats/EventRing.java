@@ -28,7 +28,6 @@ public final class EventRing {
   static final int PROBE = 6;
 
   private static final int WORDS = 4;
-  private static final long DEFERRED = 1L << 62;
   private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
 
   // Tail (owner) and head (collector) live 128 bytes apart in one array, so neither side's writes
@@ -94,15 +93,11 @@ public final class EventRing {
     long[] state = own;
     state[OWN_DEFERRING] = 0;
     long tail = state[OWN_TAIL];
+    // A deferred event's last word holds what the time is to be subtracted from (the intended
+    // time of a delivery, zero for everything else), so one subtraction stamps every kind.
     for (long sequence = state[OWN_DEFERRED_FROM]; sequence < tail; sequence++) {
-      int base = (int) (sequence & mask) * WORDS;
-      long head = events[base];
-      if ((head & DEFERRED) != 0) {
-        events[base] = head & ~DEFERRED;
-        // ACK keeps the completion time; DELIVERY keeps latency, so the stored intended time
-        // becomes time minus intended.
-        events[base + 3] = type(head) == ACK ? time : time - events[base + 3];
-      }
+      int last = (int) (sequence & mask) * WORDS + 3;
+      events[last] = time - events[last];
     }
     if (tail - state[OWN_PUBLISHED] >= BATCH) {
       publishUpTo(tail);
@@ -121,7 +116,7 @@ public final class EventRing {
    * at the stamp when times are deferred.
    */
   public void acknowledged(int producer, long intended, long sentAt, long completedAt) {
-    put(header(ACK, producer, 0), intended, sentAt, completedAt);
+    put(header(ACK, producer, 0), intended, sentAt, deferring() ? 0 : completedAt);
   }
 
   public void sendFailed(int producer) {
@@ -159,10 +154,8 @@ public final class EventRing {
     put(header(PROBE, subscription, 0), 0, 0, 0);
   }
 
-  private long header(int type, int index, int partition) {
-    long head =
-        ((long) type << 56) | ((long) (index & 0xFF_FFFF) << 32) | (partition & 0xFFFF_FFFFL);
-    return deferring() ? head | DEFERRED : head;
+  private static long header(int type, int index, int partition) {
+    return ((long) type << 56) | ((long) (index & 0xFF_FFFF) << 32) | (partition & 0xFFFF_FFFFL);
   }
 
   private void put(long w0, long w1, long w2, long w3) {

@@ -25,7 +25,10 @@ final class SequenceTracker {
   /** Every sequence number below {@code firstOpenChunk * CHUNK_SIZE} has arrived. */
   private long firstOpenChunk;
 
-  /** Ring of chunk bitsets starting at {@code firstOpenChunk}; null means not touched yet. */
+  /**
+   * Ring of chunk bitsets starting at {@code firstOpenChunk}; null means not touched yet. Its
+   * length is a power of two, so positions wrap with a mask rather than a division.
+   */
   private long[][] chunks = new long[4][];
 
   private int[] chunkCounts = new int[4];
@@ -69,7 +72,7 @@ final class SequenceTracker {
     if (offset >= chunks.length) {
       grow((int) offset + 1);
     }
-    int slot = (int) ((head + offset) % chunks.length);
+    int slot = (int) ((head + offset) & (chunks.length - 1));
     long[] bits = chunks[slot];
     if (bits == COMPLETE) {
       return false;
@@ -96,7 +99,7 @@ final class SequenceTracker {
     while (chunks[head] == COMPLETE) {
       chunks[head] = null;
       chunkCounts[head] = 0;
-      head = (head + 1) % chunks.length;
+      head = (head + 1) & (chunks.length - 1);
       firstOpenChunk++;
     }
   }
@@ -109,7 +112,7 @@ final class SequenceTracker {
     long[][] grownChunks = new long[length][];
     int[] grownCounts = new int[length];
     for (int i = 0; i < chunks.length; i++) {
-      int from = (head + i) % chunks.length;
+      int from = (head + i) & (chunks.length - 1);
       grownChunks[i] = chunks[from];
       grownCounts[i] = chunkCounts[from];
     }
