@@ -45,7 +45,10 @@ public final class ClockCorrections {
   }
 
   public long forProducer(int producerId) {
-    return nanosBySlot[Math.floorMod(producerId, nanosBySlot.length)];
+    // Called once per delivery on the stats thread: skip the division when there is one slot.
+    return nanosBySlot.length == 1
+        ? nanosBySlot[0]
+        : nanosBySlot[Math.floorMod(producerId, nanosBySlot.length)];
   }
 
   public List<Long> nanosBySlot() {
