@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.plumb.driver.FieldNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -207,7 +208,10 @@ public final class YamlFields {
     rejectUnknownFields();
   }
 
-  /** Fails on the first field that no reader asked for, suggesting the closest known name. */
+  /**
+   * Fails on the first field that no reader asked for, in the phrasing every driver file uses too
+   * ({@link FieldNames#unknown}).
+   */
   public void rejectUnknownFields() {
     List<String> unknown = new ArrayList<>();
     root.fieldNames()
@@ -222,44 +226,9 @@ public final class YamlFields {
     }
     unknown.sort(Comparator.comparingInt(name -> lines.getOrDefault(name, 0)));
     String name = unknown.get(0);
-    String suggestion = closest(name, read);
-    String hint =
-        suggestion == null
-            ? "known fields: " + String.join(", ", read)
-            : "did you mean '" + suggestion + "'?";
-    throw new BadInputException(where(name).replace("field '", "unknown field '") + ": " + hint);
-  }
-
-  private static String closest(String name, Set<String> candidates) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : candidates) {
-      int distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-      if (distance < bestDistance) {
-        bestDistance = distance;
-        best = candidate;
-      }
-    }
-    return bestDistance <= Math.max(2, name.length() / 3) ? best : null;
-  }
-
-  static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
+    Integer line = lines.get(name);
+    throw new BadInputException(
+        file + (line == null ? "" : ":" + line) + ": " + FieldNames.unknown(name, read));
   }
 
   private static String describe(JsonNode node) {

@@ -2,8 +2,7 @@ package io.plumb.loopback;
 
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
-import io.plumb.input.BadInputException;
-import io.plumb.input.YamlFields;
+import io.plumb.driver.DriverSettings;
 
 /**
  * The loopback driver's YAML.
@@ -15,23 +14,16 @@ import io.plumb.input.YamlFields;
 record LoopbackConfig(long stallAfterMessages, long stallMillis) {
 
   static LoopbackConfig read(DriverConfig config) throws DriverConfigException {
-    if (!config.overrides().isEmpty()) {
-      throw new DriverConfigException(
-          config.file()
-              + ": --driver-set "
-              + config.overrides().keySet().iterator().next()
-              + ": the loopback driver takes no overrides");
+    DriverSettings settings = config.settings().ignore("name", "driverClass");
+    long after = settings.longValue("stallAfterMessages", 0);
+    if (after < 0) {
+      throw settings.error("stallAfterMessages", "expected 0 or more, got " + after);
     }
-    try {
-      YamlFields fields = YamlFields.read(config.file());
-      fields.string("name");
-      fields.string("driverClass");
-      long after = fields.whole("stallAfterMessages", 0, Long.MAX_VALUE).orElse(0L);
-      long millis = fields.whole("stallMillis", 0, 3_600_000).orElse(0L);
-      fields.rejectUnknownFields();
-      return new LoopbackConfig(after, millis);
-    } catch (BadInputException e) {
-      throw new DriverConfigException(e.getMessage());
+    long millis = settings.longValue("stallMillis", 0);
+    if (millis < 0 || millis > 3_600_000) {
+      throw settings.error("stallMillis", "expected 0 to 3600000, got " + millis);
     }
+    settings.finish();
+    return new LoopbackConfig(after, millis);
   }
 }

@@ -1,10 +1,9 @@
 package io.plumb.worker;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverAliases;
 import io.plumb.input.BadInputException;
+import io.plumb.input.YamlTree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -21,42 +20,36 @@ import java.util.ServiceLoader;
  * interface before it is initialised.
  */
 public final class DriverLoader {
-  private static final YAMLMapper MAPPER = new YAMLMapper();
-
   private DriverLoader() {}
 
   /** The {@code name} and {@code driverClass} of a driver file; the driver reads the rest. */
   public record DriverIdentity(String name, String driverClass) {}
 
   public static DriverIdentity identify(Path file) {
-    JsonNode tree;
+    String text;
     try {
-      tree = MAPPER.readTree(Files.readString(file));
+      text = Files.readString(file);
     } catch (NoSuchFileException e) {
       throw new BadInputException(file + ": driver file not found");
     } catch (IOException e) {
-      throw new BadInputException(
-          file
-              + ": not a readable YAML driver file: "
-              + e.getMessage().lines().findFirst().orElse(""));
+      throw new BadInputException(file + ": cannot read the driver file: " + e.getMessage());
     }
-    if (tree == null || !tree.isObject()) {
+    return identify(file.toString(), YamlTree.parse(file.toString(), text));
+  }
+
+  /** The identity of a parsed driver file; {@code fileName} only names it in messages. */
+  public static DriverIdentity identify(String fileName, YamlTree tree) {
+    Object driverClass = tree.values().get("driverClass");
+    if (!(driverClass instanceof String text) || text.isBlank()) {
       throw new BadInputException(
-          file + ": expected a YAML mapping with at least 'name' and 'driverClass'");
-    }
-    JsonNode driverClass = tree.get("driverClass");
-    if (driverClass == null || !driverClass.isTextual() || driverClass.asText().isBlank()) {
-      throw new BadInputException(
-          file
+          fileName
               + ": missing field 'driverClass' (installed drivers: "
               + String.join(", ", installed())
               + ")");
     }
-    JsonNode name = tree.get("name");
-    String fallbackName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-    return new DriverIdentity(
-        name != null && name.isTextual() ? name.asText() : fallbackName,
-        driverClass.asText().trim());
+    Object name = tree.values().get("name");
+    String fallbackName = Path.of(fileName).getFileName().toString().replaceFirst("\\.ya?ml$", "");
+    return new DriverIdentity(name instanceof String given ? given : fallbackName, text.trim());
   }
 
   public static BenchmarkDriver instantiate(Path file, String driverClass) {

@@ -7,6 +7,7 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.MessageListener;
 import io.plumb.input.BadInputException;
+import io.plumb.input.YamlTree;
 import io.plumb.load.LoadGenerator;
 import io.plumb.load.ProducerTask;
 import io.plumb.load.WorkerClock;
@@ -87,7 +88,7 @@ public final class LocalWorker implements Worker {
     this.runId = runId;
     Path file = Path.of(setup.fileName());
     if (!Files.isRegularFile(file)) {
-      // A remote coordinator sends the text: keep a private copy for the driver to parse.
+      // A remote coordinator sends the text: keep a private copy for drivers that want a path.
       try {
         file = Files.createTempFile("plumb-driver-", "-" + file.getFileName());
         Files.writeString(file, setup.yaml());
@@ -96,10 +97,14 @@ public final class LocalWorker implements Worker {
         throw new UncheckedIOException(e);
       }
     }
-    DriverLoader.DriverIdentity identity = DriverLoader.identify(file);
+    // Parsed once, from the text the coordinator sent: the driver reads these settings.
+    YamlTree tree = YamlTree.parse(setup.fileName(), setup.yaml());
+    DriverLoader.DriverIdentity identity = DriverLoader.identify(setup.fileName(), tree);
     driver = DriverLoader.instantiate(file, identity.driverClass());
     try {
-      driver.initialize(new DriverConfig(file, setup.overrides()));
+      driver.initialize(
+          new DriverConfig(
+              file, DriverSettingsReader.fromTree(setup.fileName(), tree, setup.overrides())));
     } catch (DriverConfigException e) {
       throw new BadInputException(e.getMessage());
     } catch (Exception e) {

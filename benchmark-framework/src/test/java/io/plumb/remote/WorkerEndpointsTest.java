@@ -30,7 +30,9 @@ class WorkerEndpointsTest {
     Path file = Files.writeString(dir.resolve("w.yaml"), "\nworker:\n  - http://h:8080\n");
     BadInputException error =
         assertThrows(BadInputException.class, () -> WorkerEndpoints.fromFile(file));
-    assertEquals(file + ":2: unknown field 'worker': did you mean 'workers'?", error.getMessage());
+    assertEquals(
+        file + ":2: unknown field 'worker' (did you mean 'workers'?); allowed: workers",
+        error.getMessage());
   }
 
   @Test

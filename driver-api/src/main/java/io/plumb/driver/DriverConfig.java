@@ -6,13 +6,15 @@ import java.util.Map;
 /**
  * What a driver is initialized with.
  *
- * @param file the driver's YAML file, which the driver parses itself (only it knows its fields)
- * @param overrides settings given on the command line ({@code --driver-set key=value}) that take
- *     precedence over the file, so a user can point a shipped YAML at another cluster without
- *     editing it; a driver documents which keys it accepts and rejects the others
+ * @param file the driver's YAML file, for drivers that want its path (the framework has already
+ *     parsed it into {@code settings})
+ * @param settings the file's fields with the command line's {@code --driver-set key=value} values
+ *     on top, so a user can point a shipped YAML at another cluster without editing it
  */
-public record DriverConfig(Path file, Map<String, String> overrides) {
-  public DriverConfig {
-    overrides = Map.copyOf(overrides);
+public record DriverConfig(Path file, DriverSettings settings) {
+
+  /** The raw {@code --driver-set} values; {@link #settings} applies them to the file's fields. */
+  public Map<String, String> overrides() {
+    return settings.overrides();
   }
 }

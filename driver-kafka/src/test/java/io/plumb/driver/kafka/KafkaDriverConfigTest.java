@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ class KafkaDriverConfigTest {
             DriverConfigException.class,
             () -> {
               try (KafkaBenchmarkDriver driver = new KafkaBenchmarkDriver()) {
-                driver.initialize(new DriverConfig(file, overrides));
+                driver.initialize(DriverSettingsReader.config(file, overrides));
               }
             });
     assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());

@@ -14,6 +14,7 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
+import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.ByteBuffer;
@@ -86,8 +87,8 @@ class KafkaDriverTest {
   }
 
   /** Every shipped file points at the local broker; tests may run against another one. */
-  private static DriverConfig config(Path file) {
-    return new DriverConfig(file, Map.of("bootstrap.servers", BOOTSTRAP));
+  private static DriverConfig config(Path file) throws DriverConfigException {
+    return DriverSettingsReader.config(file, Map.of("bootstrap.servers", BOOTSTRAP));
   }
 
   private static Path driverFile(String name) {

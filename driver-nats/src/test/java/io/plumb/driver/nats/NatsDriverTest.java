@@ -1,5 +1,6 @@
 package io.plumb.driver.nats;
 
+import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -68,7 +69,7 @@ class NatsDriverTest {
 
   private static NatsBenchmarkDriver open(String file) throws Exception {
     NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
-    driver.initialize(new DriverConfig(Path.of(file), overrides()));
+    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides()));
     return driver;
   }
 
@@ -110,7 +111,7 @@ class NatsDriverTest {
   void jetStreamPushConsumersShareADeliverGroup() throws Exception {
     NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
     driver.initialize(
-        new DriverConfig(Path.of("nats-jetstream-memory.yaml"), withPort("consumerType", "push")));
+        DriverSettingsReader.config(Path.of("nats-jetstream-memory.yaml"), withPort("consumerType", "push")));
     try (driver) {
       assertEquals(NatsDriverConfig.ConsumerType.PUSH, driver.config().consumerType());
       RoundTrip.Result r =
@@ -167,7 +168,7 @@ class NatsDriverTest {
   void ombDriverFileRunsUnchangedAsJetStream() throws Exception {
     Path omb = Path.of("src/test/resources/omb-nats.yaml");
     NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
-    driver.initialize(new DriverConfig(omb, overrides()));
+    driver.initialize(DriverSettingsReader.config(omb, overrides()));
     try (driver) {
       assertEquals(
           "localhost:4222".equals(driver.config().natsHostUrl()) || !overrides().isEmpty(), true);
@@ -200,7 +201,7 @@ class NatsDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new NatsBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+            () -> new NatsBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
     assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     assertTrue(
         e.getMessage().startsWith(file + ":4: field 'replicationFactr': unknown field; allowed: "),
@@ -215,7 +216,7 @@ class NatsDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new NatsBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+            () -> new NatsBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
     assertEquals(
         file + ":2: field 'storageType': 'disk' is not one of file, memory", e.getMessage());
 
@@ -223,7 +224,7 @@ class NatsDriverTest {
     e =
         assertThrows(
             DriverConfigException.class,
-            () -> new NatsBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+            () -> new NatsBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
     assertEquals(file + ":2: field 'maxAckPending': must be >= 1, was 0", e.getMessage());
   }
 
@@ -233,14 +234,14 @@ class NatsDriverTest {
     Files.writeString(file, "mode: core\nnatsHostUrl: nats://127.0.0.1:1\n");
     // The file's URL is unreachable; the environment fixes it.
     try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of("NATS_URL", URL))) {
-      driver.initialize(new DriverConfig(file, Map.of()));
+      driver.initialize(DriverSettingsReader.config(file, Map.of()));
       assertEquals(URL, driver.config().natsHostUrl());
       assertEquals(URL, driver.brokerFacts().get("nats.url"));
     }
     // The environment is unreachable; --driver-set fixes it.
     try (NatsBenchmarkDriver driver =
         new NatsBenchmarkDriver(Map.of("NATS_URL", "nats://127.0.0.1:2"))) {
-      driver.initialize(new DriverConfig(file, Map.of("natsHostUrl", URL)));
+      driver.initialize(DriverSettingsReader.config(file, Map.of("natsHostUrl", URL)));
       assertEquals(URL, driver.config().natsHostUrl());
     }
     DriverConfigException e =
@@ -248,7 +249,7 @@ class NatsDriverTest {
             DriverConfigException.class,
             () ->
                 new NatsBenchmarkDriver(Map.of())
-                    .initialize(new DriverConfig(file, Map.of("bootstrap.servers", "x"))));
+                    .initialize(DriverSettingsReader.config(file, Map.of("bootstrap.servers", "x"))));
     assertTrue(
         e.getMessage()
             .startsWith("--driver-set bootstrap.servers: unknown key 'bootstrap.servers'"),
@@ -258,7 +259,7 @@ class NatsDriverTest {
             DriverConfigException.class,
             () ->
                 new NatsBenchmarkDriver(Map.of())
-                    .initialize(new DriverConfig(file, Map.of("maxAckPending", "lots"))));
+                    .initialize(DriverSettingsReader.config(file, Map.of("maxAckPending", "lots"))));
     assertTrue(
         e.getMessage().startsWith("--driver-set maxAckPending=lots: field 'maxAckPending'"),
         e.getMessage());

@@ -1,5 +1,6 @@
 package io.plumb.driver.pulsar;
 
+import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,7 +53,7 @@ class PulsarBenchmarkDriverTest {
   private static PulsarBenchmarkDriver driver(String file, Map<String, String> overrides)
       throws Exception {
     PulsarBenchmarkDriver driver = new PulsarBenchmarkDriver();
-    driver.initialize(new DriverConfig(Path.of(file), overrides));
+    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
     return driver;
   }
 

@@ -1,5 +1,6 @@
 package io.plumb.driver.rabbitmq;
 
+import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,7 +37,7 @@ class RabbitMqBenchmarkDriverTest {
   private static RabbitMqBenchmarkDriver driver(String file, Map<String, String> overrides)
       throws Exception {
     RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
-    driver.initialize(new DriverConfig(Path.of(file), overrides));
+    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
     return driver;
   }
 

@@ -1,5 +1,6 @@
 package io.plumb.driver.rabbitmq;
 
+import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -26,7 +27,7 @@ class RabbitMqStreamBenchmarkDriverTest {
   private static RabbitMqStreamBenchmarkDriver driver(String file, Map<String, String> overrides)
       throws Exception {
     RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
-    driver.initialize(new DriverConfig(Path.of(file), overrides));
+    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
     return driver;
   }
 

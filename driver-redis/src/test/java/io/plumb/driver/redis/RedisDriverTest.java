@@ -1,5 +1,6 @@
 package io.plumb.driver.redis;
 
+import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -65,7 +66,7 @@ class RedisDriverTest {
 
   private static RedisBenchmarkDriver open(String file) throws Exception {
     RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(new DriverConfig(Path.of(file), overrides()));
+    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides()));
     return driver;
   }
 
@@ -176,7 +177,7 @@ class RedisDriverTest {
   void ombDriverFileRunsUnchangedAsStreams() throws Exception {
     Path omb = Path.of("src/test/resources/omb-redis.yaml");
     RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(new DriverConfig(omb, overrides()));
+    driver.initialize(DriverSettingsReader.config(omb, overrides()));
     try (driver) {
       assertEquals(RedisDriverConfig.Mode.STREAMS, driver.config().mode());
       assertEquals(8, driver.config().jedisPoolMaxTotal());
@@ -204,7 +205,7 @@ class RedisDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new RedisBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+            () -> new RedisBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
     assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     assertTrue(
         e.getMessage().startsWith(file + ":3: field 'redisPrt': unknown field; allowed: "),
@@ -219,7 +220,7 @@ class RedisDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new RedisBenchmarkDriver(Map.of()).initialize(new DriverConfig(file, Map.of())));
+            () -> new RedisBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
     assertEquals(
         file + ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no",
         e.getMessage());
@@ -239,7 +240,7 @@ class RedisDriverTest {
               DriverConfigException.class,
               () ->
                   new RedisBenchmarkDriver(Map.of())
-                      .initialize(new DriverConfig(file, overrides())));
+                      .initialize(DriverSettingsReader.config(file, overrides())));
       assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
       assertTrue(
           e.getMessage().startsWith(file + ": field 'appendfsync': CONFIG SET appendfsync always"),
@@ -256,7 +257,7 @@ class RedisDriverTest {
     Files.writeString(file, "redisHost: 127.0.0.1\nredisPort: 1\n");
     // The file's port is unreachable; the environment fixes it.
     try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of("REDIS_PORT", PORT))) {
-      driver.initialize(new DriverConfig(file, Map.of()));
+      driver.initialize(DriverSettingsReader.config(file, Map.of()));
       assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
       assertEquals("127.0.0.1:" + PORT, driver.brokerFacts().get("redis.address"));
     }
@@ -266,7 +267,7 @@ class RedisDriverTest {
     env.put("REDIS_HOST", "127.0.0.2");
     try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(env)) {
       driver.initialize(
-          new DriverConfig(file, Map.of("redisPort", PORT, "redisHost", "127.0.0.1")));
+          DriverSettingsReader.config(file, Map.of("redisPort", PORT, "redisHost", "127.0.0.1")));
       assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
     }
     DriverConfigException e =
@@ -274,7 +275,7 @@ class RedisDriverTest {
             DriverConfigException.class,
             () ->
                 new RedisBenchmarkDriver(Map.of())
-                    .initialize(new DriverConfig(file, Map.of("redisPrt", "1"))));
+                    .initialize(DriverSettingsReader.config(file, Map.of("redisPrt", "1"))));
     assertTrue(
         e.getMessage().startsWith("--driver-set redisPrt: unknown key 'redisPrt'"), e.getMessage());
   }
