@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NatsBenchmarkDriver implements BenchmarkDriver {
 
   /** Environment variable that overrides {@code natsHostUrl} of the file. */
-  public static final String URL_ENV = "NATS_URL";
+  public static final String URL_ENV = NatsDriverConfig.URL_ENV;
 
   private final Map<String, String> environment;
   private NatsDriverConfig config;
@@ -60,12 +60,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
-    config =
-        DriverYaml.load(
-            driverConfig.file(),
-            NatsDriverConfig.class,
-            DriverYaml.overrides(
-                environment, Map.of(URL_ENV, "natsHostUrl"), driverConfig.overrides()));
+    config = NatsDriverConfig.read(driverConfig.settings(), environment);
     try {
       publishConnection = connect("plumb-publish");
       consumeConnection = connect("plumb-consume");

@@ -1,6 +1,8 @@
 package io.plumb.driver.nats;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
+import java.util.Map;
 
 /**
  * The settings of one NATS driver file. Field names follow OpenMessaging Benchmark's NATS driver
@@ -42,9 +44,7 @@ public record NatsDriverConfig(
 
   /** Core NATS or JetStream. */
   public enum Mode {
-    @JsonProperty("core")
     CORE,
-    @JsonProperty("jetstream")
     JETSTREAM;
 
     @Override
@@ -55,9 +55,7 @@ public record NatsDriverConfig(
 
   /** JetStream storage. */
   public enum Storage {
-    @JsonProperty("file")
     FILE,
-    @JsonProperty("memory")
     MEMORY;
 
     @Override
@@ -68,9 +66,7 @@ public record NatsDriverConfig(
 
   /** JetStream consumer style. */
   public enum ConsumerType {
-    @JsonProperty("pull")
     PULL,
-    @JsonProperty("push")
     PUSH;
 
     @Override
@@ -81,47 +77,57 @@ public record NatsDriverConfig(
 
   public static final String DEFAULT_URL = "nats://127.0.0.1:4222";
 
-  public NatsDriverConfig {
-    natsHostUrl = natsHostUrl == null || natsHostUrl.isBlank() ? DEFAULT_URL : natsHostUrl.strip();
-    mode = mode == null ? Mode.JETSTREAM : mode;
-    replicationFactor = atLeast("replicationFactor", replicationFactor, 1, 1);
-    storageType = storageType == null ? Storage.FILE : storageType;
-    maxBytes = atLeast("maxBytes", maxBytes, -1L, -1L);
-    maxMessages = atLeast("maxMessages", maxMessages, -1L, -1L);
-    maxAgeSeconds = atLeast("maxAgeSeconds", maxAgeSeconds, 0L, 0L);
-    maxOutstandingPublishes = atLeast("maxOutstandingPublishes", maxOutstandingPublishes, 1, 1024);
-    consumerType = consumerType == null ? ConsumerType.PULL : consumerType;
-    pullBatchSize = atLeast("pullBatchSize", pullBatchSize, 1, 256);
-    maxAckPending = atLeast("maxAckPending", maxAckPending, 1, 10_000);
-    subscriberPendingBytes =
-        atLeast("subscriberPendingBytes", subscriberPendingBytes, 1L, 64L * 1024 * 1024);
-    if (maxBytes == 0) {
-      throw new IllegalArgumentException("field 'maxBytes': must be -1 (no limit) or > 0, was 0");
+  /** Environment variable that overrides {@code natsHostUrl} of the file. */
+  public static final String URL_ENV = "NATS_URL";
+
+  /**
+   * Reads the file's settings, with {@value #URL_ENV} from {@code environment} beneath the command
+   * line's values. Missing fields take the defaults written here.
+   */
+  static NatsDriverConfig read(DriverSettings file, Map<String, String> environment)
+      throws DriverConfigException {
+    DriverSettings s = file.withEnvironment(environment, Map.of(URL_ENV, "natsHostUrl"));
+    String url = s.string("natsHostUrl", "").strip();
+    NatsDriverConfig config =
+        new NatsDriverConfig(
+            s.string("name", null),
+            s.string("driverClass", null),
+            url.isEmpty() ? DEFAULT_URL : url,
+            s.enumValue("mode", Mode.class, Mode.JETSTREAM),
+            atLeast(s, "replicationFactor", 1, 1),
+            s.enumValue("storageType", Storage.class, Storage.FILE),
+            atLeast(s, "maxBytes", -1L, -1L),
+            atLeast(s, "maxMessages", -1L, -1L),
+            atLeast(s, "maxAgeSeconds", 0L, 0L),
+            atLeast(s, "maxOutstandingPublishes", 1, 1024),
+            s.enumValue("consumerType", ConsumerType.class, ConsumerType.PULL),
+            atLeast(s, "pullBatchSize", 1, 256),
+            atLeast(s, "maxAckPending", 1, 10_000),
+            atLeast(s, "subscriberPendingBytes", 1L, 64L * 1024 * 1024));
+    if (config.maxBytes() == 0) {
+      throw s.error("maxBytes", "must be -1 (no limit) or > 0, was 0");
     }
-    if (maxMessages == 0) {
-      throw new IllegalArgumentException(
-          "field 'maxMessages': must be -1 (no limit) or > 0, was 0");
+    if (config.maxMessages() == 0) {
+      throw s.error("maxMessages", "must be -1 (no limit) or > 0, was 0");
     }
+    s.finish();
+    return config;
   }
 
-  private static int atLeast(String field, Integer value, int min, int fallback) {
-    if (value == null) {
-      return fallback;
-    }
+  private static int atLeast(DriverSettings s, String field, int min, int fallback)
+      throws DriverConfigException {
+    int value = s.integer(field, fallback);
     if (value < min) {
-      throw new IllegalArgumentException(
-          "field '" + field + "': must be >= " + min + ", was " + value);
+      throw s.error(field, "must be >= " + min + ", was " + value);
     }
     return value;
   }
 
-  private static long atLeast(String field, Long value, long min, long fallback) {
-    if (value == null) {
-      return fallback;
-    }
+  private static long atLeast(DriverSettings s, String field, long min, long fallback)
+      throws DriverConfigException {
+    long value = s.longValue(field, fallback);
     if (value < min) {
-      throw new IllegalArgumentException(
-          "field '" + field + "': must be >= " + min + ", was " + value);
+      throw s.error(field, "must be >= " + min + ", was " + value);
     }
     return value;
   }

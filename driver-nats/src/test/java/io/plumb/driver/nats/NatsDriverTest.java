@@ -1,6 +1,5 @@
 package io.plumb.driver.nats;
 
-import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,8 +14,8 @@ import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverAliases;
-import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverSettingsReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -111,7 +110,8 @@ class NatsDriverTest {
   void jetStreamPushConsumersShareADeliverGroup() throws Exception {
     NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
     driver.initialize(
-        DriverSettingsReader.config(Path.of("nats-jetstream-memory.yaml"), withPort("consumerType", "push")));
+        DriverSettingsReader.config(
+            Path.of("nats-jetstream-memory.yaml"), withPort("consumerType", "push")));
     try (driver) {
       assertEquals(NatsDriverConfig.ConsumerType.PUSH, driver.config().consumerType());
       RoundTrip.Result r =
@@ -201,10 +201,16 @@ class NatsDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new NatsBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
+            () ->
+                new NatsBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(file, Map.of())));
     assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     assertTrue(
-        e.getMessage().startsWith(file + ":4: field 'replicationFactr': unknown field; allowed: "),
+        e.getMessage()
+            .startsWith(
+                file
+                    + ":4: unknown field 'replicationFactr' (did you mean 'replicationFactor'?);"
+                    + " allowed: "),
         e.getMessage());
     assertTrue(e.getMessage().contains("replicationFactor"), e.getMessage());
   }
@@ -216,15 +222,19 @@ class NatsDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new NatsBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
+            () ->
+                new NatsBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(file, Map.of())));
     assertEquals(
-        file + ":2: field 'storageType': 'disk' is not one of file, memory", e.getMessage());
+        file + ":2: field 'storageType': expected one of file, memory, got 'disk'", e.getMessage());
 
     Files.writeString(file, "mode: core\nmaxAckPending: 0\n");
     e =
         assertThrows(
             DriverConfigException.class,
-            () -> new NatsBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
+            () ->
+                new NatsBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(file, Map.of())));
     assertEquals(file + ":2: field 'maxAckPending': must be >= 1, was 0", e.getMessage());
   }
 
@@ -249,19 +259,21 @@ class NatsDriverTest {
             DriverConfigException.class,
             () ->
                 new NatsBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of("bootstrap.servers", "x"))));
+                    .initialize(
+                        DriverSettingsReader.config(file, Map.of("bootstrap.servers", "x"))));
     assertTrue(
         e.getMessage()
-            .startsWith("--driver-set bootstrap.servers: unknown key 'bootstrap.servers'"),
+            .startsWith("--driver-set bootstrap.servers=x: unknown field 'bootstrap.servers'"),
         e.getMessage());
     e =
         assertThrows(
             DriverConfigException.class,
             () ->
                 new NatsBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of("maxAckPending", "lots"))));
+                    .initialize(
+                        DriverSettingsReader.config(file, Map.of("maxAckPending", "lots"))));
     assertTrue(
-        e.getMessage().startsWith("--driver-set maxAckPending=lots: field 'maxAckPending'"),
+        e.getMessage().startsWith("--driver-set maxAckPending=lots: expected a whole number"),
         e.getMessage());
   }
 }
