@@ -62,11 +62,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     Map<String, String> envToField = new java.util.LinkedHashMap<>();
     envToField.put(HOST_ENV, "redisHost");
     envToField.put(PORT_ENV, "redisPort");
-    config =
-        DriverYaml.load(
-            driverConfig.file(),
-            RedisDriverConfig.class,
-            DriverYaml.overrides(environment, envToField, driverConfig.overrides()));
+    config = RedisDriverConfig.read(driverConfig.settings(), environment, envToField);
     clientConfig =
         DefaultJedisClientConfig.builder()
             .user(config.redisUser())

@@ -1,7 +1,9 @@
 package io.plumb.driver.redis;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The settings of one Redis driver file. Field names follow OpenMessaging Benchmark's Redis driver
@@ -49,9 +51,7 @@ public record RedisDriverConfig(
 
   /** Redis Streams or Pub/Sub. */
   public enum Mode {
-    @JsonProperty("streams")
     STREAMS,
-    @JsonProperty("pubsub")
     PUBSUB;
 
     @Override
@@ -60,62 +60,78 @@ public record RedisDriverConfig(
     }
   }
 
-  public RedisDriverConfig {
-    redisHost = redisHost == null || redisHost.isBlank() ? "127.0.0.1" : redisHost.strip();
-    redisPort = atLeast("redisPort", redisPort, 1, 6379);
-    if (redisPort > 65535) {
-      throw new IllegalArgumentException("field 'redisPort': must be <= 65535, was " + redisPort);
+  /**
+   * Reads the file's settings with environment values ({@code variableToField}) beneath the command
+   * line's. Missing fields take the defaults written here.
+   */
+  static RedisDriverConfig read(
+      DriverSettings file, Map<String, String> environment, Map<String, String> variableToField)
+      throws DriverConfigException {
+    DriverSettings s = file.withEnvironment(environment, variableToField);
+    String host = s.string("redisHost", "").strip();
+    int port = atLeast(s, "redisPort", 1, 6379);
+    if (port > 65535) {
+      throw s.error("redisPort", "must be <= 65535, was " + port);
     }
-    redisUser = redisUser == null || redisUser.isEmpty() ? null : redisUser;
-    redisPass = redisPass == null || redisPass.isEmpty() ? null : redisPass;
-    jedisPoolMaxTotal = atLeast("jedisPoolMaxTotal", jedisPoolMaxTotal, 1, 8);
-    jedisPoolMaxIdle = atLeast("jedisPoolMaxIdle", jedisPoolMaxIdle, 0, 8);
-    mode = mode == null ? Mode.STREAMS : mode;
-    pipelineDepth = atLeast("pipelineDepth", pipelineDepth, 1, 16);
-    maxPendingSends = atLeast("maxPendingSends", maxPendingSends, 1, 1024);
-    maxLen = maxLen == null ? 0L : maxLen;
+    String user = s.string("redisUser", "");
+    String pass = s.string("redisPass", "");
+    int poolMaxTotal = atLeast(s, "jedisPoolMaxTotal", 1, 8);
+    int poolMaxIdle = atLeast(s, "jedisPoolMaxIdle", 0, 8);
+    Mode mode = s.enumValue("mode", Mode.class, Mode.STREAMS);
+    int pipelineDepth = atLeast(s, "pipelineDepth", 1, 16);
+    int maxPendingSends = atLeast(s, "maxPendingSends", 1, 1024);
+    long maxLen = s.longValue("maxLen", 0L);
     if (maxLen < 0) {
-      throw new IllegalArgumentException("field 'maxLen': must be >= 0 (0: no cap), was " + maxLen);
+      throw s.error("maxLen", "must be >= 0 (0: no cap), was " + maxLen);
     }
-    readBatchSize = atLeast("readBatchSize", readBatchSize, 1, 500);
-    readBlockMillis = atLeast("readBlockMillis", readBlockMillis, 1, 100);
-    appendonly = oneOf("appendonly", yesNo(appendonly), "yes", "no");
-    appendfsync = oneOf("appendfsync", yesNo(appendfsync), "always", "everysec", "no");
+    RedisDriverConfig config =
+        new RedisDriverConfig(
+            s.string("name", null),
+            s.string("driverClass", null),
+            host.isEmpty() ? "127.0.0.1" : host,
+            port,
+            user.isEmpty() ? null : user,
+            pass.isEmpty() ? null : pass,
+            poolMaxTotal,
+            poolMaxIdle,
+            mode,
+            pipelineDepth,
+            maxPendingSends,
+            maxLen,
+            atLeast(s, "readBatchSize", 1, 500),
+            atLeast(s, "readBlockMillis", 1, 100),
+            oneOf(s, "appendonly", "yes", "no"),
+            oneOf(s, "appendfsync", "always", "everysec", "no"));
+    s.finish();
+    return config;
   }
 
-  /** YAML readers may turn yes/no into booleans; Redis wants the words. */
-  private static String yesNo(String value) {
+  /** A server setting in Redis's words; YAML may have turned yes/no into booleans. */
+  private static String oneOf(DriverSettings s, String field, String... allowed)
+      throws DriverConfigException {
+    String value = s.string(field).orElse(null);
     if (value == null) {
       return null;
     }
-    String v = value.strip().toLowerCase(Locale.ROOT);
-    return switch (v) {
-      case "true" -> "yes";
-      case "false" -> "no";
-      default -> v;
-    };
-  }
-
-  private static String oneOf(String field, String value, String... allowed) {
-    if (value == null) {
-      return null;
-    }
+    String v =
+        switch (value.strip().toLowerCase(Locale.ROOT)) {
+          case "true" -> "yes";
+          case "false" -> "no";
+          default -> value.strip().toLowerCase(Locale.ROOT);
+        };
     for (String a : allowed) {
-      if (a.equals(value)) {
-        return value;
+      if (a.equals(v)) {
+        return v;
       }
     }
-    throw new IllegalArgumentException(
-        "field '" + field + "': '" + value + "' is not one of " + String.join(", ", allowed));
+    throw s.error(field, "'" + v + "' is not one of " + String.join(", ", allowed));
   }
 
-  private static int atLeast(String field, Integer value, int min, int fallback) {
-    if (value == null) {
-      return fallback;
-    }
+  private static int atLeast(DriverSettings s, String field, int min, int fallback)
+      throws DriverConfigException {
+    int value = s.integer(field, fallback);
     if (value < min) {
-      throw new IllegalArgumentException(
-          "field '" + field + "': must be >= " + min + ", was " + value);
+      throw s.error(field, "must be >= " + min + ", was " + value);
     }
     return value;
   }

@@ -1,6 +1,5 @@
 package io.plumb.driver.redis;
 
-import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverAliases;
-import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverSettingsReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -205,10 +204,14 @@ class RedisDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new RedisBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
+            () ->
+                new RedisBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(file, Map.of())));
     assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     assertTrue(
-        e.getMessage().startsWith(file + ":3: field 'redisPrt': unknown field; allowed: "),
+        e.getMessage()
+            .startsWith(
+                file + ":3: unknown field 'redisPrt' (did you mean 'redisPort'?); allowed: "),
         e.getMessage());
     assertTrue(e.getMessage().contains("redisPort"), e.getMessage());
   }
@@ -220,7 +223,9 @@ class RedisDriverTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () -> new RedisBenchmarkDriver(Map.of()).initialize(DriverSettingsReader.config(file, Map.of())));
+            () ->
+                new RedisBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(file, Map.of())));
     assertEquals(
         file + ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no",
         e.getMessage());
@@ -277,6 +282,9 @@ class RedisDriverTest {
                 new RedisBenchmarkDriver(Map.of())
                     .initialize(DriverSettingsReader.config(file, Map.of("redisPrt", "1"))));
     assertTrue(
-        e.getMessage().startsWith("--driver-set redisPrt: unknown key 'redisPrt'"), e.getMessage());
+        e.getMessage()
+            .startsWith(
+                "--driver-set redisPrt=1: unknown field 'redisPrt' (did you mean 'redisPort'?)"),
+        e.getMessage());
   }
 }
