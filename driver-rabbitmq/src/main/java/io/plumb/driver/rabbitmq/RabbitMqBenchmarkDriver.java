@@ -9,10 +9,10 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverSettings;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,24 +53,15 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
-    Map<String, String> overrides = new HashMap<>();
-    String envUri = System.getenv("RABBITMQ_URI");
-    if (envUri != null && !envUri.isBlank()) {
-      overrides.put("amqpUris", envUri);
-    }
-    overrides.putAll(driverConfig.overrides());
-    config = new YamlConfigReader().read(driverConfig.file(), RabbitMqConfig.class, overrides);
-    config.validate(driverConfig.file(), overrides);
+    DriverSettings settings =
+        RabbitMqConfig.withEnvironment(driverConfig.settings(), System.getenv());
+    config = RabbitMqConfig.read(settings);
     for (String uri : config.amqpUris()) {
       ConnectionFactory factory = new ConnectionFactory();
       try {
         factory.setUri(uri);
       } catch (Exception e) {
-        throw YamlConfigReader.invalid(
-            driverConfig.file(),
-            overrides,
-            "amqpUris",
-            "'" + uri + "' is not an AMQP URI: " + e.getMessage());
+        throw settings.error("amqpUris", "'" + uri + "' is not an AMQP URI: " + e.getMessage());
       }
       // Benchmarks want failures visible, not hidden behind reconnects.
       factory.setAutomaticRecoveryEnabled(false);

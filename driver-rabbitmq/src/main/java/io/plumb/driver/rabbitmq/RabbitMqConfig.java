@@ -1,7 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
 import io.plumb.driver.DriverConfigException;
-import java.nio.file.Path;
+import io.plumb.driver.DriverSettings;
 import java.util.List;
 import java.util.Map;
 
@@ -58,28 +58,52 @@ public record RabbitMqConfig(
         ackBatchSize == null ? Math.max(1, Math.min(64, prefetchCount / 4)) : ackBatchSize;
   }
 
+  /** Environment variable that replaces {@code amqpUris}, beneath {@code --driver-set}. */
+  static final String URI_ENV = "RABBITMQ_URI";
+
+  /** The file's settings with {@value #URI_ENV} beneath the command line's values. */
+  static DriverSettings withEnvironment(DriverSettings file, Map<String, String> environment) {
+    return file.withEnvironment(environment, Map.of(URI_ENV, "amqpUris"));
+  }
+
+  /** Reads and checks the settings (absent fields take the defaults above). */
+  static RabbitMqConfig read(DriverSettings s) throws DriverConfigException {
+    RabbitMqConfig config =
+        new RabbitMqConfig(
+            s.string("name").orElse(null),
+            s.string("driverClass").orElse(null),
+            s.list("amqpUris").orElse(null),
+            s.bool("messagePersistence").orElse(null),
+            s.enumValue("queueType", QueueType.class).orElse(null),
+            s.bool("durable").orElse(null),
+            s.bool("publisherConfirms").orElse(null),
+            s.enumValue("exchangeType", ExchangeType.class).orElse(null),
+            s.integer("prefetchCount").orElse(null),
+            s.integer("ackBatchSize").orElse(null),
+            s.longValue("producerCreationDelay").orElse(null),
+            s.integer("producerCreationBatchSize").orElse(null),
+            s.longValue("consumerCreationDelay").orElse(null),
+            s.integer("consumerCreationBatchSize").orElse(null));
+    config.validate(s);
+    s.finish();
+    return config;
+  }
+
   /** Checks combinations the broker would reject or that would stall consumers. */
-  void validate(Path file, Map<String, String> overrides) throws DriverConfigException {
+  private void validate(DriverSettings s) throws DriverConfigException {
     if (queueType.alwaysDurable() && !durable) {
-      throw YamlConfigReader.invalid(
-          file,
-          overrides,
-          "durable",
-          queueType.brokerName() + " queues are always durable; allowed: true");
+      throw s.error(
+          "durable", queueType.brokerName() + " queues are always durable; allowed: true");
     }
     if (prefetchCount <= 0) {
-      throw YamlConfigReader.invalid(
-          file,
-          overrides,
+      throw s.error(
           "prefetchCount",
           prefetchCount
               + " is not allowed; allowed: a positive count (streams need one, and an unbounded"
               + " prefetch hides the consumer backlog inside the client)");
     }
     if (ackBatchSize <= 0 || ackBatchSize > prefetchCount) {
-      throw YamlConfigReader.invalid(
-          file,
-          overrides,
+      throw s.error(
           "ackBatchSize",
           ackBatchSize
               + " is not allowed; allowed: 1.."

@@ -8,7 +8,6 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,13 +41,7 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
-    Map<String, String> overrides = new HashMap<>();
-    putEnv(overrides, "RABBITMQ_STREAM_HOST", "host");
-    putEnv(overrides, "RABBITMQ_STREAM_PORT", "port");
-    overrides.putAll(driverConfig.overrides());
-    config =
-        new YamlConfigReader().read(driverConfig.file(), RabbitMqStreamConfig.class, overrides);
-    config.validate(driverConfig.file(), overrides);
+    config = RabbitMqStreamConfig.read(driverConfig.settings(), System.getenv());
     environment =
         Environment.builder()
             .host(config.host())

@@ -1,7 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
 import io.plumb.driver.DriverConfigException;
-import java.nio.file.Path;
+import io.plumb.driver.DriverSettings;
 import java.util.Map;
 
 /**
@@ -55,30 +55,51 @@ public record RabbitMqStreamConfig(
     maxLengthBytes = maxLengthBytes == null ? 0L : maxLengthBytes;
   }
 
-  void validate(Path file, Map<String, String> overrides) throws DriverConfigException {
-    positive(file, overrides, "port", port);
-    positive(file, overrides, "batchSize", batchSize);
-    positive(file, overrides, "maxUnconfirmedMessages", maxUnconfirmedMessages);
-    positive(file, overrides, "subEntrySize", subEntrySize);
-    positive(file, overrides, "initialCredits", initialCredits);
+  /** Reads and checks the file's settings, with host and port from the environment if set. */
+  static RabbitMqStreamConfig read(DriverSettings file, Map<String, String> environment)
+      throws DriverConfigException {
+    DriverSettings s =
+        file.withEnvironment(
+            environment, Map.of("RABBITMQ_STREAM_HOST", "host", "RABBITMQ_STREAM_PORT", "port"));
+    RabbitMqStreamConfig config =
+        new RabbitMqStreamConfig(
+            s.string("name").orElse(null),
+            s.string("driverClass").orElse(null),
+            s.string("host").orElse(null),
+            s.integer("port").orElse(null),
+            s.string("username").orElse(null),
+            s.string("password").orElse(null),
+            s.string("virtualHost").orElse(null),
+            s.integer("batchSize").orElse(null),
+            s.integer("batchPublishingDelayMs").orElse(null),
+            s.bool("dynamicBatch").orElse(null),
+            s.integer("maxUnconfirmedMessages").orElse(null),
+            s.integer("subEntrySize").orElse(null),
+            s.integer("initialCredits").orElse(null),
+            s.longValue("maxLengthBytes").orElse(null));
+    config.validate(s);
+    s.finish();
+    return config;
+  }
+
+  private void validate(DriverSettings s) throws DriverConfigException {
+    positive(s, "port", port);
+    positive(s, "batchSize", batchSize);
+    positive(s, "maxUnconfirmedMessages", maxUnconfirmedMessages);
+    positive(s, "subEntrySize", subEntrySize);
+    positive(s, "initialCredits", initialCredits);
     if (batchPublishingDelayMs < 0) {
-      throw YamlConfigReader.invalid(
-          file,
-          overrides,
-          "batchPublishingDelayMs",
-          batchPublishingDelayMs + "; allowed: 0 or more");
+      throw s.error("batchPublishingDelayMs", batchPublishingDelayMs + "; allowed: 0 or more");
     }
     if (maxLengthBytes < 0) {
-      throw YamlConfigReader.invalid(
-          file, overrides, "maxLengthBytes", maxLengthBytes + "; allowed: 0 (unlimited) or more");
+      throw s.error("maxLengthBytes", maxLengthBytes + "; allowed: 0 (unlimited) or more");
     }
   }
 
-  private static void positive(Path file, Map<String, String> overrides, String field, int value)
+  private static void positive(DriverSettings s, String field, int value)
       throws DriverConfigException {
     if (value <= 0) {
-      throw YamlConfigReader.invalid(
-          file, overrides, field, value + "; allowed: a positive number");
+      throw s.error(field, value + "; allowed: a positive number");
     }
   }
 }

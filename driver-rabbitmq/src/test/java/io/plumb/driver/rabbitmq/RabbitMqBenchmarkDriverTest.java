@@ -1,6 +1,5 @@
 package io.plumb.driver.rabbitmq;
 
-import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,8 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverAliases;
-import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -83,12 +82,15 @@ class RabbitMqBenchmarkDriverTest {
   void durableYamlsAskForPersistenceAndConfirms() throws Exception {
     for (String file :
         List.of("rabbitmq-durable.yaml", "rabbitmq-quorum.yaml", "rabbitmq-stream.yaml")) {
-      RabbitMqConfig c = new YamlConfigReader().read(Path.of(file), RabbitMqConfig.class, Map.of());
+      RabbitMqConfig c = readConfig(file);
       assertTrue(c.messagePersistence() && c.publisherConfirms() && c.durable(), file);
     }
-    RabbitMqConfig transientConfig =
-        new YamlConfigReader().read(Path.of("rabbitmq.yaml"), RabbitMqConfig.class, Map.of());
+    RabbitMqConfig transientConfig = readConfig("rabbitmq.yaml");
     assertFalse(transientConfig.messagePersistence() || transientConfig.durable());
+  }
+
+  private static RabbitMqConfig readConfig(String file) throws DriverConfigException {
+    return RabbitMqConfig.read(DriverSettingsReader.config(Path.of(file), Map.of()).settings());
   }
 
   @Test
@@ -179,7 +181,7 @@ class RabbitMqBenchmarkDriverTest {
         assertThrows(DriverConfigException.class, () -> driver(file, Map.of()));
     assertEquals(
         file
-            + ":6: field 'mesagePersistence': unknown field (did you mean 'messagePersistence'?);"
+            + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
             + " allowed: ackBatchSize, amqpUris, consumerCreationBatchSize, consumerCreationDelay,"
             + " driverClass, durable, exchangeType, messagePersistence, name, prefetchCount,"
             + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType",
@@ -194,8 +196,8 @@ class RabbitMqBenchmarkDriverTest {
             DriverConfigException.class,
             () -> driver("src/test/resources/bad-queue-type.yaml", Map.of()));
     assertEquals(
-        "src/test/resources/bad-queue-type.yaml:3: field 'queueType': 'lazy' is not a valid"
-            + " QueueType; allowed: CLASSIC, QUORUM, STREAM",
+        "src/test/resources/bad-queue-type.yaml:3: field 'queueType': expected one of CLASSIC,"
+            + " QUORUM, STREAM, got 'lazy'",
         badEnum.getMessage());
     DriverConfigException unknownKey =
         assertThrows(
@@ -204,7 +206,9 @@ class RabbitMqBenchmarkDriverTest {
     assertTrue(
         unknownKey
             .getMessage()
-            .startsWith("--driver-set amqpUri: unknown key (did you mean 'amqpUris'?)"),
+            .startsWith(
+                "--driver-set amqpUri=amqp://127.0.0.1: unknown field 'amqpUri'"
+                    + " (did you mean 'amqpUris'?)"),
         unknownKey.getMessage());
     DriverConfigException quorumNotDurable =
         assertThrows(

@@ -1,13 +1,12 @@
 package io.plumb.driver.rabbitmq;
 
-import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -72,8 +71,7 @@ class RabbitMqStreamBenchmarkDriverTest {
     assertTrue(
         e.getMessage()
             .startsWith(
-                file
-                    + ":4: field 'batchsize': unknown field (did you mean 'batchSize'?); allowed: "),
+                file + ":4: unknown field 'batchsize' (did you mean 'batchSize'?); allowed: "),
         e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
   }
