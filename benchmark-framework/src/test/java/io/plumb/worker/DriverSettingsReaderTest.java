@@ -87,8 +87,7 @@ class DriverSettingsReaderTest {
   void wrongTypeNamesFileLineFieldAndWhatIsAllowed() throws Exception {
     DriverSettings s = settings("replicas: three\nmode: fast\nclient:\n  tls: maybe\n", Map.of());
     assertEquals(
-        "d.yaml:1: field 'replicas': expected a whole number from -2147483648 to 2147483647,"
-            + " got 'three'",
+        "d.yaml:1: field 'replicas': expected a whole number, got 'three'",
         assertThrows(DriverConfigException.class, () -> s.integer("replicas")).getMessage());
     assertEquals(
         "d.yaml:2: field 'mode': expected one of core, jetstream, got 'fast'",
@@ -114,10 +113,18 @@ class DriverSettingsReaderTest {
     assertEquals(5, s.integer("replicas", 1));
     assertEquals(8, s.section("client").integer("ioThreads", 1));
 
+    assertEquals(
+        "d.yaml:4: field 'replicas': expected a whole number from -2147483648 to 2147483647,"
+            + " got 5000000000",
+        assertThrows(
+                DriverConfigException.class,
+                () ->
+                    settings(YAML.replace("replicas: 3", "replicas: 5000000000"), Map.of())
+                        .integer("replicas"))
+            .getMessage());
     DriverSettings bad = settings(YAML, Map.of("client.ioThreads", "many"));
     assertEquals(
-        "--driver-set client.ioThreads=many: expected a whole number from -2147483648 to"
-            + " 2147483647, got 'many'",
+        "--driver-set client.ioThreads=many: expected a whole number, got 'many'",
         assertThrows(DriverConfigException.class, () -> bad.section("client").integer("ioThreads"))
             .getMessage());
   }

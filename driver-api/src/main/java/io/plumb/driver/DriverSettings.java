@@ -302,13 +302,14 @@ public final class DriverSettings {
 
   /**
    * The lines of a literal block's keys: a block written {@code name: |} starts on the line after
-   * its field, one property per line.
+   * its field, one property per line, and ends with a line break (which a value written on the
+   * field's own line does not).
    */
   private static Map<String, Integer> blockLines(String text, Set<String> keys, int fieldLine) {
     Map<String, Integer> lines = new TreeMap<>();
     List<String> rows = text.lines().toList();
-    if (rows.size() <= 1) {
-      return lines;
+    if (rows.size() <= 1 && !text.endsWith("\n")) {
+      return lines; // a value on the field's own line, not a block
     }
     for (int i = 0; i < rows.size(); i++) {
       String row = rows.get(i).strip();
@@ -444,8 +445,7 @@ public final class DriverSettings {
     }
 
     long whole(long min, long max) throws DriverConfigException {
-      String expected =
-          min == Long.MIN_VALUE ? "a whole number" : "a whole number from " + min + " to " + max;
+      String expected = "a whole number";
       BigInteger number;
       if (raw instanceof BigInteger big) {
         number = big;
@@ -464,7 +464,7 @@ public final class DriverSettings {
       }
       if (number.compareTo(BigInteger.valueOf(min)) < 0
           || number.compareTo(BigInteger.valueOf(max)) > 0) {
-        throw wrong(expected);
+        throw wrong("a whole number from " + min + " to " + max);
       }
       return number.longValue();
     }
