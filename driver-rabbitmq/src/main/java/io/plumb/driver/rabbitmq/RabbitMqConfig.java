@@ -84,8 +84,8 @@ public record RabbitMqConfig(
             s.integer("producerCreationBatchSize").orElse(null),
             s.longValue("consumerCreationDelay").orElse(null),
             s.integer("consumerCreationBatchSize").orElse(null));
-    config.validate(s);
     s.finish();
+    config.validate(s);
     return config;
   }
 

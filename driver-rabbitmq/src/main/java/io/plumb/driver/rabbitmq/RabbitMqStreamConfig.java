@@ -77,8 +77,8 @@ public record RabbitMqStreamConfig(
             s.integer("subEntrySize").orElse(null),
             s.integer("initialCredits").orElse(null),
             s.longValue("maxLengthBytes").orElse(null));
-    config.validate(s);
     s.finish();
+    config.validate(s);
     return config;
   }
 
