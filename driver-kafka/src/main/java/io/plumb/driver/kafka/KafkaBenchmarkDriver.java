@@ -6,6 +6,7 @@ import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
 
   private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
-  private DriverFile file;
+  private DriverSettings file;
   private KafkaSettings settings;
   private Admin admin;
   private final Queue<AutoCloseable> openClients = new ConcurrentLinkedQueue<>();
@@ -58,8 +59,8 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
 
   @Override
   public void initialize(DriverConfig config) throws Exception {
-    file = DriverFile.load(config.file());
-    settings = KafkaSettings.resolve(file, System.getenv(), config.overrides());
+    file = config.settings();
+    settings = KafkaSettings.resolve(file, System.getenv());
     admin = Admin.create(settings.admin());
     try {
       checkTopicSettingsOnBroker();
@@ -90,7 +91,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
       validatedTopicConfig = validatedConfig(result, probe.name());
     } catch (TimeoutException e) {
       throw new DriverConfigException(
-          file.path()
+          file.file()
               + ": Kafka at "
               + settings.admin().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)
               + " did not answer within "
@@ -103,11 +104,11 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
       Throwable cause = e.getCause();
       String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
       if (cause instanceof InvalidReplicationFactorException) {
-        throw file.fieldError("replicationFactor", "the broker rejects it: " + message);
+        throw file.error("replicationFactor", "the broker rejects it: " + message);
       }
       if (cause instanceof org.apache.kafka.common.errors.InvalidConfigurationException
           || cause instanceof org.apache.kafka.common.errors.PolicyViolationException) {
-        throw file.fieldError("topicConfig", "the broker rejects it: " + message);
+        throw file.error("topicConfig", "the broker rejects it: " + message);
       }
       throw e;
     }
@@ -134,7 +135,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
     }
     try {
       if (Integer.parseInt(minInsync.trim()) > settings.replicationFactor().get()) {
-        throw file.propertyError(
+        throw file.error(
             "topicConfig",
             TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG,
             "min.insync.replicas="
@@ -144,7 +145,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
                 + ": every acks=all send would fail (a single local broker needs 1)");
       }
     } catch (NumberFormatException e) {
-      throw file.propertyError(
+      throw file.error(
           "topicConfig", TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "not a number: " + minInsync);
     }
   }

@@ -1,14 +1,12 @@
 package io.plumb.driver.kafka;
 
 import io.plumb.driver.DriverConfigException;
-import java.io.IOException;
-import java.io.StringReader;
+import io.plumb.driver.DriverSettings;
+import io.plumb.driver.FieldNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,28 +72,22 @@ record KafkaSettings(
   /**
    * Resolves the settings.
    *
-   * @param file the parsed driver file
+   * @param file the driver file's settings with the {@code --driver-set} values: Kafka client
+   *     properties, {@value #REPLICATION_FACTOR_KEY}, or {@value #TOPIC_CONFIG_PREFIX}{@code <topic
+   *     property>}
    * @param environment the process environment (only {@value #BOOTSTRAP_ENV} is read)
-   * @param overrides {@code --driver-set} values: Kafka client properties, {@value
-   *     #REPLICATION_FACTOR_KEY}, or {@value #TOPIC_CONFIG_PREFIX}{@code <topic property>}
    */
-  static KafkaSettings resolve(
-      DriverFile file, Map<String, String> environment, Map<String, String> overrides)
+  static KafkaSettings resolve(DriverSettings file, Map<String, String> environment)
       throws DriverConfigException {
-    KafkaDriverConfig config = file.config();
-    Map<String, String> common = parse(file, "commonConfig", config.commonConfig());
-    Map<String, String> producerBlock = parse(file, "producerConfig", config.producerConfig());
-    Map<String, String> consumerBlock = parse(file, "consumerConfig", config.consumerConfig());
-    Map<String, String> topic =
-        new LinkedHashMap<>(parse(file, "topicConfig", config.topicConfig()));
-    checkNames(file, "commonConfig", common, ANY_CLIENT_NAMES, "Kafka client");
-    checkNames(file, "producerConfig", producerBlock, PRODUCER_NAMES, "Kafka producer");
-    checkNames(file, "consumerConfig", consumerBlock, CONSUMER_NAMES, "Kafka consumer");
-
-    Optional<Short> replicationFactor = Optional.ofNullable(config.replicationFactor());
-    if (replicationFactor.isPresent() && replicationFactor.get() < 1) {
-      throw file.fieldError("replicationFactor", "must be at least 1");
-    }
+    file.string("name");
+    file.string("driverClass");
+    Optional<Integer> replicas = file.integer(REPLICATION_FACTOR_KEY);
+    boolean reset = file.bool("reset", false);
+    // topicConfig.<property> values from --driver-set are added here.
+    Map<String, String> topic = new LinkedHashMap<>(file.properties("topicConfig"));
+    Map<String, String> common = file.properties("commonConfig");
+    Map<String, String> producerBlock = file.properties("producerConfig");
+    Map<String, String> consumerBlock = file.properties("consumerConfig");
 
     // Later sources win: file < environment < command line. Each origin is remembered so that
     // a value Kafka rejects is reported where the user wrote it.
@@ -106,23 +98,17 @@ record KafkaSettings(
       clientOverrides.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapFromEnv.trim());
       origins.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "environment " + BOOTSTRAP_ENV);
     }
-    for (Map.Entry<String, String> override : new TreeMap<>(overrides).entrySet()) {
-      String key = override.getKey();
-      String value = override.getValue();
-      if (key.equals(REPLICATION_FACTOR_KEY)) {
-        replicationFactor = Optional.of(parseReplicationFactor(value));
-      } else if (key.startsWith(TOPIC_CONFIG_PREFIX)
-          && key.length() > TOPIC_CONFIG_PREFIX.length()) {
-        topic.put(key.substring(TOPIC_CONFIG_PREFIX.length()), value);
-      } else if (ANY_CLIENT_NAMES.contains(key)) {
-        clientOverrides.put(key, value);
+    for (String key : file.overrides().keySet()) {
+      if (ANY_CLIENT_NAMES.contains(key)) {
+        clientOverrides.put(key, file.override(key).orElseThrow());
         origins.put(key, "--driver-set " + key);
-      } else {
-        throw new DriverConfigException(
-            "--driver-set "
-                + key
-                + ": not a Kafka client property"
-                + Spelling.didYouMean(key, union(ANY_CLIENT_NAMES, Set.of(REPLICATION_FACTOR_KEY)))
+      } else if (!key.equals(REPLICATION_FACTOR_KEY) && !key.contains("Config.")) {
+        String suggestion =
+            FieldNames.closest(key, union(ANY_CLIENT_NAMES, Set.of(REPLICATION_FACTOR_KEY)));
+        throw file.overrideError(
+            key,
+            "not a Kafka client property"
+                + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)")
                 + "; the Kafka driver accepts Kafka client properties (e.g. bootstrap.servers), "
                 + REPLICATION_FACTOR_KEY
                 + " and "
@@ -130,6 +116,16 @@ record KafkaSettings(
                 + "<topic property>");
       }
     }
+    file.finish();
+
+    checkNames(file, "commonConfig", common, ANY_CLIENT_NAMES, "Kafka client");
+    checkNames(file, "producerConfig", producerBlock, PRODUCER_NAMES, "Kafka producer");
+    checkNames(file, "consumerConfig", consumerBlock, CONSUMER_NAMES, "Kafka consumer");
+    if (replicas.isPresent() && (replicas.get() < 1 || replicas.get() > Short.MAX_VALUE)) {
+      throw file.error(
+          REPLICATION_FACTOR_KEY, "expected a whole number from 1 to 32767, got " + replicas.get());
+    }
+    Optional<Short> replicationFactor = replicas.map(Integer::shortValue);
 
     Map<String, Object> producer = new LinkedHashMap<>();
     putKnown(producer, common, PRODUCER_NAMES);
@@ -156,7 +152,7 @@ record KafkaSettings(
     putKnown(admin, clientOverrides, ADMIN_NAMES);
 
     if (!admin.containsKey(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)) {
-      throw file.fieldError(
+      throw file.error(
           "commonConfig",
           "bootstrap.servers is not set: add it here, set "
               + BOOTSTRAP_ENV
@@ -182,39 +178,30 @@ record KafkaSettings(
       throw valueError(file, e, Map.of(), common, origins, "commonConfig");
     }
     return new KafkaSettings(
-        producer, consumer, admin, topic, replicationFactor, config.reset(), autoCommit);
-  }
-
-  private static Map<String, String> parse(DriverFile file, String field, String block)
-      throws DriverConfigException {
-    Properties properties = new Properties();
-    try {
-      properties.load(new StringReader(block));
-    } catch (IOException | IllegalArgumentException e) {
-      throw file.fieldError(field, "not a valid properties block: " + e.getMessage());
-    }
-    Map<String, String> values = new LinkedHashMap<>();
-    for (String name : new TreeSet<>(properties.stringPropertyNames())) {
-      values.put(name, properties.getProperty(name).trim());
-    }
-    return values;
+        producer, consumer, admin, topic, replicationFactor, reset, autoCommit);
   }
 
   private static void checkNames(
-      DriverFile file, String field, Map<String, String> values, Set<String> known, String kind)
+      DriverSettings file, String field, Map<String, String> values, Set<String> known, String kind)
       throws DriverConfigException {
     for (String key : values.keySet()) {
       if (!known.contains(key)) {
-        throw file.propertyError(
+        String suggestion = FieldNames.closest(key, known);
+        throw file.error(
             field,
             key,
-            "unknown " + kind + " property '" + key + "'" + Spelling.didYouMean(key, known));
+            "unknown "
+                + kind
+                + " property '"
+                + key
+                + "'"
+                + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)"));
       }
     }
   }
 
   private static DriverConfigException valueError(
-      DriverFile file,
+      DriverSettings file,
       ConfigException e,
       Map<String, String> block,
       Map<String, String> common,
@@ -227,11 +214,9 @@ record KafkaSettings(
       return new DriverConfigException(origins.get(key) + ": " + message);
     }
     if (key != null && !block.containsKey(key) && common.containsKey(key)) {
-      return file.propertyError("commonConfig", key, message);
+      return file.error("commonConfig", key, message);
     }
-    return key == null
-        ? file.fieldError(blockField, message)
-        : file.propertyError(blockField, key, message);
+    return key == null ? file.error(blockField, message) : file.error(blockField, key, message);
   }
 
   private static void putKnown(
@@ -242,23 +227,6 @@ record KafkaSettings(
             target.put(key, value);
           }
         });
-  }
-
-  private static short parseReplicationFactor(String value) throws DriverConfigException {
-    try {
-      short factor = Short.parseShort(value.trim());
-      if (factor >= 1) {
-        return factor;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new DriverConfigException(
-        "--driver-set "
-            + REPLICATION_FACTOR_KEY
-            + "="
-            + value
-            + ": expected a whole number from 1 to 32767");
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {

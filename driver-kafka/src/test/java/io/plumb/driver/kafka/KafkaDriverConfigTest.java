@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,6 +43,11 @@ class KafkaDriverConfigTest {
     return e;
   }
 
+  private static DriverSettings settings(Path file, Map<String, String> overrides)
+      throws DriverConfigException {
+    return DriverSettingsReader.config(file, overrides).settings();
+  }
+
   @Test
   void misspelledFieldIsRejectedWithFileLineAndField() throws IOException {
     Path file =
@@ -59,8 +65,8 @@ class KafkaDriverConfigTest {
         e.getMessage()
             .startsWith(
                 file
-                    + ":3: field 'replicationFacter': unknown field (did you mean"
-                    + " 'replicationFactor'?)"),
+                    + ":3: unknown field 'replicationFacter' (did you mean"
+                    + " 'replicationFactor'?); allowed: "),
         e.getMessage());
   }
 
@@ -83,7 +89,7 @@ class KafkaDriverConfigTest {
             consumerConfig: |
               auto.offset.reset=latest
             """);
-    KafkaSettings settings = KafkaSettings.resolve(DriverFile.load(file), Map.of(), Map.of());
+    KafkaSettings settings = KafkaSettings.resolve(settings(file, Map.of()), Map.of());
     assertEquals(Optional.of((short) 3), settings.replicationFactor());
     assertTrue(settings.reset());
     assertEquals(Map.of("min.insync.replicas", "2"), settings.topicConfig());
@@ -155,33 +161,35 @@ class KafkaDriverConfigTest {
     assertTrue(
         e.getMessage()
             .startsWith(
-                "--driver-set bootstrap.server: not a Kafka client property (did you mean"
+                "--driver-set bootstrap.server=127.0.0.1:9092: not a Kafka client property (did"
+                    + " you mean"
                     + " 'bootstrap.servers'?)"),
         e.getMessage());
   }
 
   @Test
   void commandLineWinsOverEnvironmentWhichWinsOverTheFile() throws Exception {
-    DriverFile file = DriverFile.load(Path.of("kafka.yaml"));
+    Path file = Path.of("kafka.yaml");
     Map<String, String> env = Map.of(KafkaSettings.BOOTSTRAP_ENV, "env-host:9092");
 
-    KafkaSettings fromFile = KafkaSettings.resolve(file, Map.of(), Map.of());
+    KafkaSettings fromFile = KafkaSettings.resolve(settings(file, Map.of()), Map.of());
     assertEquals("127.0.0.1:9092", fromFile.producer().get("bootstrap.servers"));
 
-    KafkaSettings fromEnv = KafkaSettings.resolve(file, env, Map.of());
+    KafkaSettings fromEnv = KafkaSettings.resolve(settings(file, Map.of()), env);
     assertEquals("env-host:9092", fromEnv.producer().get("bootstrap.servers"));
     assertEquals("env-host:9092", fromEnv.consumer().get("bootstrap.servers"));
     assertEquals("env-host:9092", fromEnv.admin().get("bootstrap.servers"));
 
     KafkaSettings fromCommandLine =
         KafkaSettings.resolve(
-            file,
-            env,
-            Map.of(
-                "bootstrap.servers", "cli-host:9092",
-                "linger.ms", "7",
-                "replicationFactor", "3",
-                "topicConfig.min.insync.replicas", "2"));
+            settings(
+                file,
+                Map.of(
+                    "bootstrap.servers", "cli-host:9092",
+                    "linger.ms", "7",
+                    "replicationFactor", "3",
+                    "topicConfig.min.insync.replicas", "2")),
+            env);
     assertEquals("cli-host:9092", fromCommandLine.producer().get("bootstrap.servers"));
     assertEquals("cli-host:9092", fromCommandLine.consumer().get("bootstrap.servers"));
     assertEquals("cli-host:9092", fromCommandLine.admin().get("bootstrap.servers"));
@@ -201,7 +209,7 @@ class KafkaDriverConfigTest {
             commonConfig: |
               bootstrap.servers=127.0.0.1:9092
             """);
-    KafkaSettings settings = KafkaSettings.resolve(DriverFile.load(file), Map.of(), Map.of());
+    KafkaSettings settings = KafkaSettings.resolve(settings(file, Map.of()), Map.of());
     assertEquals("earliest", settings.consumer().get("auto.offset.reset"));
     assertEquals("false", settings.consumer().get("enable.auto.commit"));
     assertEquals(Optional.empty(), settings.replicationFactor());

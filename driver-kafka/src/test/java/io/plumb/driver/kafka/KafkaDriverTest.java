@@ -16,7 +16,6 @@ import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -288,22 +286,21 @@ class KafkaDriverTest {
 
   /** What the file's topicConfig and replicationFactor promise, read back from the broker. */
   private static void assertTopicHasPromisedSettings(Path file, String topic) throws Exception {
-    KafkaDriverConfig promised = DriverFile.load(file).config();
-    Properties topicConfig = new Properties();
-    topicConfig.load(new StringReader(promised.topicConfig()));
+    KafkaSettings promised = KafkaSettings.resolve(config(file).settings(), Map.of());
     Config actual = topicConfig(topic);
-    for (String key : topicConfig.stringPropertyNames()) {
+    for (Map.Entry<String, String> setting : promised.topicConfig().entrySet()) {
       assertEquals(
-          topicConfig.getProperty(key).trim(),
-          actual.get(key).value(),
-          file + ": topic setting " + key + " on the broker");
+          setting.getValue(),
+          actual.get(setting.getKey()).value(),
+          file + ": topic setting " + setting.getKey() + " on the broker");
     }
     TopicDescription description =
         admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
     assertEquals(PARTITIONS, description.partitions().size());
-    if (promised.replicationFactor() != null) {
+    if (promised.replicationFactor().isPresent()) {
       assertEquals(
-          (int) promised.replicationFactor(), description.partitions().get(0).replicas().size());
+          (int) promised.replicationFactor().get(),
+          description.partitions().get(0).replicas().size());
     }
   }
 
