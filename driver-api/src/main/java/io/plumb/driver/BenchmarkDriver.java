@@ -15,8 +15,10 @@ import java.util.concurrent.CompletableFuture;
 public interface BenchmarkDriver extends AutoCloseable {
 
   /**
-   * Reads the driver's own settings from its YAML file and connects. Unknown or misspelled fields
-   * in that file must be rejected with a {@link DriverConfigException} naming the field.
+   * Reads the driver's settings and connects. The framework has parsed the YAML file: read the
+   * fields from {@link DriverConfig#settings()} and call {@link DriverSettings#finish()}, which
+   * rejects unknown or misspelled fields and {@code --driver-set} keys with a one-line {@link
+   * DriverConfigException} naming the file, the line and the field.
    */
   void initialize(DriverConfig config) throws Exception;
 

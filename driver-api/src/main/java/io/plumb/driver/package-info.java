@@ -9,6 +9,7 @@
  *
  * <p>To add a driver: implement {@link io.plumb.driver.BenchmarkDriver}, list the class in {@code
  * META-INF/services/io.plumb.driver.BenchmarkDriver}, and ship a YAML whose {@code driverClass}
- * names it. {@code driver-kafka} is a complete example.
+ * names it; read its fields through {@link io.plumb.driver.DriverSettings}. {@code driver-kafka} is
+ * a complete example.
  */
 package io.plumb.driver;
