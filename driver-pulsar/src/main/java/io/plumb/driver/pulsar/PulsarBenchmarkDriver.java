@@ -5,9 +5,7 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
-import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.MessageListener;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,12 +46,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
-    Map<String, String> overrides = new HashMap<>();
-    putEnv(overrides, "PULSAR_SERVICE_URL", "client.serviceUrl");
-    putEnv(overrides, "PULSAR_HTTP_URL", "client.httpUrl");
-    overrides.putAll(driverConfig.overrides());
-    config = new YamlConfigReader().read(driverConfig.file(), PulsarConfig.class, overrides);
-    validate(driverConfig, overrides);
+    config = PulsarConfig.read(driverConfig.settings(), System.getenv());
 
     PulsarClientSettings c = config.client();
     ClientBuilder builder =
@@ -87,57 +80,6 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
     client = builder.build();
     admin = adminBuilder.build();
     createNamespace();
-  }
-
-  private static void putEnv(Map<String, String> overrides, String variable, String key) {
-    String value = System.getenv(variable);
-    if (value != null && !value.isBlank()) {
-      overrides.put(key, value);
-    }
-  }
-
-  private void validate(DriverConfig driverConfig, Map<String, String> overrides)
-      throws DriverConfigException {
-    PulsarClientSettings.Persistence p = config.client().persistence();
-    if (p.ensembleSize() < 1 || p.writeQuorum() < 1 || p.ackQuorum() < 1) {
-      throw YamlConfigReader.invalid(
-          driverConfig.file(),
-          overrides,
-          "client.persistence.ensembleSize",
-          "ensembleSize, writeQuorum and ackQuorum must be at least 1");
-    }
-    if (!(p.ackQuorum() <= p.writeQuorum() && p.writeQuorum() <= p.ensembleSize())) {
-      String field =
-          p.ackQuorum() > p.writeQuorum()
-              ? "client.persistence.ackQuorum"
-              : "client.persistence.writeQuorum";
-      throw YamlConfigReader.invalid(
-          driverConfig.file(),
-          overrides,
-          field,
-          "needs ackQuorum ("
-              + p.ackQuorum()
-              + ") <= writeQuorum ("
-              + p.writeQuorum()
-              + ") <= ensembleSize ("
-              + p.ensembleSize()
-              + ")");
-    }
-    String prefix = config.client().namespacePrefix();
-    if (prefix.split("/").length != 2) {
-      throw YamlConfigReader.invalid(
-          driverConfig.file(),
-          overrides,
-          "client.namespacePrefix",
-          "'" + prefix + "' is not tenant/namespace-prefix");
-    }
-    if (config.producer().pendingQueueSize() < 0) {
-      throw YamlConfigReader.invalid(
-          driverConfig.file(),
-          overrides,
-          "producer.pendingQueueSize",
-          "allowed: 0 (no per-producer limit) or more");
-    }
   }
 
   /**

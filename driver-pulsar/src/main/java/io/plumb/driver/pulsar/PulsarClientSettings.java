@@ -1,5 +1,8 @@
 package io.plumb.driver.pulsar;
 
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
+
 /**
  * OMB's {@code client} section.
  *
@@ -56,6 +59,44 @@ public record PulsarClientSettings(
     tlsEnableHostnameVerification =
         tlsEnableHostnameVerification != null && tlsEnableHostnameVerification;
     authentication = authentication == null ? new Authentication(null, null) : authentication;
+  }
+
+  /** Reads OMB's {@code client} section, its nested sections included. */
+  static PulsarClientSettings read(DriverSettings s) throws DriverConfigException {
+    DriverSettings persistence = s.section("persistence");
+    DriverSettings retention = s.section("retention");
+    DriverSettings authentication = s.section("authentication");
+    PulsarClientSettings settings =
+        new PulsarClientSettings(
+            s.string("serviceUrl").orElse(null),
+            s.string("httpUrl").orElse(null),
+            s.longValue("clientMemoryLimitMB").orElse(null),
+            s.integer("ioThreads").orElse(null),
+            s.integer("listenerThreads").orElse(null),
+            s.integer("connectionsPerBroker").orElse(null),
+            s.integer("maxConcurrentLookupRequests").orElse(null),
+            s.string("namespacePrefix").orElse(null),
+            s.string("clusterName").orElse(null),
+            s.enumValue("topicType", TopicType.class).orElse(null),
+            new Persistence(
+                persistence.integer("ensembleSize").orElse(null),
+                persistence.integer("writeQuorum").orElse(null),
+                persistence.integer("ackQuorum").orElse(null),
+                persistence.bool("deduplicationEnabled").orElse(null)),
+            new Retention(
+                retention.integer("timeInMinutes").orElse(null),
+                retention.longValue("sizeInMB").orElse(null)),
+            s.bool("tlsAllowInsecureConnection").orElse(null),
+            s.bool("tlsEnableHostnameVerification").orElse(null),
+            s.string("tlsTrustCertsFilePath").orElse(null),
+            new Authentication(
+                authentication.string("plugin").orElse(null),
+                authentication.string("data").orElse(null)));
+    persistence.finish();
+    retention.finish();
+    authentication.finish();
+    s.finish();
+    return settings;
   }
 
   static PulsarClientSettings defaults() {

@@ -1,5 +1,9 @@
 package io.plumb.driver.pulsar;
 
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
+import java.util.Map;
+
 /**
  * The Pulsar driver's YAML, in OMB's Pulsar format: {@code client}, {@code producer} and {@code
  * consumer} sections with OMB's field names, plus a few of Plumb's own.
@@ -21,5 +25,58 @@ public record PulsarConfig(
     client = client == null ? PulsarClientSettings.defaults() : client;
     producer = producer == null ? PulsarProducerSettings.defaults() : producer;
     consumer = consumer == null ? PulsarConsumerSettings.defaults() : consumer;
+  }
+
+  /** Environment variables that replace client URLs, beneath {@code --driver-set}. */
+  static final Map<String, String> ENVIRONMENT =
+      Map.of("PULSAR_SERVICE_URL", "client.serviceUrl", "PULSAR_HTTP_URL", "client.httpUrl");
+
+  /** Reads and checks the file's settings; absent fields and sections take OMB's defaults. */
+  static PulsarConfig read(DriverSettings file, Map<String, String> environment)
+      throws DriverConfigException {
+    DriverSettings s = file.withEnvironment(environment, ENVIRONMENT);
+    DriverSettings client = s.section("client");
+    DriverSettings producer = s.section("producer");
+    DriverSettings consumer = s.section("consumer");
+    PulsarConfig config =
+        new PulsarConfig(
+            s.string("name").orElse(null),
+            s.string("driverClass").orElse(null),
+            PulsarClientSettings.read(client),
+            PulsarProducerSettings.read(producer),
+            PulsarConsumerSettings.read(consumer));
+    s.finish();
+    config.validate(client, producer);
+    return config;
+  }
+
+  private void validate(DriverSettings clientSection, DriverSettings producerSection)
+      throws DriverConfigException {
+    DriverSettings persistenceSection = clientSection.section("persistence");
+    PulsarClientSettings.Persistence p = client.persistence();
+    if (p.ensembleSize() < 1 || p.writeQuorum() < 1 || p.ackQuorum() < 1) {
+      throw persistenceSection.error(
+          "ensembleSize", "ensembleSize, writeQuorum and ackQuorum must be at least 1");
+    }
+    if (!(p.ackQuorum() <= p.writeQuorum() && p.writeQuorum() <= p.ensembleSize())) {
+      String field = p.ackQuorum() > p.writeQuorum() ? "ackQuorum" : "writeQuorum";
+      throw persistenceSection.error(
+          field,
+          "needs ackQuorum ("
+              + p.ackQuorum()
+              + ") <= writeQuorum ("
+              + p.writeQuorum()
+              + ") <= ensembleSize ("
+              + p.ensembleSize()
+              + ")");
+    }
+    String prefix = client.namespacePrefix();
+    if (prefix.split("/").length != 2) {
+      throw clientSection.error(
+          "namespacePrefix", "'" + prefix + "' is not tenant/namespace-prefix");
+    }
+    if (producer.pendingQueueSize() < 0) {
+      throw producerSection.error("pendingQueueSize", "allowed: 0 (no per-producer limit) or more");
+    }
   }
 }

@@ -1,5 +1,7 @@
 package io.plumb.driver.pulsar;
 
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
 import org.apache.pulsar.client.api.SubscriptionMode;
 import org.apache.pulsar.client.api.SubscriptionType;
 
@@ -31,6 +33,19 @@ public record PulsarConsumerSettings(
             : maxTotalReceiverQueueSizeAcrossPartitions;
     acknowledgmentsGroupTimeMicros =
         acknowledgmentsGroupTimeMicros == null ? 100_000L : acknowledgmentsGroupTimeMicros;
+  }
+
+  /** Reads OMB's {@code consumer} section. */
+  static PulsarConsumerSettings read(DriverSettings s) throws DriverConfigException {
+    PulsarConsumerSettings settings =
+        new PulsarConsumerSettings(
+            s.enumValue("subscriptionType", SubscriptionType.class).orElse(null),
+            s.enumValue("subscriptionMode", SubscriptionMode.class).orElse(null),
+            s.integer("receiverQueueSize").orElse(null),
+            s.integer("maxTotalReceiverQueueSizeAcrossPartitions").orElse(null),
+            s.longValue("acknowledgmentsGroupTimeMicros").orElse(null));
+    s.finish();
+    return settings;
   }
 
   static PulsarConsumerSettings defaults() {

@@ -1,5 +1,8 @@
 package io.plumb.driver.pulsar;
 
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
+
 /**
  * OMB's {@code producer} section, plus batch size limits and the send timeout.
  *
@@ -29,6 +32,21 @@ public record PulsarProducerSettings(
     blockIfQueueFull = blockIfQueueFull == null || blockIfQueueFull;
     pendingQueueSize = pendingQueueSize == null ? 0 : pendingQueueSize;
     sendTimeoutMs = sendTimeoutMs == null ? 30_000 : sendTimeoutMs;
+  }
+
+  /** Reads OMB's {@code producer} section. */
+  static PulsarProducerSettings read(DriverSettings s) throws DriverConfigException {
+    PulsarProducerSettings settings =
+        new PulsarProducerSettings(
+            s.bool("batchingEnabled").orElse(null),
+            s.integer("batchingMaxPublishDelayMs").orElse(null),
+            s.integer("batchingMaxBytes").orElse(null),
+            s.integer("batchingMaxMessages").orElse(null),
+            s.bool("blockIfQueueFull").orElse(null),
+            s.integer("pendingQueueSize").orElse(null),
+            s.integer("sendTimeoutMs").orElse(null));
+    s.finish();
+    return settings;
   }
 
   static PulsarProducerSettings defaults() {

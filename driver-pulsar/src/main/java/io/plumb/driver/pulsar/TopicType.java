@@ -1,12 +1,8 @@
 package io.plumb.driver.pulsar;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 /** Pulsar's topic domains, spelled as in topic names and OMB's {@code topicType}. */
 public enum TopicType {
-  @JsonProperty("persistent")
   PERSISTENT("persistent"),
-  @JsonProperty("non-persistent")
   NON_PERSISTENT("non-persistent");
 
   private final String domain;

@@ -1,6 +1,5 @@
 package io.plumb.driver.pulsar;
 
-import io.plumb.worker.DriverSettingsReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.DriverAliases;
-import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -186,16 +185,17 @@ class PulsarBenchmarkDriverTest {
         assertThrows(DriverConfigException.class, () -> driver(file, Map.of()));
     assertEquals(
         file
-            + ":8: field 'client.persistence.ackQuorom': unknown field (did you mean"
-            + " 'ackQuorum'?); allowed: ackQuorum, deduplicationEnabled, ensembleSize, writeQuorum",
+            + ":8: unknown field 'client.persistence.ackQuorom' (did you mean"
+            + " 'client.persistence.ackQuorum'?); allowed: ackQuorum, deduplicationEnabled,"
+            + " ensembleSize, writeQuorum",
         e.getMessage());
     DriverConfigException badType =
         assertThrows(
             DriverConfigException.class,
             () -> driver("pulsar.yaml", Map.of("consumer.subscriptionType", "Fanout")));
     assertEquals(
-        "--driver-set consumer.subscriptionType=Fanout: 'Fanout' is not a valid SubscriptionType;"
-            + " allowed: Exclusive, Shared, Failover, Key_Shared",
+        "--driver-set consumer.subscriptionType=Fanout: expected one of Exclusive, Shared,"
+            + " Failover, Key_Shared, got 'Fanout'",
         badType.getMessage());
   }
 }
