@@ -12,6 +12,7 @@ import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
+import io.plumb.coordinator.DriverRoundTrip;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
@@ -81,8 +82,8 @@ class NatsDriverTest {
     try (NatsBenchmarkDriver driver = open("nats.yaml")) {
       assertEquals(NatsDriverConfig.Mode.CORE, driver.config().mode());
       assertEquals("core", driver.brokerFacts().get("nats.mode"));
-      RoundTrip.Result r =
-          RoundTrip.run(
+      DriverRoundTrip.Result r =
+          DriverRoundTrip.run(
               driver,
               MESSAGES,
               30,
@@ -114,8 +115,8 @@ class NatsDriverTest {
             Path.of("nats-jetstream-memory.yaml"), withPort("consumerType", "push")));
     try (driver) {
       assertEquals(NatsDriverConfig.ConsumerType.PUSH, driver.config().consumerType());
-      RoundTrip.Result r =
-          RoundTrip.run(
+      DriverRoundTrip.Result r =
+          DriverRoundTrip.run(
               driver,
               MESSAGES,
               30,
@@ -132,8 +133,8 @@ class NatsDriverTest {
 
   private static void jetStreamRoundTrip(String file, StorageType storage) throws Exception {
     try (NatsBenchmarkDriver driver = open(file)) {
-      RoundTrip.Result r =
-          RoundTrip.run(
+      DriverRoundTrip.Result r =
+          DriverRoundTrip.run(
               driver,
               MESSAGES,
               30,
@@ -157,7 +158,7 @@ class NatsDriverTest {
     }
   }
 
-  private static void assertSharedBetweenMembers(RoundTrip.Result r) {
+  private static void assertSharedBetweenMembers(DriverRoundTrip.Result r) {
     int a = r.memberCounts()[0];
     int b = r.memberCounts()[1];
     assertEquals(MESSAGES, a + b, "the two members of one subscription split the messages");
@@ -174,7 +175,7 @@ class NatsDriverTest {
           "localhost:4222".equals(driver.config().natsHostUrl()) || !overrides().isEmpty(), true);
       assertEquals(NatsDriverConfig.Mode.JETSTREAM, driver.config().mode());
       assertEquals(1, driver.config().replicationFactor());
-      RoundTrip.run(
+      DriverRoundTrip.run(
           driver,
           MESSAGES,
           30,

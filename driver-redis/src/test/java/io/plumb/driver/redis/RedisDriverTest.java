@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.plumb.coordinator.DriverRoundTrip;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
@@ -112,14 +113,14 @@ class RedisDriverTest {
   }
 
   private static void streamsRoundTrip(RedisBenchmarkDriver driver) throws Exception {
-    RoundTrip.Result r =
-        RoundTrip.run(
+    DriverRoundTrip.Result r =
+        DriverRoundTrip.run(
             driver,
             MESSAGES,
             30,
             topic -> {
               long stored = 0;
-              for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+              for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
                 String stream = topic + "-" + p;
                 stored += admin.xlen(stream);
                 // Every entry carries its real key as field "k", beside the payload "p".
@@ -140,7 +141,7 @@ class RedisDriverTest {
             });
     assertSharedBetweenMembers(r);
     // deleteTopics removed the streams and the partition count.
-    for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+    for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
       assertFalse(admin.exists(r.topic() + "-" + p));
     }
     assertFalse(admin.exists(r.topic() + ":partitions"));
@@ -151,13 +152,13 @@ class RedisDriverTest {
     try (RedisBenchmarkDriver driver = open("redis-pubsub.yaml")) {
       assertEquals(RedisDriverConfig.Mode.PUBSUB, driver.config().mode());
       assertEquals("pubsub", driver.brokerFacts().get("redis.mode"));
-      RoundTrip.Result r =
-          RoundTrip.run(
+      DriverRoundTrip.Result r =
+          DriverRoundTrip.run(
               driver,
               MESSAGES,
               30,
               topic -> {
-                for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+                for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
                   assertFalse(admin.exists(topic + "-" + p), "Pub/Sub stores no stream");
                 }
               });
@@ -165,7 +166,7 @@ class RedisDriverTest {
     }
   }
 
-  private static void assertSharedBetweenMembers(RoundTrip.Result r) {
+  private static void assertSharedBetweenMembers(DriverRoundTrip.Result r) {
     int a = r.memberCounts()[0];
     int b = r.memberCounts()[1];
     assertEquals(MESSAGES, a + b, "the two members of one subscription split the messages");

@@ -1,7 +1,4 @@
-package io.plumb.driver.nats;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.plumb.coordinator;
 
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
@@ -11,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,17 +18,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Sends keyed messages through a driver to two subscriptions (one with two consumers) and checks
- * that every send completes and each subscription receives every message exactly once, with each
- * key always on the same partition.
+ * A test harness for drivers: sends keyed messages through a driver to two subscriptions (one with
+ * two consumers) and checks that every send completes and each subscription receives every message
+ * exactly once, with each key always on the same partition. Drivers' tests use it against their
+ * real broker, next to {@link SmokeRun}, which runs the whole engine. Failed checks throw {@link
+ * AssertionError}, which test frameworks report as failures.
  */
-final class RoundTrip {
+public final class DriverRoundTrip {
 
-  static final int PARTITIONS = 3;
+  public static final int PARTITIONS = 3;
   static final int KEYS = 60;
 
   /** What one subscription received. */
-  static final class Subscription implements MessageListener {
+  public static final class Subscription implements MessageListener {
     final String name;
     final int expected;
     final AtomicInteger[] counts;
@@ -122,15 +122,22 @@ final class RoundTrip {
   }
 
   /** Outcome of one run, for further checks by the caller. */
-  record Result(String topic, Subscription shared, Subscription single, int[] memberCounts) {}
+  public record Result(
+      String topic, Subscription shared, Subscription single, int[] memberCounts) {}
 
   /** Checks the broker's view of a topic after the run, before the topic is deleted. */
   @FunctionalInterface
-  interface TopicCheck {
+  public interface TopicCheck {
     void check(String topic) throws Exception;
   }
 
-  static Result run(BenchmarkDriver driver, int messages, long timeoutSeconds, TopicCheck check)
+  /**
+   * Runs {@code messages} through a new topic of {@link #PARTITIONS} partitions, waiting at most
+   * {@code timeoutSeconds} for sends and for each subscription; {@code check} sees the topic after
+   * every client is closed and before it is deleted.
+   */
+  public static Result run(
+      BenchmarkDriver driver, int messages, long timeoutSeconds, TopicCheck check)
       throws Exception {
     String topic = driver.topicNamePrefix() + "-test-" + Long.toHexString(System.nanoTime());
     driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
@@ -208,5 +215,17 @@ final class RoundTrip {
     return list.subList(0, Math.min(3, list.size()));
   }
 
-  private RoundTrip() {}
+  private static void assertTrue(boolean condition, String message) {
+    if (!condition) {
+      throw new AssertionError(message);
+    }
+  }
+
+  private static void assertEquals(Object expected, Object actual, String message) {
+    if (!Objects.equals(expected, actual)) {
+      throw new AssertionError(message + ": expected " + expected + " but was " + actual);
+    }
+  }
+
+  private DriverRoundTrip() {}
 }
