@@ -47,6 +47,7 @@ public final class BenchmarkRun {
   private final CountDownLatch aborted = new CountDownLatch(1);
   private volatile String abortReason;
   private final List<String> errors = new ArrayList<>();
+  private volatile BacklogOutcome backlogOutcome;
 
   public BenchmarkRun(
       Workload workload, Path driverFile, Worker worker, RunOptions options, RunListener listener) {
@@ -111,6 +112,9 @@ public final class BenchmarkRun {
               workload.keyDistributor(),
               Payloads.forWorkload(workload, runId)));
       awaitEverySubscription(plan);
+      if (workload.consumerBacklogSizeGB() > 0) {
+        checkConsumersPause(driverName);
+      }
       worker.takePeriod(); // drops what the probes recorded
       listener.step(
           String.format(
@@ -120,7 +124,12 @@ public final class BenchmarkRun {
       loadStarted = true;
       Duration period = options.periodFor(workload.testDuration());
       runPhase(Phase.WARMUP, workload.warmupDuration(), period, measurement);
-      runPhase(Phase.MEASURE, workload.testDuration(), period, measurement);
+      if (workload.consumerBacklogSizeGB() > 0) {
+        buildAndDrainBacklog(plan, period, measurement);
+      }
+      if (!workload.consumerOnly()) {
+        runPhase(Phase.MEASURE, workload.testDuration(), period, measurement);
+      }
     } catch (BadInputException e) {
       if (loadStarted) {
         failure = e.getMessage();
@@ -151,7 +160,7 @@ public final class BenchmarkRun {
                 measurement.measuredNanosInSend() / 1e9 / measured / Math.max(1, threadsUsed(plan)))
             : 0;
     List<String> verdict =
-        measured > 0
+        measured > 0 && !workload.consumerOnly()
             ? GeneratorVerdict.judge(
                     workload.producerRate(),
                     measurement.measuredSent(),
@@ -187,16 +196,117 @@ public final class BenchmarkRun {
 
   private void checkSupported() {
     if (workload.producerRate() == 0) {
+      // The command line turns producerRate 0 into a peak search (io.plumb.search), whose probes
+      // and final measurement each run at a fixed rate.
       throw new BadInputException(
           workload.file()
-              + ": field 'producerRate': 0 (search for the peak rate) is not supported yet; give a rate in messages per second");
-    }
-    if (workload.consumerBacklogSizeGB() > 0) {
-      throw new BadInputException(
-          workload.file()
-              + ": field 'consumerBacklogSizeGB': backlog builds are not supported yet; use 0");
+              + ": field 'producerRate': 0 asks for a peak search, which runs a series of fixed-rate runs; give a rate in messages per second to run one");
     }
   }
+
+  /** How the backlog build and drain went; empty for workloads without a backlog. */
+  public java.util.Optional<BacklogOutcome> backlogOutcome() {
+    return java.util.Optional.ofNullable(backlogOutcome);
+  }
+
+  /** A backlog workload on a driver that cannot pause consumers fails before any load. */
+  private void checkConsumersPause(String driverName) {
+    try {
+      worker.pauseConsumers();
+      worker.resumeConsumers();
+    } catch (UnsupportedOperationException e) {
+      throw new BadInputException(
+          workload.file()
+              + ": field 'consumerBacklogSizeGB': driver "
+              + driverName
+              + " cannot pause consumers, which building a backlog needs ("
+              + e.getMessage()
+              + "); use 0 or another driver");
+    }
+  }
+
+  /**
+   * OMB's backlog test: consumers pause while producers keep their rate until the backlog (messages
+   * acknowledged but not received, summed over subscriptions) reaches {@code
+   * consumerBacklogSizeGB}; then consumers resume and drain it down to {@code (1 -
+   * backlogDrainRatio)} of the target (at least 1,000 messages). Both steps have deadlines, so a
+   * backlog that cannot be built or drained ends the run with a reason instead of hanging. A
+   * consumer-only workload stops the producers before the drain.
+   */
+  private void buildAndDrainBacklog(RunPlan plan, Duration period, Measurement measurement) {
+    long target = workload.backlogMessages();
+    double fillRate = workload.producerRate() * workload.subscriptionsPerTopic();
+    Duration buildLimit = Duration.ofSeconds(30 + (long) Math.ceil(2 * target / fillRate));
+    listener.step(
+        String.format(
+            "backlog: consumers paused until %,d messages (%.3f GB) wait, at most %d s",
+            target, workload.consumerBacklogSizeGB(), buildLimit.toSeconds()));
+    worker.pauseConsumers();
+    PhaseTally build =
+        runPhase(
+            Phase.MEASURE, buildLimit, period, measurement, plan, backlog -> backlog >= target);
+    long floor = Math.max(1000, (long) ((1 - workload.backlogDrainRatio()) * target));
+    if (!build.conditionMet()) {
+      backlogOutcome =
+          new BacklogOutcome(
+              target,
+              workload.consumerBacklogSizeGB(),
+              build.seconds(),
+              build.sent() / build.seconds(),
+              build.lastBacklog(),
+              floor,
+              0,
+              0,
+              0,
+              workload.consumerOnly(),
+              false);
+      worker.resumeConsumers();
+      throw new RunException(
+          String.format(
+              "backlog build: %,d of %,d messages after %d s; producers could not build the backlog in time",
+              build.lastBacklog(), target, buildLimit.toSeconds()));
+    }
+    if (workload.consumerOnly()) {
+      listener.step("backlog built: producers stop, consumers drain it");
+      worker.stopLoad();
+    }
+    Duration drainLimit = Duration.ofSeconds(60 + (long) Math.ceil(5 * build.seconds()));
+    listener.step(
+        String.format(
+            "backlog built in %.1f s: consumers resume and drain it to %,d messages, at most %d s",
+            build.seconds(), floor, drainLimit.toSeconds()));
+    worker.resumeConsumers();
+    PhaseTally drain =
+        runPhase(Phase.MEASURE, drainLimit, period, measurement, plan, backlog -> backlog <= floor);
+    double drainSeconds = Math.max(drain.seconds(), 1e-9);
+    backlogOutcome =
+        new BacklogOutcome(
+            target,
+            workload.consumerBacklogSizeGB(),
+            build.seconds(),
+            build.sent() / build.seconds(),
+            build.lastBacklog(),
+            floor,
+            drain.seconds(),
+            drain.received() / drainSeconds,
+            (build.lastBacklog() - drain.lastBacklog()) / drainSeconds,
+            workload.consumerOnly(),
+            drain.conditionMet());
+    if (!drain.conditionMet()) {
+      throw new RunException(
+          String.format(
+              "backlog drain: %,d messages still waiting after %d s (drain target %,d); consumers could not drain the backlog in time",
+              drain.lastBacklog(), drainLimit.toSeconds(), floor));
+    }
+    listener.step(
+        String.format(
+            "backlog drained in %.1f s at %,.0f msg/s received",
+            drain.seconds(), drain.received() / drainSeconds));
+  }
+
+  /** What one phase (or part of one) measured, for the backlog figures. */
+  private record PhaseTally(
+      double seconds, long sent, long received, long lastBacklog, boolean conditionMet) {}
 
   private void awaitEverySubscription(RunPlan plan) {
     if (plan.topicOfSubscription().isEmpty()) {
@@ -241,13 +351,49 @@ public final class BenchmarkRun {
       return;
     }
     listener.step(phase.label() + " for " + seconds(length) + " s");
+    runPhase(phase, length, period, measurement, null, null);
+  }
+
+  /**
+   * Runs periods until {@code length} has passed or, when {@code until} is given, until it holds
+   * for the backlog (polled every 100 ms between periods: acknowledged messages not yet received).
+   */
+  private PhaseTally runPhase(
+      Phase phase,
+      Duration length,
+      Duration period,
+      Measurement measurement,
+      RunPlan plan,
+      java.util.function.LongPredicate until) {
     long phaseStart = System.nanoTime();
     long phaseEnd = phaseStart + length.toNanos();
     long periodStart = phaseStart;
-    while (periodStart < phaseEnd) {
+    long sent = 0;
+    long received = 0;
+    long lastBacklog = 0;
+    boolean met = false;
+    while (periodStart < phaseEnd && !met) {
       long periodEnd = Math.min(phaseEnd, periodStart + period.toNanos());
-      boolean stop = waitOrAbort(Duration.ofNanos(Math.max(0, periodEnd - System.nanoTime())));
+      boolean stop;
+      if (until == null) {
+        stop = waitOrAbort(Duration.ofNanos(Math.max(0, periodEnd - System.nanoTime())));
+      } else {
+        stop = false;
+        while (!stop && System.nanoTime() < periodEnd) {
+          lastBacklog = outstandingDeliveries(plan, worker.totals());
+          if (until.test(lastBacklog)) {
+            met = true;
+            break;
+          }
+          stop =
+              waitOrAbort(
+                  Duration.ofNanos(
+                      Math.max(0, Math.min(100_000_000L, periodEnd - System.nanoTime()))));
+        }
+      }
       PeriodStats stats = worker.takePeriod();
+      sent += stats.sent();
+      received += stats.received();
       long lag = worker.scheduleLag();
       long now = System.nanoTime();
       double periodSeconds = (now - periodStart) / 1e9;
@@ -259,6 +405,7 @@ public final class BenchmarkRun {
         throw new RunException(abortReason);
       }
     }
+    return new PhaseTally((System.nanoTime() - phaseStart) / 1e9, sent, received, lastBacklog, met);
   }
 
   /** Consumers that received nothing for this long at the end of the drain are stalled. */

@@ -51,8 +51,10 @@ public final class LoopbackDriver implements BenchmarkDriver {
   public CompletableFuture<BenchmarkConsumer> createConsumer(
       String topic, String subscription, MessageListener listener) {
     LoopbackTopic target = topicNamed(topic);
-    target.subscribe(subscription, listener);
-    return CompletableFuture.completedFuture(() -> target.unsubscribe(subscription, listener));
+    LoopbackConsumer[] created = new LoopbackConsumer[1];
+    created[0] = new LoopbackConsumer(listener, () -> target.unsubscribe(subscription, created[0]));
+    target.subscribe(subscription, created[0]);
+    return CompletableFuture.completedFuture(created[0]);
   }
 
   @Override

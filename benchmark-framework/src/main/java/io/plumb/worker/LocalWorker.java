@@ -205,6 +205,16 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
+  public void pauseConsumers() {
+    consumers.forEach(BenchmarkConsumer::pause);
+  }
+
+  @Override
+  public void resumeConsumers() {
+    consumers.forEach(BenchmarkConsumer::resume);
+  }
+
+  @Override
   public PeriodStats takePeriod() {
     PeriodStats.Builder builder = new PeriodStats.Builder();
     if (generator != null) {

@@ -44,6 +44,20 @@ public interface Worker extends AutoCloseable {
   void startLoad(LoadSpec load);
 
   /**
+   * Stops every consumer's delivery (for backlog builds) without blocking the driver's threads.
+   *
+   * @throws UnsupportedOperationException when the driver cannot pause consumers
+   */
+  default void pauseConsumers() {
+    throw new UnsupportedOperationException(name() + " worker cannot pause consumers");
+  }
+
+  /** Lets paused consumers deliver again. */
+  default void resumeConsumers() {
+    throw new UnsupportedOperationException(name() + " worker cannot resume consumers");
+  }
+
+  /**
    * Everything recorded since the previous call; the first call also drops what probes recorded.
    */
   PeriodStats takePeriod();

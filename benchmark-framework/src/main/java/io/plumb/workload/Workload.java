@@ -9,6 +9,12 @@ import java.util.Optional;
  * files run unchanged; durations are kept as {@link Duration} because Plumb also accepts seconds.
  *
  * @param producerRate messages per second summed over all producers; 0 asks for a peak search
+ * @param consumerBacklogSizeGB when above 0, consumers pause until producers have built a backlog
+ *     this large (GiB, summed over subscriptions), then drain it
+ * @param backlogDrainRatio OMB's meaning: the share of that backlog the consumers must drain (1
+ *     drains it completely, 0 does not wait for any drain)
+ * @param consumerOnly after the backlog is built, producers stop and the measured phase is the
+ *     consumers draining it (the name used by Confluent's OMB fork)
  */
 public record Workload(
     String name,
@@ -28,7 +34,79 @@ public record Workload(
     double consumerBacklogSizeGB,
     double backlogDrainRatio,
     Duration testDuration,
-    Duration warmupDuration) {
+    Duration warmupDuration,
+    boolean consumerOnly) {
+
+  /** A workload without the consumer-only mode. */
+  public Workload(
+      String name,
+      Path file,
+      int topics,
+      int partitionsPerTopic,
+      KeyDistributorType keyDistributor,
+      int messageSize,
+      Optional<Path> payloadFile,
+      boolean useRandomizedPayloads,
+      double randomBytesRatio,
+      int randomizedPayloadPoolSize,
+      int subscriptionsPerTopic,
+      int producersPerTopic,
+      int consumerPerSubscription,
+      double producerRate,
+      double consumerBacklogSizeGB,
+      double backlogDrainRatio,
+      Duration testDuration,
+      Duration warmupDuration) {
+    this(
+        name,
+        file,
+        topics,
+        partitionsPerTopic,
+        keyDistributor,
+        messageSize,
+        payloadFile,
+        useRandomizedPayloads,
+        randomBytesRatio,
+        randomizedPayloadPoolSize,
+        subscriptionsPerTopic,
+        producersPerTopic,
+        consumerPerSubscription,
+        producerRate,
+        consumerBacklogSizeGB,
+        backlogDrainRatio,
+        testDuration,
+        warmupDuration,
+        false);
+  }
+
+  /** The same workload at another rate and with other phase lengths (search probes, sweeps). */
+  public Workload at(double rate, Duration warmup, Duration test) {
+    return new Workload(
+        name,
+        file,
+        topics,
+        partitionsPerTopic,
+        keyDistributor,
+        messageSize,
+        payloadFile,
+        useRandomizedPayloads,
+        randomBytesRatio,
+        randomizedPayloadPoolSize,
+        subscriptionsPerTopic,
+        producersPerTopic,
+        consumerPerSubscription,
+        rate,
+        consumerBacklogSizeGB,
+        backlogDrainRatio,
+        test,
+        warmup,
+        consumerOnly);
+  }
+
+  /** Messages the backlog target amounts to, summed over every subscription. */
+  public long backlogMessages() {
+    return (long) Math.ceil(consumerBacklogSizeGB * 1024 * 1024 * 1024 / messageSize);
+  }
 
   public int totalProducers() {
     return topics * producersPerTopic;

@@ -36,7 +36,8 @@ public final class WorkloadReader {
           "testDurationMinutes",
           "testDurationSeconds",
           "warmupDurationMinutes",
-          "warmupDurationSeconds");
+          "warmupDurationSeconds",
+          "consumerOnly");
 
   private WorkloadReader() {}
 
@@ -69,7 +70,9 @@ public final class WorkloadReader {
     double rate =
         requiredNumber(fields, "producerRate", fields.number("producerRate", 0, false, 1e9));
     double backlogGB = fields.number("consumerBacklogSizeGB", 0, false, 1e6).orElse(0.0);
-    double drainRatio = fields.number("backlogDrainRatio", 0, true, 1e6).orElse(1.0);
+    // OMB: the share of the backlog to drain, from 0 (no wait) to 1 (drain it all).
+    double drainRatio = fields.number("backlogDrainRatio", 0, false, 1).orElse(1.0);
+    boolean consumerOnly = fields.bool("consumerOnly").orElse(false);
     Duration test = duration(fields, "testDurationMinutes", "testDurationSeconds", true, null);
     Duration warmup =
         duration(
@@ -80,6 +83,21 @@ public final class WorkloadReader {
       throw fields.error(
           "consumerPerSubscription",
           "must be at least 1 when subscriptionsPerTopic is " + subscriptions);
+    }
+    if (backlogGB > 0 && subscriptions == 0) {
+      throw fields.error(
+          "consumerBacklogSizeGB",
+          "a backlog needs consumers: set subscriptionsPerTopic to at least 1, or use 0");
+    }
+    if (backlogGB > 0 && rate == 0) {
+      throw fields.error(
+          "consumerBacklogSizeGB",
+          "a backlog is built at a given producerRate, not during a peak search: give producerRate above 0, or use 0");
+    }
+    if (consumerOnly && backlogGB == 0) {
+      throw fields.error(
+          "consumerOnly",
+          "a consumer-only run drains a backlog: set consumerBacklogSizeGB above 0, or remove consumerOnly");
     }
     if (randomized && poolSize == 0) {
       throw fields.error(
@@ -127,7 +145,8 @@ public final class WorkloadReader {
         backlogGB,
         drainRatio,
         test,
-        warmup);
+        warmup,
+        consumerOnly);
   }
 
   private static int required(YamlFields fields, String field, Optional<? extends Number> value) {

@@ -25,6 +25,10 @@ import org.apache.kafka.common.errors.WakeupException;
  * which would add a broker round trip per batch. Committing every position at a rebalance and at
  * close keeps a partition's next owner from reading messages again, which the framework would count
  * as duplicates.
+ *
+ * <p>{@link #pause} and {@link #resume} only set a flag: the poll thread applies it with {@link
+ * KafkaConsumer#pause} before its next poll (the client may only be used from that thread), and
+ * pauses partitions assigned later too, so a rebalance cannot restart delivery.
  */
 final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
 
@@ -44,6 +48,7 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
   private final Thread pollThread;
   private final CountDownLatch closing = new CountDownLatch(1);
   private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean pauseWanted;
 
   /**
    * Subscribes and starts polling at once.
@@ -74,8 +79,18 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
   private void pollLoop() {
     long lastCommit = System.nanoTime();
     boolean uncommitted = false;
+    boolean paused = false;
     while (closing.getCount() > 0) {
       try {
+        boolean wanted = pauseWanted;
+        if (wanted != paused) {
+          if (wanted) {
+            consumer.pause(consumer.assignment());
+          } else {
+            consumer.resume(consumer.paused());
+          }
+          paused = wanted;
+        }
         ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
         for (ConsumerRecord<String, byte[]> record : records) {
           listener.received(record.value(), record.partition());
@@ -97,6 +112,16 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
         awaitClosing(ERROR_BACKOFF_MILLIS);
       }
     }
+  }
+
+  @Override
+  public void pause() {
+    pauseWanted = true;
+  }
+
+  @Override
+  public void resume() {
+    pauseWanted = false;
   }
 
   @Override
@@ -164,6 +189,10 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
     }
 
     @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      if (pauseWanted && !partitions.isEmpty()) {
+        consumer.pause(partitions);
+      }
+    }
   }
 }
