@@ -8,6 +8,9 @@ import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
+import io.plumb.search.LatencyTarget;
+import io.plumb.search.RateList;
+import io.plumb.search.SearchSettings;
 import io.plumb.worker.DriverLoader;
 import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
@@ -20,10 +23,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,6 +47,10 @@ import picocli.CommandLine.Parameters;
       "",
       "Writes one JSON result per workload and driver and prints a summary. Exit status: 0 success, 1 a run failed or",
       "was interrupted (its partial result is still written), 2 bad input.",
+      "",
+      "producerRate: 0 searches for the stable peak rate (grow x2 from --search-start, then bisect to 5%), then measures",
+      "once at the rate found for the workload's duration; --slo searches for the highest rate meeting a latency target;",
+      "--rates runs the workload once per rate and writes a summary. Search steps are recorded under 'search' in the result.",
     },
     footer = {
       "",
@@ -50,6 +59,9 @@ import picocli.CommandLine.Parameters;
       "  bin/benchmark -d driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml workloads/quick-1kb-10k.yaml",
       "  bin/benchmark -d driver-kafka/kafka.yaml --driver-set bootstrap.servers=broker1:9092 workloads/*.yaml",
       "  bin/benchmark -d benchmark-framework/loopback.yaml workloads/loopback-capacity.yaml   # what this host can push",
+      "  bin/benchmark -d driver-kafka/kafka.yaml workloads/peak-1kb.yaml                     # producerRate: 0, peak search",
+      "  bin/benchmark -d driver-kafka/kafka.yaml --slo 'p99 end-to-end <= 10ms' workloads/peak-1kb.yaml",
+      "  bin/benchmark -d driver-kafka/kafka.yaml --rates 10k,50k,100k,200k workloads/quick-1kb-10k.yaml",
       "  bin/benchmark report results/*.json -o report.html   # charts and tables of results: bin/benchmark report --help",
       "  bin/benchmark --workers http://10.0.0.1:8080,http://10.0.0.2:8080 --token-file worker.token -d driver-kafka/kafka.yaml \\",
       "      --driver-set bootstrap.servers=10.0.0.9:9092 workloads/1-topic-16-partitions-1kb.yaml   # see bin/benchmark-worker --help",
@@ -98,8 +110,35 @@ public final class BenchmarkCommand implements Callable<Integer> {
 
   @Mixin RemoteWorkerOptions remote = new RemoteWorkerOptions();
 
+  @Option(
+      names = "--slo",
+      paramLabel = "TARGET",
+      description =
+          "Search for the highest rate whose latency meets TARGET: 'pPERCENTILE FAMILY <= LIMIT' with FAMILY publish or end-to-end and LIMIT in us, ms or s, e.g. 'p99 end-to-end <= 10ms'. A workload's non-zero producerRate caps the search.")
+  String slo;
+
+  @Option(
+      names = "--rates",
+      paramLabel = "LIST",
+      description =
+          "Run each workload once per rate (msg/s, k and M suffixes), e.g. 10k,50k,100k,200k,500k,1M; one result per rate plus a summary.")
+  String rates;
+
+  @Option(
+      names = "--search-start",
+      paramLabel = "RATE",
+      description = "First rate a search probes, msg/s (default 1000).")
+  Double searchStart;
+
+  @Option(
+      names = "--probe-seconds",
+      paramLabel = "SECONDS",
+      description =
+          "Measured length of each search probe (default 3), after 1 s of warm-up; longer probes judge more surely.")
+  Double probeSeconds;
+
   private final PrintStream out;
-  private final AtomicReference<BenchmarkRun> current = new AtomicReference<>();
+  private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
   private final CountDownLatch finished = new CountDownLatch(1);
   private final List<Path> written = new ArrayList<>();
 
@@ -114,6 +153,29 @@ public final class BenchmarkCommand implements Callable<Integer> {
       throw new BadInputException(
           "--period: expected seconds from 0.1 to 3600, got " + periodSeconds);
     }
+    Optional<LatencyTarget> target =
+        slo == null ? Optional.empty() : Optional.of(LatencyTarget.parse(slo));
+    List<Double> sweep = rates == null ? null : RateList.parse(rates);
+    if (target.isPresent() && sweep != null) {
+      throw new BadInputException("--slo and --rates: give one or the other, not both");
+    }
+    SearchSettings searchSettings = SearchSettings.defaults();
+    if (searchStart != null) {
+      if (!(searchStart >= 1 && searchStart <= 1e9)) {
+        throw new BadInputException(
+            "--search-start: expected a rate from 1 to 1000000000 msg/s, got " + searchStart);
+      }
+      searchSettings = searchSettings.withStartRate(searchStart);
+    }
+    if (probeSeconds != null) {
+      if (!(probeSeconds >= 0.5 && probeSeconds <= 3600)) {
+        throw new BadInputException(
+            "--probe-seconds: expected seconds from 0.5 to 3600, got " + probeSeconds);
+      }
+      searchSettings =
+          searchSettings.withProbe(
+              searchSettings.probeWarmup(), Duration.ofMillis(Math.round(probeSeconds * 1000)));
+    }
     // Validate every input before running anything, so a typo in the last file fails in seconds.
     List<Workload> loaded = new ArrayList<>();
     for (Path workload : workloads) {
@@ -122,7 +184,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
     for (Path driver : drivers) {
       DriverLoader.instantiate(driver, DriverLoader.identify(driver).driverClass());
     }
-    ResultPaths paths = new ResultPaths(output, drivers.size() * loaded.size());
+    ResultPaths paths =
+        new ResultPaths(
+            output, drivers.size() * loaded.size() * (sweep == null ? 1 : sweep.size() + 1));
     RunOptions options =
         RunOptions.defaults().withDriverOverrides(driverOverrides).withKeepTopics(keepTopics);
     if (periodSeconds != null) {
@@ -133,7 +197,20 @@ public final class BenchmarkCommand implements Callable<Integer> {
     try {
       for (Path driver : drivers) {
         for (Workload workload : loaded) {
-          status = Math.max(status, runOne(workload, driver, options, paths));
+          if (sweep != null) {
+            status =
+                Math.max(
+                    status,
+                    new SweepRuns(out, options, sweep, current).run(workload, driver, paths));
+          } else if (target.isPresent() || workload.producerRate() == 0) {
+            status =
+                Math.max(
+                    status,
+                    new SearchRuns(out, options, searchSettings, target, current)
+                        .run(workload, driver, paths));
+          } else {
+            status = Math.max(status, runOne(workload, driver, options, paths));
+          }
         }
       }
     } finally {
@@ -153,7 +230,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (worker instanceof DistributedWorkers ensemble) {
       ensemble.onWorkerLost(run::abort);
     }
-    current.set(run);
+    current.set(run::abort);
     RunReport report;
     try {
       report = run.execute();
@@ -165,6 +242,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (worker instanceof DistributedWorkers ensemble) {
       json.set("workers", ensemble.breakdown());
     }
+    BacklogJson.add(json, run);
     ResultWriter.write(json, target);
     written.add(target);
     ConsoleReporter.written(out, target);
@@ -177,9 +255,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
         .addShutdownHook(
             new Thread(
                 () -> {
-                  BenchmarkRun run = current.get();
+                  Consumer<String> run = current.get();
                   if (run != null) {
-                    run.abort("interrupted (SIGINT/SIGTERM) before the end of the run");
+                    run.accept("interrupted (SIGINT/SIGTERM) before the end of the run");
                   }
                   try {
                     finished.await(20, TimeUnit.SECONDS);

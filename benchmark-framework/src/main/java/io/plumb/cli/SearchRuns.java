@@ -1,0 +1,188 @@
+package io.plumb.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.Phase;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.result.ResultJson;
+import io.plumb.result.ResultWriter;
+import io.plumb.result.RunReport;
+import io.plumb.search.LatencyTarget;
+import io.plumb.search.ProbeOutcome;
+import io.plumb.search.RateSearch;
+import io.plumb.search.RunProber;
+import io.plumb.search.SearchJson;
+import io.plumb.search.SearchResult;
+import io.plumb.search.SearchSettings;
+import io.plumb.search.SearchStep;
+import io.plumb.search.StepJudge;
+import io.plumb.search.StepVerdict;
+import io.plumb.stats.PeriodStats;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * A peak search ({@code producerRate: 0}) or latency-target search ({@code --slo}), then one
+ * measurement at the rate found for the workload's own warm-up and duration, written as one result
+ * with the search's steps under {@code search}.
+ */
+final class SearchRuns {
+  private final PrintStream out;
+  private final RunOptions options;
+  private final SearchSettings settings;
+  private final Optional<LatencyTarget> target;
+  private final AtomicReference<Consumer<String>> aborter;
+
+  SearchRuns(
+      PrintStream out,
+      RunOptions options,
+      SearchSettings settings,
+      Optional<LatencyTarget> target,
+      AtomicReference<Consumer<String>> aborter) {
+    this.out = out;
+    this.options = options;
+    this.settings = settings;
+    this.target = target;
+    this.aborter = aborter;
+  }
+
+  int run(Workload workload, Path driver, ResultPaths paths) throws IOException {
+    String goal = target.map(LatencyTarget::describe).orElse("peak");
+    // An SLO search never goes above the workload's own rate, when it names one.
+    SearchSettings used =
+        workload.producerRate() > 0 ? settings.withMaxRate(workload.producerRate()) : settings;
+    out.printf(
+        "%n=== %s with %s: %s search from %,.0f msg/s, probes of %.1f + %.1f s%n",
+        workload.file(),
+        driver,
+        goal,
+        used.startRate(),
+        used.probeWarmup().toMillis() / 1e3,
+        used.probeDuration().toMillis() / 1e3);
+    RunProber prober = new RunProber(workload, driver, LocalWorker::new, options, target);
+    aborter.set(prober::abort);
+    SearchResult result;
+    try {
+      result = new RateSearch(prober, new StepJudge(target), used, this::print).run(goal);
+    } finally {
+      aborter.set(null);
+    }
+    out.println("Search       " + result.conclusion());
+    if (!result.complete() || result.foundRate().isEmpty()) {
+      Path target = paths.pathFor(workload.name() + "-search", "failed");
+      ObjectNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+      json.put("workload", workload.name());
+      json.put("driver", driver.toString());
+      json.put("complete", false);
+      json.put(
+          "incompleteReason",
+          result.complete()
+              ? "no rate was sustained: " + result.conclusion()
+              : result.incompleteReason());
+      json.set("search", SearchJson.render(result, null));
+      ResultWriter.write(json, target);
+      out.println("Result       " + target);
+      return 1;
+    }
+    double rate = result.foundRate().get();
+    out.printf(
+        "Measuring    at %,.0f msg/s for %.0f s after %.0f s of warm-up, without changing the rate%n",
+        rate, workload.testDuration().toMillis() / 1e3, workload.warmupDuration().toMillis() / 1e3);
+    LastLag lag = new LastLag(new ConsoleReporter(out, workload.messageSize()));
+    long start = System.nanoTime();
+    BenchmarkRun run =
+        new BenchmarkRun(
+            workload.at(rate, workload.warmupDuration(), workload.testDuration()),
+            driver,
+            new LocalWorker(),
+            options,
+            lag);
+    aborter.set(run::abort);
+    RunReport report;
+    try {
+      report = run.execute();
+    } finally {
+      aborter.set(null);
+    }
+    ProbeOutcome measured =
+        RunProber.outcome(rate, report, lag.last, (System.nanoTime() - start) / 1e9, target);
+    StepVerdict verdict = new StepJudge(target).judge(measured);
+    out.println(
+        "Search       final measurement: "
+            + (verdict.sustained() ? "" : "NOT SUSTAINED over the full duration: ")
+            + verdict.reason());
+    ObjectNode json = ResultJson.render(report);
+    json.set("search", SearchJson.render(result, verdict));
+    BacklogJson.add(json, run);
+    Path file = paths.pathFor(workload.name(), report.driverName());
+    ResultWriter.write(json, file);
+    out.println("Result       " + file);
+    return report.complete() ? 0 : 1;
+  }
+
+  private void print(SearchStep step) {
+    ProbeOutcome o = step.outcome();
+    out.printf(
+        "search %2d %-7s %,11.0f msg/s: sent %,.0f ack %,.0f recv %,.0f msg/s | backlog %+,.0f/s | send delay p50 %s p99 %s ms%s | %.1f s -> %s%n",
+        step.index(),
+        step.stage(),
+        o.targetRate(),
+        o.publishRate(),
+        o.acknowledgeRate(),
+        o.consumeRate(),
+        o.backlogSlope(),
+        ConsoleReporter.ms(o.sendDelayP50Nanos() / 1e6),
+        ConsoleReporter.ms(o.sendDelayP99Nanos() / 1e6),
+        o.latencyNanos() >= 0
+            ? String.format(" | target latency %s ms", ConsoleReporter.ms(o.latencyNanos() / 1e6))
+            : "",
+        o.resultTimeSeconds(),
+        step.verdict().sustained()
+            ? "sustained"
+            : step.verdict().kind().name().toLowerCase().replace('_', '-')
+                + ": "
+                + step.verdict().reason());
+  }
+
+  /** Passes everything on, keeping the schedule lag of the last measured period. */
+  private static final class LastLag implements RunListener {
+    private final RunListener delegate;
+    volatile long last;
+
+    LastLag(RunListener delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void step(String message) {
+      delegate.step(message);
+    }
+
+    @Override
+    public void period(
+        Phase phase,
+        double elapsed,
+        double length,
+        PeriodStats stats,
+        double seconds,
+        long backlog,
+        long lagMessages) {
+      if (phase == Phase.MEASURE) {
+        last = lagMessages;
+      }
+      delegate.period(phase, elapsed, length, stats, seconds, backlog, lagMessages);
+    }
+
+    @Override
+    public void finished(RunReport report) {
+      delegate.finished(report);
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package io.plumb.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.result.Percentiles;
+import io.plumb.result.ResultJson;
+import io.plumb.result.ResultWriter;
+import io.plumb.result.RunReport;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code --rates}: runs the workload once per rate (each a complete run with the workload's own
+ * warm-up and duration), writes one result per rate, then a summary JSON and a table.
+ */
+final class SweepRuns {
+  private final PrintStream out;
+  private final RunOptions options;
+  private final List<Double> rates;
+  private final AtomicReference<Consumer<String>> aborter;
+
+  SweepRuns(
+      PrintStream out,
+      RunOptions options,
+      List<Double> rates,
+      AtomicReference<Consumer<String>> aborter) {
+    this.out = out;
+    this.options = options;
+    this.rates = rates;
+    this.aborter = aborter;
+  }
+
+  /** One row of the summary. */
+  record Row(double rate, RunReport report, Path file) {}
+
+  int run(Workload workload, Path driver, ResultPaths paths) throws IOException {
+    List<Row> rows = new ArrayList<>();
+    int status = 0;
+    String driverName = driver.getFileName().toString();
+    for (double rate : rates) {
+      out.printf("%n=== %s with %s: sweep step %,.0f msg/s%n", workload.file(), driver, rate);
+      BenchmarkRun run =
+          new BenchmarkRun(
+              workload.at(rate, workload.warmupDuration(), workload.testDuration()),
+              driver,
+              new LocalWorker(),
+              options,
+              new ConsoleReporter(out, workload.messageSize()));
+      aborter.set(run::abort);
+      RunReport report;
+      try {
+        report = run.execute();
+      } finally {
+        aborter.set(null);
+      }
+      driverName = report.driverName();
+      ObjectNode json = ResultJson.render(report);
+      BacklogJson.add(json, run);
+      Path file = paths.pathFor(workload.name() + "-" + label(rate), report.driverName());
+      ResultWriter.write(json, file);
+      out.println("Result       " + file);
+      rows.add(new Row(rate, report, file));
+      if (!report.complete()) {
+        status = 1;
+        if (report.incompleteReason() != null
+            && report.incompleteReason().contains("interrupted")) {
+          break; // Ctrl-C ends the sweep; what was measured is written below
+        }
+      }
+    }
+    Path summary = paths.pathFor(workload.name() + "-sweep", driverName);
+    ResultWriter.write(summary(workload, driverName, rows), summary);
+    printTable(workload, driverName, rows);
+    out.println("Summary      " + summary);
+    return status;
+  }
+
+  static String label(double rate) {
+    if (rate >= 1e6 && rate % 1e6 == 0) {
+      return (long) (rate / 1e6) + "M";
+    }
+    if (rate >= 1e3 && rate % 1e3 == 0) {
+      return (long) (rate / 1e3) + "k";
+    }
+    return Long.toString(Math.round(rate));
+  }
+
+  static ObjectNode summary(Workload workload, String driverName, List<Row> rows) {
+    ObjectNode json = JsonNodeFactory.instance.objectNode();
+    json.put("workload", workload.name());
+    json.put("driver", driverName);
+    json.put("messageSize", workload.messageSize());
+    ObjectNode sweep = json.putObject("sweep");
+    ArrayNode rates = sweep.putArray("ratesMsgPerSec");
+    rows.forEach(row -> rates.add(row.rate()));
+    ArrayNode steps = sweep.putArray("steps");
+    for (Row row : rows) {
+      RunReport r = row.report();
+      ObjectNode step = steps.addObject();
+      step.put("targetRateMsgPerSec", row.rate());
+      step.put("result", row.file().toString());
+      step.put("complete", r.complete());
+      if (!r.complete()) {
+        step.put("incompleteReason", r.incompleteReason());
+      }
+      step.put("generatorBound", !r.generatorBoundReasons().isEmpty());
+      step.put("publishRateMsgPerSec", r.publishRate());
+      step.put("consumeRateMsgPerSec", r.consumeRate());
+      step.put("publishMBPerSec", r.publishRate() * workload.messageSize() / (1024 * 1024));
+      step.set("publishLatencyMs", latency(r.measured().publishLatency()));
+      step.set("endToEndLatencyMs", latency(r.measured().endToEndLatency()));
+      step.put("failed", r.counters().failed());
+      step.put("lost", r.counters().lost());
+      step.put("duplicated", r.counters().duplicated());
+    }
+    return json;
+  }
+
+  private static ObjectNode latency(Histogram histogram) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    for (double p : List.of(50.0, 99.0, 99.9, 99.99)) {
+      node.put(Percentiles.label(p), Percentiles.millis(histogram, p));
+    }
+    node.put("max", Percentiles.maxMillis(histogram));
+    return node;
+  }
+
+  private void printTable(Workload workload, String driverName, List<Row> rows) {
+    out.printf("%n== sweep of %s on %s%n", workload.name(), driverName);
+    out.printf(
+        "%12s %12s %12s %9s | %9s %9s %9s %9s | %9s %9s %9s | %s%n",
+        "target/s",
+        "published/s",
+        "consumed/s",
+        "MB/s",
+        "pub p50",
+        "pub p99",
+        "pub p99.9",
+        "pub max",
+        "e2e p50",
+        "e2e p99",
+        "e2e max",
+        "verdict");
+    for (Row row : rows) {
+      RunReport r = row.report();
+      Histogram pub = r.measured().publishLatency();
+      Histogram e2e = r.measured().endToEndLatency();
+      String verdict =
+          !r.complete()
+              ? "INCOMPLETE"
+              : !r.generatorBoundReasons().isEmpty()
+                  ? "GENERATOR-BOUND"
+                  : r.counters().failed() > 0 || r.counters().lost() > 0 ? "ERRORS" : "ok";
+      out.printf(
+          "%,12.0f %,12.0f %,12.0f %9.2f | %9s %9s %9s %9s | %9s %9s %9s | %s%n",
+          row.rate(),
+          r.publishRate(),
+          r.consumeRate(),
+          r.publishRate() * workload.messageSize() / (1024 * 1024),
+          ms(pub, 50),
+          ms(pub, 99),
+          ms(pub, 99.9),
+          pub.getTotalCount() == 0 ? "-" : ConsoleReporter.ms(Percentiles.maxMillis(pub)),
+          ms(e2e, 50),
+          ms(e2e, 99),
+          e2e.getTotalCount() == 0 ? "-" : ConsoleReporter.ms(Percentiles.maxMillis(e2e)),
+          verdict);
+    }
+    out.println("(latencies in ms, from the intended send time)");
+  }
+
+  private static String ms(Histogram histogram, double percentile) {
+    return histogram.getTotalCount() == 0
+        ? "-"
+        : ConsoleReporter.ms(Percentiles.millis(histogram, percentile));
+  }
+}

@@ -1,0 +1,47 @@
+package io.plumb.search;
+
+import java.util.List;
+
+/**
+ * What one fixed-rate probe measured, reduced to what the search judges.
+ *
+ * @param targetRate messages per second asked of all producers together
+ * @param seconds length of the probe's measured part
+ * @param publishRate messages sent per second
+ * @param acknowledgeRate messages acknowledged per second
+ * @param consumeRate messages received per second, summed over subscriptions
+ * @param subscriptions subscriptions per topic (0 for producer-only workloads)
+ * @param unacknowledgedSlope how fast sent-but-unacknowledged messages grew, per second
+ * @param backlogSlope how fast the backlog (sent but not received by all) grew, per second
+ * @param backlogAtEnd the backlog when the probe's measured part ended
+ * @param scheduleLagAtEnd scheduled messages not yet sent when it ended
+ * @param sendDelayP50Nanos median of actual minus intended send time
+ * @param sendDelayP99Nanos p99 of actual minus intended send time
+ * @param latencyNanos the value the latency target asks about, or -1 when there is none
+ * @param failedSends sends the broker refused or that errored
+ * @param consumerErrors errors consumers reported
+ * @param producerSendShare share of producer-thread time spent inside the driver's send()
+ * @param generatorBoundReasons the run's own generator verdict
+ * @param incompleteReason why the probe's run stopped early, or null
+ * @param resultTimeSeconds wall time the probe took, set-up and teardown included
+ */
+public record ProbeOutcome(
+    double targetRate,
+    double seconds,
+    double publishRate,
+    double acknowledgeRate,
+    double consumeRate,
+    int subscriptions,
+    double unacknowledgedSlope,
+    double backlogSlope,
+    long backlogAtEnd,
+    long scheduleLagAtEnd,
+    long sendDelayP50Nanos,
+    long sendDelayP99Nanos,
+    long latencyNanos,
+    long failedSends,
+    long consumerErrors,
+    double producerSendShare,
+    List<String> generatorBoundReasons,
+    String incompleteReason,
+    double resultTimeSeconds) {}

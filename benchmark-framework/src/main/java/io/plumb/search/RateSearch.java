@@ -1,0 +1,189 @@
+package io.plumb.search;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The search for the highest sustained rate, deterministic given the probes' verdicts:
+ *
+ * <ol>
+ *   <li><b>grow</b>: probe the start rate, then multiply by the growth factor (2) after every
+ *       sustained probe, until one fails or the maximum rate is reached;
+ *   <li><b>confirm</b>: probe the first failed rate once more, because it caps everything that
+ *       follows: a single hiccup there (a GC pause, a log roll) would otherwise settle the search
+ *       far below the broker's capacity. It fails only if both probes fail;
+ *   <li><b>shrink</b>: if the very first probe failed, divide by the growth factor squared until
+ *       one is sustained, down to the minimum rate (below which the search reports that nothing was
+ *       sustained, rather than settling on a token rate);
+ *   <li><b>bisect</b>: probe the geometric mean of the highest sustained and lowest failed rates
+ *       until the failed one is within the precision (5%) above the sustained one.
+ * </ol>
+ *
+ * Every probe is a separate fixed-rate run, so the rate never changes while it is measured, and the
+ * result is the highest sustained rate: never one that failed, so never above what producers could
+ * send. The caller then measures once at that rate for the workload's full duration.
+ */
+public final class RateSearch {
+  private final Prober prober;
+  private final StepJudge judge;
+  private final SearchSettings settings;
+  private final Consumer<SearchStep> onStep;
+
+  public RateSearch(
+      Prober prober, StepJudge judge, SearchSettings settings, Consumer<SearchStep> onStep) {
+    this.prober = prober;
+    this.judge = judge;
+    this.settings = settings;
+    this.onStep = onStep;
+  }
+
+  public SearchResult run(String goal) {
+    long start = System.nanoTime();
+    List<SearchStep> steps = new ArrayList<>();
+    double sustained = 0;
+    double failed = Double.POSITIVE_INFINITY;
+    StepVerdict failedVerdict = null;
+    double rate = clamp(settings.startRate());
+    String stage = "grow";
+    String incomplete = null;
+    String stop = null;
+    while (true) {
+      if (steps.size() >= settings.maxSteps()) {
+        stop = "steps";
+        break;
+      }
+      ProbeOutcome outcome = prober.probe(rate, settings);
+      if (outcome.incompleteReason() != null) {
+        StepVerdict verdict =
+            new StepVerdict(StepVerdict.Kind.ERRORS, "the probe's run did not complete");
+        record(steps, stage, outcome, verdict);
+        incomplete = "probe at " + fmt(rate) + " msg/s: " + outcome.incompleteReason();
+        break;
+      }
+      StepVerdict verdict = judge.judge(outcome);
+      record(steps, stage, outcome, verdict);
+      if (verdict.sustained()) {
+        sustained = Math.max(sustained, rate);
+      } else if (stage.equals("grow") && failed == Double.POSITIVE_INFINITY && sustained > 0) {
+        stage = "confirm";
+        continue; // same rate once more
+      } else if (rate < failed) {
+        failed = rate;
+        failedVerdict = verdict;
+      }
+      if (stage.equals("confirm") && verdict.sustained()) {
+        stage = "grow"; // the first failure was a hiccup: keep growing
+      }
+      if (failed == Double.POSITIVE_INFINITY) {
+        if (rate >= settings.maxRate()) {
+          stop = "max-rate";
+          break;
+        }
+        rate = clamp(rate * settings.growthFactor());
+        stage = "grow";
+      } else if (sustained == 0) {
+        if (rate <= settings.minRate()) {
+          stop = "min-rate";
+          break;
+        }
+        rate = clamp(rate / (settings.growthFactor() * settings.growthFactor()));
+        stage = "shrink";
+      } else {
+        if (failed <= sustained * (1 + settings.precision())) {
+          break;
+        }
+        double next = Math.round(Math.sqrt(sustained * failed));
+        if (next <= sustained || next >= failed) {
+          break;
+        }
+        rate = next;
+        stage = "bisect";
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    Optional<Double> found = sustained > 0 ? Optional.of(sustained) : Optional.empty();
+    Optional<Double> lowestFailed =
+        failed < Double.POSITIVE_INFINITY ? Optional.of(failed) : Optional.empty();
+    String limitedBy = stop != null ? stop : limitedBy(failedVerdict);
+    if (incomplete != null) {
+      limitedBy = "incomplete";
+    }
+    return new SearchResult(
+        goal,
+        found,
+        lowestFailed,
+        limitedBy,
+        conclusion(goal, found, lowestFailed, limitedBy, failedVerdict, steps.size(), seconds),
+        List.copyOf(steps),
+        settings,
+        seconds,
+        incomplete);
+  }
+
+  private void record(
+      List<SearchStep> steps, String stage, ProbeOutcome outcome, StepVerdict verdict) {
+    SearchStep step = new SearchStep(steps.size() + 1, stage, outcome, verdict);
+    steps.add(step);
+    onStep.accept(step);
+  }
+
+  private double clamp(double rate) {
+    return Math.round(Math.max(settings.minRate(), Math.min(settings.maxRate(), rate)));
+  }
+
+  private static String limitedBy(StepVerdict verdict) {
+    if (verdict == null) {
+      return "none";
+    }
+    return switch (verdict.kind()) {
+      case GENERATOR_BOUND -> "generator";
+      case LATENCY_TARGET_MISSED -> "latency-target";
+      case ERRORS -> "errors";
+      default -> "broker";
+    };
+  }
+
+  private String conclusion(
+      String goal,
+      Optional<Double> found,
+      Optional<Double> failed,
+      String limitedBy,
+      StepVerdict failedVerdict,
+      int probes,
+      double seconds) {
+    String head =
+        String.format("%s search: %d probe(s) in %.0f s", goal, probes, seconds)
+            + (found.isPresent()
+                ? String.format(", highest sustained rate %s msg/s", fmt(found.get()))
+                : ", no rate sustained");
+    String tail =
+        switch (limitedBy) {
+          case "max-rate" ->
+              String.format(
+                  "; the search's maximum of %s msg/s was sustained, so the limit is higher",
+                  fmt(settings.maxRate()));
+          case "min-rate" ->
+              String.format(
+                  " at or above the minimum of %s msg/s (last: %s)",
+                  fmt(settings.minRate()), failedVerdict == null ? "" : failedVerdict.reason());
+          case "steps" -> "; stopped after the maximum number of probes";
+          case "generator" ->
+              String.format(
+                  "; %s msg/s failed because THIS HOST could not generate it (generator-bound), so the figure is the load generator's limit, not the broker's",
+                  fmt(failed.orElse(0.0)));
+          case "incomplete" -> "; stopped early";
+          default ->
+              failed.isPresent() && failedVerdict != null
+                  ? String.format(
+                      " (%s msg/s failed: %s)", fmt(failed.get()), failedVerdict.reason())
+                  : "";
+        };
+    return head + tail;
+  }
+
+  static String fmt(double rate) {
+    return String.format("%,.0f", rate);
+  }
+}

@@ -1,0 +1,190 @@
+package io.plumb.search;
+
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.Phase;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.result.PeriodSample;
+import io.plumb.result.RunReport;
+import io.plumb.stats.PeriodStats;
+import io.plumb.worker.Worker;
+import io.plumb.workload.Workload;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Probes by running the workload at a fixed rate for the probe's warm-up and measured time, as a
+ * complete run of its own (own topics, producers and consumers), so every probe starts with an
+ * empty backlog and no probe's backlog or latency leaks into the next.
+ */
+public final class RunProber implements Prober {
+  /** Rate samples per probe, so the backlog trend has several points. */
+  private static final int SAMPLES_PER_PROBE = 6;
+
+  private final Workload workload;
+  private final Path driver;
+  private final Supplier<Worker> workers;
+  private final RunOptions options;
+  private final Optional<LatencyTarget> target;
+  private volatile BenchmarkRun current;
+  private volatile String abortReason;
+
+  public RunProber(
+      Workload workload,
+      Path driver,
+      Supplier<Worker> workers,
+      RunOptions options,
+      Optional<LatencyTarget> target) {
+    this.workload = workload;
+    this.driver = driver;
+    this.workers = workers;
+    this.options = options;
+    this.target = target;
+  }
+
+  /** Stops the probe under way; later probes report the reason without running. */
+  public void abort(String reason) {
+    abortReason = reason;
+    BenchmarkRun run = current;
+    if (run != null) {
+      run.abort(reason);
+    }
+  }
+
+  @Override
+  public ProbeOutcome probe(double rate, SearchSettings settings) {
+    if (abortReason != null) {
+      return failed(rate, abortReason);
+    }
+    Duration period =
+        Duration.ofMillis(Math.max(250, settings.probeDuration().toMillis() / SAMPLES_PER_PROBE));
+    LagListener lag = new LagListener();
+    BenchmarkRun run =
+        new BenchmarkRun(
+            workload.at(rate, settings.probeWarmup(), settings.probeDuration()),
+            driver,
+            workers.get(),
+            options.withPeriod(period),
+            lag);
+    current = run;
+    long start = System.nanoTime();
+    RunReport report;
+    try {
+      report = run.execute();
+    } finally {
+      current = null;
+    }
+    return outcome(rate, report, lag.last, (System.nanoTime() - start) / 1e9, target);
+  }
+
+  /** What a run at {@code rate} measured, reduced to what the search judges. */
+  public static ProbeOutcome outcome(
+      double rate,
+      RunReport report,
+      long lagAtEnd,
+      double wallSeconds,
+      Optional<LatencyTarget> target) {
+    List<PeriodSample> samples = report.samples();
+    double seconds = report.measuredSeconds();
+    double[] times = new double[samples.size()];
+    double[] backlog = new double[samples.size()];
+    double[] unacknowledged = new double[samples.size()];
+    double t = 0;
+    double outstanding = 0;
+    long acknowledged = 0;
+    long failedSends = 0;
+    long consumerErrors = 0;
+    for (int i = 0; i < samples.size(); i++) {
+      PeriodStats stats = samples.get(i).stats();
+      t += samples.get(i).seconds();
+      outstanding += stats.sent() - stats.acknowledged() - stats.failed();
+      times[i] = t;
+      backlog[i] = samples.get(i).backlog();
+      unacknowledged[i] = outstanding;
+      acknowledged += stats.acknowledged();
+      failedSends += stats.failed();
+      consumerErrors += stats.consumerErrors();
+    }
+    long latency = -1;
+    if (target.isPresent()) {
+      Histogram histogram =
+          target.get().family() == LatencyTarget.Family.PUBLISH
+              ? report.measured().publishLatency()
+              : report.measured().endToEndLatency();
+      latency =
+          histogram.getTotalCount() == 0
+              ? -1
+              : histogram.getValueAtPercentile(target.get().percentile());
+    }
+    return new ProbeOutcome(
+        rate,
+        seconds,
+        report.publishRate(),
+        seconds > 0 ? acknowledged / seconds : 0,
+        report.consumeRate(),
+        report.workload().subscriptionsPerTopic(),
+        Trend.slope(times, unacknowledged),
+        Trend.slope(times, backlog),
+        samples.isEmpty() ? 0 : samples.get(samples.size() - 1).backlog(),
+        lagAtEnd,
+        report.measured().sendDelay().getTotalCount() == 0
+            ? 0
+            : report.measured().sendDelay().getValueAtPercentile(50),
+        report.measured().sendDelay().getTotalCount() == 0
+            ? 0
+            : report.measured().sendDelay().getValueAtPercentile(99),
+        latency,
+        failedSends,
+        consumerErrors,
+        report.producerSendShare(),
+        report.generatorBoundReasons(),
+        report.incompleteReason(),
+        wallSeconds);
+  }
+
+  private ProbeOutcome failed(double rate, String reason) {
+    return new ProbeOutcome(
+        rate,
+        0,
+        0,
+        0,
+        0,
+        workload.subscriptionsPerTopic(),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        -1,
+        0,
+        0,
+        0,
+        List.of(),
+        reason,
+        0);
+  }
+
+  /** Keeps the schedule lag of the last measured period. */
+  private static final class LagListener implements RunListener {
+    volatile long last;
+
+    @Override
+    public void period(
+        Phase phase,
+        double elapsedSeconds,
+        double phaseSeconds,
+        PeriodStats stats,
+        double periodSeconds,
+        long backlog,
+        long lagMessages) {
+      if (phase == Phase.MEASURE) {
+        last = lagMessages;
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.plumb.search;
+
+import java.time.Duration;
+
+/**
+ * How a search probes.
+ *
+ * @param startRate the first probe's rate, msg/s
+ * @param growthFactor the rate multiplies by this after each sustained probe until one fails; the
+ *     rate divides by its square after a failed first probe
+ * @param precision the search stops once the lowest failed rate is within this fraction above the
+ *     highest sustained one (0.05: within 5%)
+ * @param minRate below this the search gives up and says no rate was sustained
+ * @param maxRate the search never probes above this (for an SLO search, the workload's rate)
+ * @param probeWarmup each probe's warm-up, measured and discarded
+ * @param probeDuration each probe's measured part
+ * @param maxSteps a bound on the number of probes
+ */
+public record SearchSettings(
+    double startRate,
+    double growthFactor,
+    double precision,
+    double minRate,
+    double maxRate,
+    Duration probeWarmup,
+    Duration probeDuration,
+    int maxSteps) {
+
+  /** 1,000 msg/s doubling, 5% precision, probes of 1 s warm-up and 3 s measured. */
+  public static SearchSettings defaults() {
+    return new SearchSettings(
+        1000, 2, 0.05, 10, 1e9, Duration.ofSeconds(1), Duration.ofSeconds(3), 40);
+  }
+
+  public SearchSettings withStartRate(double rate) {
+    return new SearchSettings(
+        rate, growthFactor, precision, minRate, maxRate, probeWarmup, probeDuration, maxSteps);
+  }
+
+  public SearchSettings withMaxRate(double rate) {
+    return new SearchSettings(
+        startRate, growthFactor, precision, minRate, rate, probeWarmup, probeDuration, maxSteps);
+  }
+
+  public SearchSettings withProbe(Duration warmup, Duration measured) {
+    return new SearchSettings(
+        startRate, growthFactor, precision, minRate, maxRate, warmup, measured, maxSteps);
+  }
+
+  public SearchSettings withPrecision(double value) {
+    return new SearchSettings(
+        startRate, growthFactor, value, minRate, maxRate, probeWarmup, probeDuration, maxSteps);
+  }
+}

@@ -1,0 +1,229 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Peak and latency-target searches, and rate sweeps, through the command line. */
+class SearchCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Main.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private Path write(String name, String text) throws IOException {
+    Path file = dir.resolve(name);
+    Files.writeString(file, text);
+    return file;
+  }
+
+  private Path workload(String rate, int testSeconds, int warmupSeconds) throws IOException {
+    return write(
+        "w.yaml",
+        """
+        name: search
+        topics: 1
+        partitionsPerTopic: 1
+        messageSize: 100
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: %s
+        testDurationSeconds: %d
+        warmupDurationSeconds: %d
+        """
+            .formatted(rate, testSeconds, warmupSeconds));
+  }
+
+  private List<JsonNode> results(Path outDir) throws IOException {
+    try (Stream<Path> files = Files.list(outDir)) {
+      return files.sorted().map(SearchCommandTest::read).toList();
+    }
+  }
+
+  private static JsonNode read(Path file) {
+    try {
+      return JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * The stand-in broker serves 6,000 msg/s for the first 4 s of every run, then 3,000: each probe
+   * (1 s warm-up + 1 s) sees 5,000; the final 4-s measurement at the rate found sees the drop, and
+   * the result must say the rate was not sustained rather than quietly lowering it.
+   */
+  @Test
+  void peakSearchFindsTheStandInsCapacityThenMeasuresOnceWithoutChangingTheRate()
+      throws IOException {
+    Path driver =
+        write(
+            "capacity.yaml",
+            """
+            name: Capacity
+            driverClass: io.plumb.search.CapacityDriver
+            capacity: 6000
+            laterCapacity: 3000
+            changeAfterSeconds: 4
+            """);
+    Path results = dir.resolve("results");
+    int status =
+        run(
+            "-d",
+            driver.toString(),
+            "--search-start",
+            "3000",
+            "--probe-seconds",
+            "1",
+            "-o",
+            results.toString(),
+            workload("0", 4, 1).toString());
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, console + err);
+    JsonNode result = results(results).get(0);
+    JsonNode search = result.get("search");
+    double found = search.get("foundRateMsgPerSec").asDouble();
+    assertTrue(found >= 6000 * 0.9 && found <= 6000 * 1.021, "found " + found + "\n" + console);
+    assertEquals("broker", search.get("limitedBy").asText());
+    assertTrue(search.get("lowestFailedRateMsgPerSec").asDouble() <= found * 1.05);
+    JsonNode steps = search.get("steps");
+    assertTrue(steps.size() >= 5, steps.toString());
+    for (JsonNode step : steps) {
+      for (String field :
+          List.of(
+              "targetRateMsgPerSec",
+              "measuredSeconds",
+              "publishRateMsgPerSec",
+              "consumeRateMsgPerSec",
+              "backlogTrendMsgPerSec",
+              "verdict",
+              "reason")) {
+        assertTrue(step.has(field), field + " in " + step);
+      }
+      boolean sustained = step.get("sustained").asBoolean();
+      assertEquals(step.get("targetRateMsgPerSec").asDouble() <= found, sustained, step.toString());
+    }
+    assertEquals(found, result.get("throughput").get("targetRateMsgPerSec").asDouble());
+    assertEquals(4.0, result.get("phases").get("measuredSeconds").asDouble(), 0.5);
+    assertFalse(search.get("finalMeasurement").get("sustained").asBoolean(), console);
+    assertTrue(console.contains("NOT SUSTAINED"), console);
+  }
+
+  @Test
+  void latencyTargetSearchOnLoopbackStopsAtTheWorkloadsRate() throws IOException {
+    Path driver =
+        write("loopback.yaml", "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path results = dir.resolve("results");
+    int status =
+        run(
+            "-d",
+            driver.toString(),
+            "--slo",
+            "p99 publish <= 1s",
+            "--search-start",
+            "1500",
+            "--probe-seconds",
+            "1",
+            "-o",
+            results.toString(),
+            workload("6000", 1, 0).toString());
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, console + err);
+    JsonNode search = results(results).get(0).get("search");
+    assertEquals("p99 publish <= 1000ms", search.get("goal").asText());
+    assertEquals(6000.0, search.get("foundRateMsgPerSec").asDouble(), console);
+    assertEquals("max-rate", search.get("limitedBy").asText());
+    assertEquals(3, search.get("steps").size());
+    for (JsonNode step : search.get("steps")) {
+      double latency = step.get("targetLatencyMs").asDouble();
+      assertTrue(latency > 0 && latency < 1000, step.toString());
+    }
+  }
+
+  @Test
+  void aSweepWritesOneResultPerRateAndASummary() throws IOException {
+    Path driver =
+        write("loopback.yaml", "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path results = dir.resolve("results");
+    int status =
+        run(
+            "-d",
+            driver.toString(),
+            "--rates",
+            "2k,5k",
+            "-o",
+            results.toString(),
+            workload("1000", 1, 0).toString());
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, console + err);
+    List<JsonNode> files = results(results);
+    assertEquals(3, files.size(), console);
+    JsonNode summary =
+        files.stream().filter(json -> json.has("sweep")).findFirst().orElseThrow().get("sweep");
+    assertEquals(2, summary.get("steps").size());
+    double[] targets = {2000, 5000};
+    for (int i = 0; i < 2; i++) {
+      JsonNode step = summary.get("steps").get(i);
+      assertEquals(targets[i], step.get("targetRateMsgPerSec").asDouble());
+      assertEquals(targets[i], step.get("publishRateMsgPerSec").asDouble(), targets[i] * 0.1);
+      assertTrue(Files.isRegularFile(Path.of(step.get("result").asText())));
+      JsonNode stepResult = read(Path.of(step.get("result").asText()));
+      assertEquals(targets[i], stepResult.get("throughput").get("targetRateMsgPerSec").asDouble());
+    }
+    assertTrue(console.contains("target/s"), console);
+    assertTrue(console.contains("2,000"), console);
+  }
+
+  @Test
+  void badSearchOptionsAreOneLineErrorsWithStatusTwo() throws IOException {
+    Path driver =
+        write("loopback.yaml", "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path workload = workload("1000", 1, 0);
+    List<List<String>> cases =
+        List.of(
+            List.of("--slo", "p99 e2e <= 10ms"),
+            List.of("--slo", "p99 publish <= 10"),
+            List.of("--rates", "10k,abc"),
+            List.of("--rates", "10k,,20k"),
+            List.of("--rates", "10k", "--slo", "p99 publish <= 10ms"),
+            List.of("--probe-seconds", "0"),
+            List.of("--search-start", "-5"));
+    for (List<String> options : cases) {
+      err.reset();
+      String[] args =
+          Stream.concat(
+                  Stream.of("-d", driver.toString()),
+                  Stream.concat(options.stream(), Stream.of(workload.toString())))
+              .toArray(String[]::new);
+      assertEquals(2, run(args), options + ": " + err);
+      String message = err.toString(StandardCharsets.UTF_8).trim();
+      assertEquals(1, message.lines().count(), message);
+      String option =
+          options.get(0).equals("--rates") && options.size() > 2 ? "--slo" : options.get(0);
+      assertTrue(message.contains(option), message);
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package io.plumb.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.DoubleUnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The search's logic against modelled brokers whose limits are exact. */
+class RateSearchTest {
+  private static final SearchSettings SETTINGS =
+      SearchSettings.defaults().withProbe(Duration.ZERO, Duration.ofSeconds(2));
+
+  /** A broker that acknowledges and delivers at most {@code capacity} msg/s. */
+  private static Prober broker(double capacity) {
+    return (rate, settings) -> outcome(rate, rate, Math.min(rate, capacity), 0.9, 1_000_000);
+  }
+
+  /** Publish rate and acknowledgement rate as measured; the backlog follows the difference. */
+  private static ProbeOutcome outcome(
+      double rate, double sent, double acknowledged, double sendShare, long latencyNanos) {
+    double growth = Math.max(0, sent - acknowledged);
+    return new ProbeOutcome(
+        rate,
+        2,
+        sent,
+        acknowledged,
+        acknowledged,
+        1,
+        growth,
+        growth,
+        (long) (growth * 2),
+        sent < rate ? (long) ((rate - sent) * 2) : 0,
+        sent < rate ? 50_000_000 : 10_000,
+        sent < rate ? 50_000_000 : 100_000,
+        latencyNanos,
+        0,
+        0,
+        sendShare,
+        List.of(),
+        null,
+        2);
+  }
+
+  private static SearchResult search(Prober prober, Optional<LatencyTarget> target) {
+    return new RateSearch(prober, new StepJudge(target), SETTINGS, step -> {}).run("test");
+  }
+
+  @Test
+  void findsABrokersCapacityWithinFivePercent() {
+    for (double capacity : new double[] {37_000, 1_234_567, 900}) {
+      SearchResult result = search(broker(capacity), Optional.empty());
+      double found = result.foundRate().orElseThrow();
+      // The judge tolerates a backlog growing by under 2% of the rate per second.
+      assertTrue(found <= capacity * 1.021, capacity + ": found " + found);
+      assertTrue(found >= capacity * 0.95, capacity + ": found " + found);
+      assertTrue(result.lowestFailedRate().orElseThrow() > capacity);
+      assertTrue(result.lowestFailedRate().orElseThrow() <= found * 1.05);
+      assertEquals("broker", result.limitedBy());
+      assertTrue(result.steps().size() < 25, "probes: " + result.steps().size());
+    }
+  }
+
+  @Test
+  void theSameVerdictsGiveTheSameSteps() {
+    List<Double> first = rates(search(broker(52_000), Optional.empty()));
+    List<Double> second = rates(search(broker(52_000), Optional.empty()));
+    assertEquals(first, second);
+    // grow from 1,000 by doubling: 1k..32k sustained, 64k fails twice, then bisection
+    assertEquals(
+        List.of(1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0, 64000.0),
+        first.subList(0, 8));
+  }
+
+  @Test
+  void oneHiccupWhileGrowingDoesNotCollapseTheSearch() {
+    List<Double> probed = new ArrayList<>();
+    Prober hiccup =
+        (rate, settings) -> {
+          boolean firstTimeAt8k = rate == 8000 && !probed.contains(8000.0);
+          probed.add(rate);
+          return firstTimeAt8k
+              ? outcome(rate, rate, rate * 0.5, 0.9, 1_000_000)
+              : broker(100_000).probe(rate, settings);
+        };
+    SearchResult result = search(hiccup, Optional.empty());
+    assertEquals("confirm", result.steps().get(4).stage());
+    assertTrue(result.steps().get(4).verdict().sustained());
+    assertTrue(result.foundRate().orElseThrow() >= 100_000 / 1.05, result.conclusion());
+  }
+
+  @Test
+  void aGeneratorLimitIsToldApartAndNothingAboveItIsAccepted() {
+    double generator = 20_000;
+    Prober host =
+        (rate, settings) ->
+            outcome(rate, Math.min(rate, generator), Math.min(rate, generator), 0.1, 1_000_000);
+    SearchResult result = search(host, Optional.empty());
+    assertEquals("generator", result.limitedBy());
+    assertTrue(result.foundRate().orElseThrow() <= generator);
+    assertTrue(result.foundRate().orElseThrow() >= generator / 1.05 / 1.02);
+    assertTrue(result.conclusion().contains("generator-bound"), result.conclusion());
+    for (SearchStep step : result.steps()) {
+      boolean above = step.outcome().targetRate() > generator;
+      assertEquals(
+          above ? StepVerdict.Kind.GENERATOR_BOUND : StepVerdict.Kind.SUSTAINED,
+          step.verdict().kind(),
+          step.toString());
+    }
+  }
+
+  @Test
+  void aFailedFirstProbeShrinksAndNothingSustainedSaysSo() {
+    SearchResult slow = search(broker(300), Optional.empty());
+    assertEquals(List.of(1000.0, 250.0), rates(slow).subList(0, 2));
+    assertTrue(slow.steps().get(1).stage().equals("shrink"));
+    double found = slow.foundRate().orElseThrow();
+    assertTrue(found <= 300 * 1.021 && found >= 300 * 0.95, "found " + found);
+
+    SearchResult dead = search(broker(5), Optional.empty());
+    assertTrue(dead.foundRate().isEmpty());
+    assertEquals("min-rate", dead.limitedBy());
+    assertTrue(dead.conclusion().contains("no rate sustained"), dead.conclusion());
+  }
+
+  @Test
+  void stopsAtTheMaximumRate() {
+    SearchResult result =
+        new RateSearch(
+                broker(1e9), new StepJudge(Optional.empty()), SETTINGS.withMaxRate(5000), s -> {})
+            .run("test");
+    assertEquals(5000.0, result.foundRate().orElseThrow());
+    assertEquals("max-rate", result.limitedBy());
+    assertEquals(List.of(1000.0, 2000.0, 4000.0, 5000.0), rates(result));
+  }
+
+  @Test
+  void aLatencyTargetSearchFindsWhereTheTailCrossesTheLimit() {
+    double capacity = 50_000;
+    // Queueing: latency = 1 ms / (1 - load), so p99 <= 5 ms holds up to 80% of capacity.
+    DoubleUnaryOperator latency = rate -> 1e6 / (1 - Math.min(rate / capacity, 0.999));
+    Prober queueing =
+        (rate, settings) ->
+            outcome(rate, rate, Math.min(rate, capacity), 0.9, (long) latency.applyAsDouble(rate));
+    SearchResult result = search(queueing, Optional.of(LatencyTarget.parse("p99 publish <= 5ms")));
+    double found = result.foundRate().orElseThrow();
+    assertTrue(found <= 40_000 && found >= 40_000 / 1.05, "found " + found);
+    assertEquals("latency-target", result.limitedBy());
+  }
+
+  @Test
+  void anIncompleteProbeStopsTheSearchWithItsReason() {
+    Prober failing =
+        (rate, settings) ->
+            new ProbeOutcome(
+                rate,
+                0,
+                0,
+                0,
+                0,
+                1,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                -1,
+                0,
+                0,
+                0,
+                List.of(),
+                "broker went away",
+                1);
+    SearchResult result = search(failing, Optional.empty());
+    assertFalse(result.complete());
+    assertTrue(result.incompleteReason().contains("broker went away"));
+    assertEquals(1, result.steps().size());
+  }
+
+  private static List<Double> rates(SearchResult result) {
+    return result.steps().stream().map(step -> step.outcome().targetRate()).toList();
+  }
+}
