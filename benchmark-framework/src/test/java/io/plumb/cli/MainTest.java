@@ -132,15 +132,27 @@ class MainTest {
   }
 
   @Test
-  void notYetSupportedRateDiscoveryExitsTwo() throws IOException {
-    Path workload = workload("");
+  void backlogFieldsThatCannotWorkTogetherExitTwo() throws IOException {
+    Path workload = workload("consumerBacklogSizeGB: 1\n");
     Files.writeString(
         workload, Files.readString(workload).replace("producerRate: 1000", "producerRate: 0"));
     assertBadInput(
-        "field 'producerRate': 0 (search for the peak rate) is not supported yet",
+        "field 'consumerBacklogSizeGB': a backlog is built at a given producerRate",
         "-d",
         loopback().toString(),
         workload.toString());
+    err.reset();
+    assertBadInput(
+        "field 'backlogDrainRatio': expected a number at least 0 and at most 1, got 1.5",
+        "-d",
+        loopback().toString(),
+        workload("consumerBacklogSizeGB: 1\nbacklogDrainRatio: 1.5\n").toString());
+    err.reset();
+    assertBadInput(
+        "field 'consumerOnly': a consumer-only run drains a backlog",
+        "-d",
+        loopback().toString(),
+        workload("consumerOnly: true\n").toString());
   }
 
   private void assertBadInput(String expected, String... args) {

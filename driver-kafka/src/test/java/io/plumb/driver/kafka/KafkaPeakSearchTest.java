@@ -1,0 +1,94 @@
+package io.plumb.driver.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.coordinator.RunOptions;
+import io.plumb.search.RateSearch;
+import io.plumb.search.RunProber;
+import io.plumb.search.SearchResult;
+import io.plumb.search.SearchSettings;
+import io.plumb.search.SearchStep;
+import io.plumb.search.StepJudge;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.WorkloadReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A peak search against the local broker, bounded to stay short: 1-s probes from 4,000 msg/s of 1
+ * KB, 10% precision, at most 12 probes. Whatever the host's load, the search must end with a
+ * sustained rate, a failed rate above it within the precision, and a reason for the failure.
+ */
+class KafkaPeakSearchTest {
+  @TempDir Path dir;
+
+  @Test
+  void peakSearchOnTheLocalBrokerBracketsASustainedRate() throws IOException {
+    Path workload = dir.resolve("peak.yaml");
+    Files.writeString(
+        workload,
+        """
+        name: kafka-peak
+        topics: 1
+        partitionsPerTopic: 4
+        messageSize: 1024
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: 0
+        testDurationSeconds: 2
+        warmupDurationSeconds: 1
+        """);
+    SearchSettings settings =
+        new SearchSettings(
+            4000, 2, 0.10, 100, 1e9, Duration.ofMillis(500), Duration.ofSeconds(1), 12);
+    RunProber prober =
+        new RunProber(
+            WorkloadReader.read(workload),
+            Path.of("kafka.yaml"),
+            LocalWorker::new,
+            RunOptions.defaults(),
+            Optional.empty());
+    SearchResult result =
+        new RateSearch(prober, new StepJudge(Optional.empty()), settings, step -> {}).run("peak");
+    String steps = describe(result);
+    assertTrue(result.complete(), result.incompleteReason() + "\n" + steps);
+    double found = result.foundRate().orElseThrow(() -> new AssertionError(steps));
+    assertTrue(found >= settings.minRate(), steps);
+    if (result.steps().size() < settings.maxSteps()) {
+      double failed = result.lowestFailedRate().orElseThrow(() -> new AssertionError(steps));
+      assertTrue(failed > found && failed <= found * 1.1 + 1, steps);
+      assertTrue(
+          result.limitedBy().equals("broker") || result.limitedBy().equals("generator"), steps);
+    }
+    for (SearchStep step : result.steps()) {
+      // Every probe's run delivered its messages; none errored.
+      assertEquals(0, step.outcome().failedSends(), steps);
+      if (step.verdict().sustained()) {
+        assertTrue(step.outcome().targetRate() <= found, steps);
+        assertTrue(step.outcome().sendDelayP99Nanos() < 1_000_000_000L, steps);
+      }
+    }
+  }
+
+  private static String describe(SearchResult result) {
+    StringBuilder text = new StringBuilder(result.conclusion());
+    for (SearchStep step : result.steps()) {
+      text.append('\n')
+          .append(step.index())
+          .append(' ')
+          .append(step.stage())
+          .append(' ')
+          .append(step.outcome().targetRate())
+          .append(": ")
+          .append(step.verdict().reason());
+    }
+    return text.toString();
+  }
+}
