@@ -100,8 +100,10 @@ class BacklogRunTest {
     assertTrue(report.complete(), report.incompleteReason());
     BacklogOutcome backlog = run.backlogOutcome().orElseThrow();
     assertTrue(backlog.consumerOnly());
-    long sentWhileDraining = report.samples().get(report.samples().size() - 1).stats().sent();
-    assertEquals(0, sentWhileDraining, "producers stopped before the drain");
+    // The drain's period holds only the few sends between the build's last period and the stop.
+    PeriodSample drain = report.samples().get(report.samples().size() - 1);
+    assertTrue(drain.stats().sent() < 500, "sent while draining: " + drain.stats().sent());
+    assertTrue(drain.stats().received() > 9_000, "drained: " + drain.stats().received());
     assertTrue(backlog.drainNetRateMsgPerSec() > 0);
     assertEquals(report.counters().sent(), report.counters().received());
     assertTrue(report.generatorBoundReasons().isEmpty(), report.generatorBoundReasons().toString());
