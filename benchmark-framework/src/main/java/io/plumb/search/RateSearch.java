@@ -11,9 +11,10 @@ import java.util.function.Consumer;
  * <ol>
  *   <li><b>grow</b>: probe the start rate, then multiply by the growth factor (2) after every
  *       sustained probe, until one fails or the maximum rate is reached;
- *   <li><b>confirm</b>: probe the first failed rate once more, because it caps everything that
- *       follows: a single hiccup there (a GC pause, a log roll) would otherwise settle the search
- *       far below the broker's capacity. It fails only if both probes fail;
+ *   <li><b>confirm</b>: probe the first failed rate (the start rate included) once more, because it
+ *       caps everything that follows: a single hiccup there (a GC pause, a log roll, a busy
+ *       neighbour) would otherwise settle the search far below the broker's capacity. It fails only
+ *       if both probes fail;
  *   <li><b>shrink</b>: if the very first probe failed, divide by the growth factor squared until
  *       one is sustained, down to the minimum rate (below which the search reports that nothing was
  *       sustained, rather than settling on a token rate);
@@ -66,7 +67,7 @@ public final class RateSearch {
       record(steps, stage, outcome, verdict);
       if (verdict.sustained()) {
         sustained = Math.max(sustained, rate);
-      } else if (stage.equals("grow") && failed == Double.POSITIVE_INFINITY && sustained > 0) {
+      } else if (stage.equals("grow") && failed == Double.POSITIVE_INFINITY) {
         stage = "confirm";
         continue; // same rate once more
       } else if (rate < failed) {

@@ -117,10 +117,13 @@ class RateSearchTest {
   @Test
   void aFailedFirstProbeShrinksAndNothingSustainedSaysSo() {
     SearchResult slow = search(broker(300), Optional.empty());
-    assertEquals(List.of(1000.0, 250.0), rates(slow).subList(0, 2));
-    assertTrue(slow.steps().get(1).stage().equals("shrink"));
+    assertEquals(List.of(1000.0, 1000.0, 250.0), rates(slow).subList(0, 3));
+    assertEquals("confirm", slow.steps().get(1).stage());
+    assertEquals("shrink", slow.steps().get(2).stage());
     double found = slow.foundRate().orElseThrow();
-    assertTrue(found <= 300 * 1.021 && found >= 300 * 0.95, "found " + found);
+    // At low rates the judge ignores growth of up to 20 messages over a probe: 3.3% of 300 msg/s
+    // over 2 s.
+    assertTrue(found <= 300 * 1.034 && found >= 300 * 0.95, "found " + found);
 
     SearchResult dead = search(broker(5), Optional.empty());
     assertTrue(dead.foundRate().isEmpty());
