@@ -125,7 +125,30 @@ class RateSearchTest {
     // over 2 s.
     assertTrue(found <= 300 * 1.034 && found >= 300 * 0.95, "found " + found);
 
-    SearchResult dead = search(broker(5), Optional.empty());
+    // A broker that refuses every message: nothing is sustained down to the minimum rate.
+    Prober refusing =
+        (rate, settings) ->
+            new ProbeOutcome(
+                rate,
+                2,
+                rate,
+                0,
+                0,
+                1,
+                0,
+                0,
+                0,
+                0,
+                10_000,
+                100_000,
+                -1,
+                (long) (rate * 2),
+                0,
+                0.9,
+                List.of(),
+                null,
+                2);
+    SearchResult dead = search(refusing, Optional.empty());
     assertTrue(dead.foundRate().isEmpty());
     assertEquals("min-rate", dead.limitedBy());
     assertTrue(dead.conclusion().contains("no rate sustained"), dead.conclusion());
