@@ -201,13 +201,14 @@ public final class BenchmarkCommand implements Callable<Integer> {
             status =
                 Math.max(
                     status,
-                    new SweepRuns(out, options, sweep, current).run(workload, driver, paths));
+                    new SweepRuns(out, options, sweep, current)
+                        .run(workload, driver, paths, written));
           } else if (target.isPresent() || workload.producerRate() == 0) {
             status =
                 Math.max(
                     status,
                     new SearchRuns(out, options, searchSettings, target, current)
-                        .run(workload, driver, paths));
+                        .run(workload, driver, paths, written));
           } else {
             status = Math.max(status, runOne(workload, driver, options, paths));
           }

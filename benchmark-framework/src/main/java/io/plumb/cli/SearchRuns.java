@@ -24,6 +24,7 @@ import io.plumb.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -53,7 +54,8 @@ final class SearchRuns {
     this.aborter = aborter;
   }
 
-  int run(Workload workload, Path driver, ResultPaths paths) throws IOException {
+  int run(Workload workload, Path driver, ResultPaths paths, List<Path> written)
+      throws IOException {
     String goal = target.map(LatencyTarget::describe).orElse("peak");
     // An SLO search never goes above the workload's own rate, when it names one.
     SearchSettings used =
@@ -88,6 +90,7 @@ final class SearchRuns {
               : result.incompleteReason());
       json.set("search", SearchJson.render(result, null));
       ResultWriter.write(json, target);
+      written.add(target);
       out.println("Result       " + target);
       return 1;
     }
@@ -123,7 +126,8 @@ final class SearchRuns {
     BacklogJson.add(json, run);
     Path file = paths.pathFor(workload.name(), report.driverName());
     ResultWriter.write(json, file);
-    out.println("Result       " + file);
+    written.add(file);
+    ConsoleReporter.written(out, file);
     return report.complete() ? 0 : 1;
   }
 

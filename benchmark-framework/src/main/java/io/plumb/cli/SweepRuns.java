@@ -44,7 +44,8 @@ final class SweepRuns {
   /** One row of the summary. */
   record Row(double rate, RunReport report, Path file) {}
 
-  int run(Workload workload, Path driver, ResultPaths paths) throws IOException {
+  int run(Workload workload, Path driver, ResultPaths paths, List<Path> written)
+      throws IOException {
     List<Row> rows = new ArrayList<>();
     int status = 0;
     String driverName = driver.getFileName().toString();
@@ -69,6 +70,7 @@ final class SweepRuns {
       BacklogJson.add(json, run);
       Path file = paths.pathFor(workload.name() + "-" + label(rate), report.driverName());
       ResultWriter.write(json, file);
+      written.add(file);
       out.println("Result       " + file);
       rows.add(new Row(rate, report, file));
       if (!report.complete()) {
