@@ -179,7 +179,15 @@ public final class BenchmarkCommand implements Callable<Integer> {
     // Validate every input before running anything, so a typo in the last file fails in seconds.
     List<Workload> loaded = new ArrayList<>();
     for (Path workload : workloads) {
-      loaded.add(WorkloadReader.read(workload));
+      Workload read = WorkloadReader.read(workload);
+      if (target.isPresent() && read.consumerBacklogSizeGB() > 0) {
+        // Every probe would build and drain its own backlog: not a latency at a steady rate.
+        throw new BadInputException(
+            "--slo: "
+                + workload
+                + " builds a backlog (consumerBacklogSizeGB); a latency-target search needs a steady-state workload");
+      }
+      loaded.add(read);
     }
     for (Path driver : drivers) {
       DriverLoader.instantiate(driver, DriverLoader.identify(driver).driverClass());
