@@ -7,14 +7,16 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>no send failed and no consumer reported an error;
- *   <li>producers kept to their schedule: they sent at least 98% of the target rate and ended less
- *       than 50 ms of messages (and 200) behind it. Their send delay only fails a probe when it is
- *       gross (median over 50 ms or p99 over 1 s: a search never accepts a rate that only "works"
- *       by sending late): on a busy host a descheduled producer thread delays messages by
- *       milliseconds whatever the rate, while a generator that cannot keep up falls further behind
- *       all the time and shows in the rate and the lag. When producers fell behind while spending
- *       at most half their time inside the driver's send(), the host's CPU was the limit and the
- *       step says generator-bound, not broker-bound;
+ *   <li>producers kept to their schedule: they did not both send under 98% of the target rate and
+ *       end more than 50 ms of messages (and 20) behind it (a producer thread descheduled just
+ *       before a period ends shortens the count, but catches up at once; one that cannot keep up
+ *       stays behind). Their send delay only fails a probe when it is gross (median over 50 ms or
+ *       p99 over 1 s: a search never accepts a rate that only "works" by sending late): on a busy
+ *       host a descheduled producer thread delays messages by milliseconds whatever the rate, while
+ *       a generator that cannot keep up falls further behind all the time and shows in the rate and
+ *       the lag. When producers fell behind while spending at most half their time inside the
+ *       driver's send(), the host's CPU was the limit and the step says generator-bound, not
+ *       broker-bound;
  *   <li>the broker acknowledged at the rate sent: unacknowledged messages did not grow by 2% of the
  *       rate per second or more, with more than 20 ms of messages (and over 20) outstanding at the
  *       end;
@@ -60,7 +62,7 @@ public final class StepJudge {
     boolean late =
         probe.sendDelayP50Nanos() > MAX_SEND_DELAY_P50_NANOS
             || probe.sendDelayP99Nanos() > MAX_SEND_DELAY_P99_NANOS;
-    if (shortOfRate || lagging || late) {
+    if ((shortOfRate && lagging) || late) {
       String what =
           String.format(
               "producers fell behind their schedule (sent %.0f of %.0f msg/s, %d messages behind at the end, send delay p50 %.3f ms, p99 %.2f ms)",
