@@ -5,21 +5,25 @@ import io.plumb.driver.MessageListener;
 import java.util.ArrayDeque;
 
 /**
- * One consumer of a loopback subscription. Delivery normally happens inside the producer's send();
- * while paused, messages are copied into a queue instead (the loopback "broker" keeps the backlog),
- * and after {@link #resume} a thread of this consumer's own delivers the queue in order before
- * delivery goes back to the direct path. Neither pause nor resume blocks the producer threads.
+ * One consumer of a loopback subscription. Delivery happens inside the producer's send() until the
+ * consumer is first paused; from then on every message is copied into a queue (the loopback
+ * "broker" keeps the backlog) and a thread of this consumer's own delivers the queue in order
+ * whenever it is not paused. Neither pause nor resume blocks the producer threads.
+ *
+ * <p>Delivery never moves back to the producers' threads: the framework records each thread's
+ * deliveries separately, so handing a partition from one thread to another and back could show
+ * later messages before earlier ones.
  */
 final class LoopbackConsumer implements BenchmarkConsumer, MessageListener {
   private final MessageListener listener;
   private final Runnable unsubscribe;
   private final ArrayDeque<Queued> queue = new ArrayDeque<>();
 
-  /** True while paused or while the queue drains; read without the lock on the fast path. */
-  private volatile boolean buffering;
+  /** Set at the first pause; read without the lock on the direct path. */
+  private volatile boolean queued;
 
   private boolean paused;
-  private boolean draining;
+  private boolean closed;
 
   private record Queued(byte[] payload, int partition) {}
 
@@ -30,18 +34,17 @@ final class LoopbackConsumer implements BenchmarkConsumer, MessageListener {
 
   @Override
   public void received(byte[] payload, int partition) {
-    if (!buffering) {
+    if (!queued) {
       listener.received(payload, partition);
       return;
     }
     synchronized (this) {
-      if (buffering) {
-        // The producer reuses its array after send() returns.
-        queue.add(new Queued(payload.clone(), partition));
-        return;
+      // The producer reuses its array after send() returns.
+      queue.add(new Queued(payload.clone(), partition));
+      if (!paused) {
+        notifyAll();
       }
     }
-    listener.received(payload, partition);
   }
 
   @Override
@@ -52,38 +55,36 @@ final class LoopbackConsumer implements BenchmarkConsumer, MessageListener {
   @Override
   public synchronized void pause() {
     paused = true;
-    buffering = true;
+    if (!queued) {
+      queued = true;
+      Thread deliverer = new Thread(this::deliver, "loopback-consumer");
+      deliverer.setDaemon(true);
+      deliverer.start();
+    }
   }
 
   @Override
   public synchronized void resume() {
-    if (!paused) {
-      return;
-    }
     paused = false;
-    if (!draining) {
-      draining = true;
-      Thread drainer = new Thread(this::drain, "loopback-consumer-drain");
-      drainer.setDaemon(true);
-      drainer.start();
-    }
+    notifyAll();
   }
 
-  /** Delivers the queue in order; hands delivery back to the direct path once it is empty. */
-  private void drain() {
+  /** Delivers the queue in order whenever the consumer is not paused, until it is closed. */
+  private void deliver() {
     while (true) {
       Queued next;
       synchronized (this) {
-        if (paused) {
-          draining = false; // paused again: keep queueing; the next resume starts a new drain
+        while (!closed && (paused || queue.isEmpty())) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (closed) {
           return;
         }
         next = queue.poll();
-        if (next == null) {
-          buffering = false;
-          draining = false;
-          return;
-        }
       }
       listener.received(next.payload(), next.partition());
     }
@@ -92,8 +93,9 @@ final class LoopbackConsumer implements BenchmarkConsumer, MessageListener {
   @Override
   public void close() {
     synchronized (this) {
-      paused = true; // stops a running drain
+      closed = true;
       queue.clear();
+      notifyAll();
     }
     unsubscribe.run();
   }
