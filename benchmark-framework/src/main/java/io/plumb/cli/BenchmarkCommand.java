@@ -209,13 +209,13 @@ public final class BenchmarkCommand implements Callable<Integer> {
             status =
                 Math.max(
                     status,
-                    new SweepRuns(out, options, sweep, current)
+                    new SweepRuns(out, options, sweep, current, remote::connect)
                         .run(workload, driver, paths, written));
           } else if (target.isPresent() || workload.producerRate() == 0) {
             status =
                 Math.max(
                     status,
-                    new SearchRuns(out, options, searchSettings, target, current)
+                    new SearchRuns(out, options, searchSettings, target, current, remote::connect)
                         .run(workload, driver, paths, written));
           } else {
             status = Math.max(status, runOne(workload, driver, options, paths));

@@ -19,7 +19,7 @@ import io.plumb.search.SearchStep;
 import io.plumb.search.StepJudge;
 import io.plumb.search.StepVerdict;
 import io.plumb.stats.PeriodStats;
-import io.plumb.worker.LocalWorker;
+import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A peak search ({@code producerRate: 0}) or latency-target search ({@code --slo}), then one
@@ -40,13 +41,16 @@ final class SearchRuns {
   private final SearchSettings settings;
   private final Optional<LatencyTarget> target;
   private final AtomicReference<Consumer<String>> aborter;
+  private final Supplier<Worker> workers;
 
   SearchRuns(
       PrintStream out,
       RunOptions options,
       SearchSettings settings,
       Optional<LatencyTarget> target,
-      AtomicReference<Consumer<String>> aborter) {
+      AtomicReference<Consumer<String>> aborter,
+      Supplier<Worker> workers) {
+    this.workers = workers;
     this.out = out;
     this.options = options;
     this.settings = settings;
@@ -68,7 +72,7 @@ final class SearchRuns {
         used.startRate(),
         used.probeWarmup().toMillis() / 1e3,
         used.probeDuration().toMillis() / 1e3);
-    RunProber prober = new RunProber(workload, driver, LocalWorker::new, options, target);
+    RunProber prober = new RunProber(workload, driver, workers, options, target);
     aborter.set(prober::abort);
     SearchResult result;
     try {
@@ -104,7 +108,7 @@ final class SearchRuns {
         new BenchmarkRun(
             workload.at(rate, workload.warmupDuration(), workload.testDuration()),
             driver,
-            new LocalWorker(),
+            workers.get(),
             options,
             lag);
     aborter.set(run::abort);

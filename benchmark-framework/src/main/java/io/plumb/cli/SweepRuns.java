@@ -9,7 +9,7 @@ import io.plumb.result.Percentiles;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
-import io.plumb.worker.LocalWorker;
+import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -29,12 +30,15 @@ final class SweepRuns {
   private final RunOptions options;
   private final List<Double> rates;
   private final AtomicReference<Consumer<String>> aborter;
+  private final Supplier<Worker> workers;
 
   SweepRuns(
       PrintStream out,
       RunOptions options,
       List<Double> rates,
-      AtomicReference<Consumer<String>> aborter) {
+      AtomicReference<Consumer<String>> aborter,
+      Supplier<Worker> workers) {
+    this.workers = workers;
     this.out = out;
     this.options = options;
     this.rates = rates;
@@ -55,7 +59,7 @@ final class SweepRuns {
           new BenchmarkRun(
               workload.at(rate, workload.warmupDuration(), workload.testDuration()),
               driver,
-              new LocalWorker(),
+              workers.get(),
               options,
               new ConsoleReporter(out, workload.messageSize()));
       aborter.set(run::abort);

