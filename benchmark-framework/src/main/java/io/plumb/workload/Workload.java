@@ -37,48 +37,6 @@ public record Workload(
     Duration warmupDuration,
     boolean consumerOnly) {
 
-  /** A workload without the consumer-only mode. */
-  public Workload(
-      String name,
-      Path file,
-      int topics,
-      int partitionsPerTopic,
-      KeyDistributorType keyDistributor,
-      int messageSize,
-      Optional<Path> payloadFile,
-      boolean useRandomizedPayloads,
-      double randomBytesRatio,
-      int randomizedPayloadPoolSize,
-      int subscriptionsPerTopic,
-      int producersPerTopic,
-      int consumerPerSubscription,
-      double producerRate,
-      double consumerBacklogSizeGB,
-      double backlogDrainRatio,
-      Duration testDuration,
-      Duration warmupDuration) {
-    this(
-        name,
-        file,
-        topics,
-        partitionsPerTopic,
-        keyDistributor,
-        messageSize,
-        payloadFile,
-        useRandomizedPayloads,
-        randomBytesRatio,
-        randomizedPayloadPoolSize,
-        subscriptionsPerTopic,
-        producersPerTopic,
-        consumerPerSubscription,
-        producerRate,
-        consumerBacklogSizeGB,
-        backlogDrainRatio,
-        testDuration,
-        warmupDuration,
-        false);
-  }
-
   /** The same workload at another rate and with other phase lengths (search probes, sweeps). */
   public Workload at(double rate, Duration warmup, Duration test) {
     return new Workload(
