@@ -134,7 +134,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
       names = "--probe-seconds",
       paramLabel = "SECONDS",
       description =
-          "Measured length of each search probe (default 3), after 1 s of warm-up; longer probes judge more surely.")
+          "Measured length of each search probe (default 5), after 1 s of warm-up; longer probes judge more surely.")
   Double probeSeconds;
 
   private final PrintStream out;

@@ -8,6 +8,7 @@ import io.plumb.coordinator.RunOptions;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
+import io.plumb.search.FinalMeasurement;
 import io.plumb.search.LatencyTarget;
 import io.plumb.search.ProbeOutcome;
 import io.plumb.search.RateSearch;
@@ -24,6 +25,7 @@ import io.plumb.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -92,13 +94,55 @@ final class SearchRuns {
           result.complete()
               ? "no rate was sustained: " + result.conclusion()
               : result.incompleteReason());
-      json.set("search", SearchJson.render(result, null));
+      json.set("search", SearchJson.render(result, List.of()));
       ResultWriter.write(json, target);
       written.add(target);
       out.println("Result       " + target);
       return 1;
     }
+    // The measurement at the rate found must hold for the workload's whole duration; a short probe
+    // can pass a rate that a longer run cannot keep, so a failed measurement steps down by the
+    // search's precision and measures again, a bounded number of times. Every attempt is recorded.
     double rate = result.foundRate().get();
+    List<FinalMeasurement> attempts = new ArrayList<>();
+    while (true) {
+      Measured measured = measure(workload, driver, rate);
+      attempts.add(new FinalMeasurement(rate, measured.outcome(), measured.verdict()));
+      boolean last =
+          measured.verdict().sustained()
+              || !measured.report().complete()
+              || attempts.size() == FinalMeasurement.MAX_ATTEMPTS;
+      out.println(
+          "Search       measurement at "
+              + String.format("%,.0f msg/s: ", rate)
+              + (measured.verdict().sustained() ? "" : "NOT SUSTAINED over the full duration: ")
+              + measured.verdict().reason());
+      if (last) {
+        ObjectNode json = ResultJson.render(measured.report());
+        json.set("search", SearchJson.render(result, attempts));
+        BacklogJson.add(json, measured.run());
+        Path file = paths.pathFor(workload.name(), measured.report().driverName());
+        ResultWriter.write(json, file);
+        written.add(file);
+        if (measured.verdict().sustained() && attempts.size() > 1) {
+          out.printf(
+              "Search       stable peak: %,.0f msg/s held for the full duration (%,.0f msg/s did"
+                  + " not)%n",
+              rate, attempts.get(attempts.size() - 2).rate());
+        }
+        ConsoleReporter.written(out, file);
+        return measured.report().complete() ? 0 : 1;
+      }
+      rate = Math.round(rate / (1 + settings.precision()));
+      out.printf(
+          "Search       stepping down %.0f%% to %,.0f msg/s and measuring again (attempt %d of"
+              + " %d)%n",
+          settings.precision() * 100, rate, attempts.size() + 1, FinalMeasurement.MAX_ATTEMPTS);
+    }
+  }
+
+  /** One full-duration run at a fixed rate, judged like a probe. */
+  private Measured measure(Workload workload, Path driver, double rate) {
     out.printf(
         "Measuring    at %,.0f msg/s for %.0f s after %.0f s of warm-up, without changing the rate%n",
         rate, workload.testDuration().toMillis() / 1e3, workload.warmupDuration().toMillis() / 1e3);
@@ -118,22 +162,13 @@ final class SearchRuns {
     } finally {
       aborter.set(null);
     }
-    ProbeOutcome measured =
+    ProbeOutcome outcome =
         RunProber.outcome(rate, report, lag.last, (System.nanoTime() - start) / 1e9, target);
-    StepVerdict verdict = new StepJudge(target).judge(measured);
-    out.println(
-        "Search       final measurement: "
-            + (verdict.sustained() ? "" : "NOT SUSTAINED over the full duration: ")
-            + verdict.reason());
-    ObjectNode json = ResultJson.render(report);
-    json.set("search", SearchJson.render(result, verdict));
-    BacklogJson.add(json, run);
-    Path file = paths.pathFor(workload.name(), report.driverName());
-    ResultWriter.write(json, file);
-    written.add(file);
-    ConsoleReporter.written(out, file);
-    return report.complete() ? 0 : 1;
+    return new Measured(run, report, outcome, new StepJudge(target).judge(outcome));
   }
+
+  private record Measured(
+      BenchmarkRun run, RunReport report, ProbeOutcome outcome, StepVerdict verdict) {}
 
   private void print(SearchStep step) {
     ProbeOutcome o = step.outcome();

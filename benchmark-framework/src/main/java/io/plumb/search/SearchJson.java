@@ -3,6 +3,7 @@ package io.plumb.search;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /** The {@code search} object of a result: how the rate was found, step by step. */
 public final class SearchJson {
@@ -11,10 +12,10 @@ public final class SearchJson {
   private SearchJson() {}
 
   /**
-   * @param finalVerdict the same judge's verdict on the final measurement, or null when there was
-   *     none
+   * @param finalMeasurements the full-duration measurements after the search, in order (the rate
+   *     found, then lower ones while a measurement failed); empty when there were none
    */
-  public static ObjectNode render(SearchResult result, StepVerdict finalVerdict) {
+  public static ObjectNode render(SearchResult result, List<FinalMeasurement> finalMeasurements) {
     ObjectNode json = MAPPER.createObjectNode();
     json.put("goal", result.goal());
     json.put(
@@ -24,7 +25,11 @@ public final class SearchJson {
             + " from the start rate while probes are sustained, probe the first failure once more,"
             + " then bisect (geometric mean) until the lowest failed rate is within "
             + Math.round(result.settings().precision() * 100)
-            + "% of the highest sustained one; each probe is a separate fixed-rate run");
+            + "% of the highest sustained one; each probe is a separate fixed-rate run. Then one"
+            + " measurement at the rate found for the workload's full duration; if it is not"
+            + " sustained, step down by the same precision and measure again, at most "
+            + FinalMeasurement.MAX_ATTEMPTS
+            + " measurements in all");
     json.put("complete", result.complete());
     if (!result.complete()) {
       json.put("incompleteReason", result.incompleteReason());
@@ -58,11 +63,18 @@ public final class SearchJson {
       node.put("stage", step.stage());
       steps.add(node);
     }
-    if (finalVerdict != null) {
-      ObjectNode last = json.putObject("finalMeasurement");
-      last.put("verdict", finalVerdict.kind().name().toLowerCase().replace('_', '-'));
-      last.put("sustained", finalVerdict.sustained());
-      last.put("reason", finalVerdict.reason());
+    if (!finalMeasurements.isEmpty()) {
+      FinalMeasurement last = finalMeasurements.get(finalMeasurements.size() - 1);
+      if (last.verdict().sustained()) {
+        json.put("stablePeakMsgPerSec", last.rate());
+      } else {
+        json.putNull("stablePeakMsgPerSec");
+      }
+      json.set("finalMeasurement", verdict(last.verdict()).put("rateMsgPerSec", last.rate()));
+      ArrayNode attempts = json.putArray("finalMeasurements");
+      for (FinalMeasurement attempt : finalMeasurements) {
+        attempts.add(step(attempt.outcome(), attempt.verdict()));
+      }
     }
     return json;
   }
@@ -85,6 +97,12 @@ public final class SearchJson {
       node.put("targetLatencyMs", o.latencyNanos() / 1e6);
     }
     node.put("producerThreadTimeInSendPercent", o.producerSendShare() * 100);
+    node.setAll(verdict(verdict));
+    return node;
+  }
+
+  private static ObjectNode verdict(StepVerdict verdict) {
+    ObjectNode node = MAPPER.createObjectNode();
     node.put("verdict", verdict.kind().name().toLowerCase().replace('_', '-'));
     node.put("sustained", verdict.sustained());
     node.put("reason", verdict.reason());
