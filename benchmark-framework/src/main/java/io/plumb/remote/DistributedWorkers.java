@@ -253,6 +253,12 @@ public final class DistributedWorkers implements Worker {
   }
 
   @Override
+  public void adjustRate(double ratePerProducer) {
+    // Like the start: every producing worker at once, so they change within one round trip.
+    onEach(withProducers(), w -> run(() -> w.adjustRate(ratePerProducer)));
+  }
+
+  @Override
   public PeriodStats takePeriod() {
     failIfLost();
     PeriodStats.Builder merged = new PeriodStats.Builder();

@@ -135,6 +135,11 @@ public final class HttpWorker implements Worker {
   }
 
   @Override
+  public void adjustRate(double ratePerProducer) {
+    call("/worker/adjust-rate", new WireMessages.Rate(ratePerProducer), RUN_TIMEOUT, Map.class);
+  }
+
+  @Override
   public PeriodStats takePeriod() {
     return call("/worker/take-period", Map.of(), RUN_TIMEOUT, WireMessages.Period.class).toStats();
   }

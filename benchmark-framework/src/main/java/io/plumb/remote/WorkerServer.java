@@ -153,6 +153,12 @@ public final class WorkerServer implements AutoCloseable {
           return withWorker(w -> w.startLoad(load));
         });
     calls.put(
+        "/worker/adjust-rate",
+        body -> {
+          double rate = read(body, WireMessages.Rate.class).ratePerProducer();
+          return withWorker(w -> w.adjustRate(rate));
+        });
+    calls.put(
         "/worker/take-period",
         body -> {
           PeriodStats period = answer(LocalWorker::takePeriod);

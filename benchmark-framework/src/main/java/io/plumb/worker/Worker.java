@@ -44,6 +44,13 @@ public interface Worker extends AutoCloseable {
   void startLoad(LoadSpec load);
 
   /**
+   * Every producer continues at {@code ratePerProducer} messages per second from its first message
+   * not yet due; messages already due keep their intended send times. A worker without producers
+   * ignores it.
+   */
+  void adjustRate(double ratePerProducer);
+
+  /**
    * Stops every consumer's delivery (for backlog builds) without blocking the driver's threads.
    *
    * @throws UnsupportedOperationException when the driver cannot pause consumers

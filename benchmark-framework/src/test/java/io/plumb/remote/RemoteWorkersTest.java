@@ -124,7 +124,8 @@ class RemoteWorkersTest {
 
   @Test
   void aRequestWithoutTheRightTokenGets401AndNothingElse() throws Exception {
-    for (String path : List.of("/clock", "/worker/initialize", "/metrics", "/nowhere")) {
+    for (String path :
+        List.of("/clock", "/worker/initialize", "/worker/adjust-rate", "/metrics", "/nowhere")) {
       HttpResponse<String> none =
           http.send(
               HttpRequest.newBuilder(first.uri().resolve(path))
