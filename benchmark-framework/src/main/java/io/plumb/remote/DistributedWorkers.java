@@ -259,6 +259,16 @@ public final class DistributedWorkers implements Worker {
   }
 
   @Override
+  public void pauseConsumers() {
+    onEach(withConsumers(), w -> run(w::pauseConsumers));
+  }
+
+  @Override
+  public void resumeConsumers() {
+    onEach(withConsumers(), w -> run(w::resumeConsumers));
+  }
+
+  @Override
   public PeriodStats takePeriod() {
     failIfLost();
     PeriodStats.Builder merged = new PeriodStats.Builder();

@@ -148,6 +148,35 @@ class WorkerServerTest {
     }
   }
 
+  @Test
+  void aDriverThatCannotPauseConsumersAnswers501AndTheCoordinatorSeesUnsupportedNamingTheWorker()
+      throws Exception {
+    try (WorkerServer server = start(null, 1 << 20)) {
+      URI uri = URI.create("http://127.0.0.1:" + server.port() + "/");
+      HttpWorker worker = new HttpWorker(uri, Optional.of(TOKEN), null);
+      worker.initializeDriver(
+          new io.plumb.worker.WorkerSpecs.DriverSetup(
+              "capacity.yaml",
+              "name: Capacity\ndriverClass: io.plumb.search.CapacityDriver\ncapacity: 1000\n",
+              java.util.Map.of()),
+          4);
+      worker.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
+      worker.createConsumers(List.of(new io.plumb.worker.WorkerSpecs.ConsumerSpec("t", "s")));
+      // The same exception a local worker throws, so the run words it the same way.
+      String error =
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  UnsupportedOperationException.class, worker::pauseConsumers)
+              .getMessage();
+      assertTrue(error.startsWith("worker " + uri + ": "), error);
+      assertTrue(error.contains("cannot pause consumers"), error);
+      assertTrue(!error.contains("\n"), error);
+      org.junit.jupiter.api.Assertions.assertThrows(
+          UnsupportedOperationException.class, worker::resumeConsumers);
+      worker.closeClients(List.of());
+      worker.close();
+    }
+  }
+
   /** Adds periods to {@code sent} until it has grown by {@code more} (bounded). */
   private static void awaitSent(HttpWorker worker, long[] sent, long more) throws Exception {
     long target = sent[0] + more;
