@@ -65,6 +65,12 @@ public interface Worker extends AutoCloseable {
   }
 
   /**
+   * The warm-up is over: periods taken from now on are measured. Only a worker that keeps figures
+   * of its own for the result (the remote ensemble's per-worker breakdown) needs to know.
+   */
+  default void startMeasuring() {}
+
+  /**
    * Everything recorded since the previous call; the first call also drops what probes recorded.
    */
   PeriodStats takePeriod();

@@ -176,6 +176,20 @@ class RemoteWorkersTest {
     assertEquals(counters.sent(), counters.received(), "every message received");
     assertEquals(0, counters.lost());
     assertEquals(0, counters.duplicated());
+
+    // The per-worker breakdown covers what the measured figures cover: the warm-up left out.
+    JsonNode each = workers.breakdown().get("workers");
+    long sent = 0;
+    long publishCount = 0;
+    for (JsonNode worker : each) {
+      assertTrue(worker.get("sent").asLong() > 0, worker.toString());
+      sent += worker.get("sent").asLong();
+      publishCount += worker.get("publishLatencyMillis").get("count").asLong();
+    }
+    assertEquals(report.measured().sent(), sent, each.toString());
+    assertEquals(report.measured().publishLatency().getTotalCount(), publishCount);
+    // Half a second of warm-up at 10,000 msg/s is missing from it.
+    assertTrue(counters.sent() - sent > 2_500, counters.sent() + " sent, " + sent + " measured");
   }
 
   @Test
