@@ -124,6 +124,7 @@ public final class BenchmarkRun {
       loadStarted = true;
       Duration period = options.periodFor(workload.testDuration());
       runPhase(Phase.WARMUP, workload.warmupDuration(), period, measurement);
+      worker.startMeasuring();
       if (workload.consumerBacklogSizeGB() > 0) {
         buildAndDrainBacklog(plan, period, measurement);
       }

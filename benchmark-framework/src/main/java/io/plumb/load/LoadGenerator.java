@@ -59,6 +59,17 @@ public final class LoadGenerator {
     }
   }
 
+  /**
+   * Every producer continues at {@code ratePerProducer} from its first message not yet due; the
+   * producer threads switch between sends, and messages already due keep their intended times.
+   */
+  public void adjustRate(double ratePerProducer) {
+    if (!(ratePerProducer > 0) || Double.isInfinite(ratePerProducer)) {
+      throw new IllegalArgumentException("rate must be positive: " + ratePerProducer);
+    }
+    loops.forEach(loop -> loop.adjustRate(ratePerProducer));
+  }
+
   public long sent() {
     long sum = 0;
     for (ProducerLoop loop : loops) {

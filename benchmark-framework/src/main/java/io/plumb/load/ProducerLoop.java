@@ -15,12 +15,14 @@ import java.util.List;
 final class ProducerLoop implements Runnable {
   private static final VarHandle SENT;
   private static final VarHandle IN_SEND;
+  private static final VarHandle PENDING_RATE;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       SENT = lookup.findVarHandle(ProducerLoop.class, "sent", long.class);
       IN_SEND = lookup.findVarHandle(ProducerLoop.class, "nanosInSend", long.class);
+      PENDING_RATE = lookup.findVarHandle(ProducerLoop.class, "pendingRate", double.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -31,6 +33,10 @@ final class ProducerLoop implements Runnable {
   private final StatsCollector stats;
   private final Pacer pacer;
   private volatile boolean running = true;
+
+  // A rate change asked for by another thread, 0 when none: the loop applies it between sends, so
+  // the send path reads it once per message and otherwise never changes.
+  private volatile double pendingRate;
 
   // Written only by this loop's thread (opaque stores, no atomics); read by the stats collector.
   @SuppressWarnings("unused")
@@ -52,6 +58,14 @@ final class ProducerLoop implements Runnable {
 
   void stop() {
     running = false;
+  }
+
+  /**
+   * Every producer of this loop changes to {@code messagesPerSecond} before its next send (or, when
+   * the loop is waiting for a send time, right after that send).
+   */
+  void adjustRate(double messagesPerSecond) {
+    pendingRate = messagesPerSecond;
   }
 
   long sent() {
@@ -82,6 +96,9 @@ final class ProducerLoop implements Runnable {
     long inSend = 0;
     long now = clock.now();
     while (running) {
+      if (pendingRate != 0) {
+        applyRate(now);
+      }
       ProducerTask task = heap[0];
       long due = task.nextIntendedTime();
       if (now < due) {
@@ -102,6 +119,15 @@ final class ProducerLoop implements Runnable {
       siftDown(0);
     }
     ring.flush();
+  }
+
+  private void applyRate(long now) {
+    // getAndSet: a change asked for after the read above is applied next time, never dropped.
+    double rate = (double) PENDING_RATE.getAndSet(this, 0.0);
+    for (ProducerTask task : heap) {
+      task.adjustRate(rate, now);
+    }
+    buildHeap();
   }
 
   private void buildHeap() {

@@ -62,6 +62,16 @@ public final class ProducerTask implements SendListener {
     this.nextSequence = 0;
   }
 
+  /**
+   * Moves to {@code messagesPerSecond} from the first message not yet due at {@code now}; earlier
+   * messages keep their intended times (see {@link RateSchedule#changeRate}). Called on the loop's
+   * thread between sends. Completions on other threads read the schedule without a lock: the
+   * segments are immutable, and old and new agree on every sequence already sent.
+   */
+  void adjustRate(double messagesPerSecond, long now) {
+    schedule = schedule.changeRate(nextSequence, now, messagesPerSecond);
+  }
+
   long nextIntendedTime() {
     return schedule.intendedTime(nextSequence);
   }

@@ -69,7 +69,8 @@ public final class DistributedWorkers implements Worker {
   private static final class Member {
     final HttpWorker worker;
     volatile ClockOffset clock;
-    final PeriodStats.Builder total = new PeriodStats.Builder();
+    // Since the measured phase started; only the run's thread touches it.
+    PeriodStats.Builder total = new PeriodStats.Builder();
     volatile long lastAnswer = System.nanoTime();
     volatile boolean failingSinceAnswer;
     volatile String lastProblem = "";
@@ -253,6 +254,30 @@ public final class DistributedWorkers implements Worker {
   }
 
   @Override
+  public void adjustRate(double ratePerProducer) {
+    // Like the start: every producing worker at once, so they change within one round trip.
+    onEach(withProducers(), w -> run(() -> w.adjustRate(ratePerProducer)));
+  }
+
+  @Override
+  public void pauseConsumers() {
+    onEach(withConsumers(), w -> run(w::pauseConsumers));
+  }
+
+  @Override
+  public void resumeConsumers() {
+    onEach(withConsumers(), w -> run(w::resumeConsumers));
+  }
+
+  /** The breakdown covers what the result's latencies cover: from here on, warm-up left out. */
+  @Override
+  public void startMeasuring() {
+    for (Member member : members) {
+      member.total = new PeriodStats.Builder();
+    }
+  }
+
+  @Override
   public PeriodStats takePeriod() {
     failIfLost();
     PeriodStats.Builder merged = new PeriodStats.Builder();
@@ -352,14 +377,17 @@ public final class DistributedWorkers implements Worker {
     }
   }
 
-  /** Each worker's role, clock offset and share of the whole run (warm-up and drain included). */
+  /**
+   * Each worker's role, clock offset and share of the measured phase and the drain after it, like
+   * the result's latencies (warm-up left out).
+   */
   public ObjectNode breakdown() {
     ObjectNode node = JSON.createObjectNode();
     node.put("roles", roles.name().toLowerCase(java.util.Locale.ROOT));
     node.put("clockReference", "coordinator");
     node.put(
         "note",
-        "per-worker counts cover the whole run, warm-up and drain included; clock offsets are worker minus coordinator, and end-to-end latency is corrected by the producing and consuming workers' offset difference");
+        "per-worker counts and latencies cover the measured phase and the drain after it, like the aggregated latencies (warm-up left out); clock offsets are worker minus coordinator, and end-to-end latency is corrected by the producing and consuming workers' offset difference");
     ArrayNode list = node.putArray("workers");
     for (Member member : members) {
       ObjectNode entry = list.addObject();

@@ -135,6 +135,21 @@ public final class HttpWorker implements Worker {
   }
 
   @Override
+  public void adjustRate(double ratePerProducer) {
+    call("/worker/adjust-rate", new WireMessages.Rate(ratePerProducer), RUN_TIMEOUT, Map.class);
+  }
+
+  @Override
+  public void pauseConsumers() {
+    call("/worker/pause-consumers", Map.of(), RUN_TIMEOUT, Map.class);
+  }
+
+  @Override
+  public void resumeConsumers() {
+    call("/worker/resume-consumers", Map.of(), RUN_TIMEOUT, Map.class);
+  }
+
+  @Override
   public PeriodStats takePeriod() {
     return call("/worker/take-period", Map.of(), RUN_TIMEOUT, WireMessages.Period.class).toStats();
   }
@@ -235,6 +250,11 @@ public final class HttpWorker implements Worker {
     }
     if (failure.badInput()) {
       throw new BadInputException(failure.error());
+    }
+    if (status == 501) {
+      // The worker's driver lacks the capability: the same exception a local worker throws, so
+      // the run words it the same way, naming this worker.
+      throw new UnsupportedOperationException("worker " + base + ": " + failure.error());
     }
     throw new WorkerException("worker " + base + path + ": " + failure.error());
   }

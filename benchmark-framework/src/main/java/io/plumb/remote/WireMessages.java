@@ -32,6 +32,8 @@ final class WireMessages {
 
   record Count(long value) {}
 
+  record Rate(double ratePerProducer) {}
+
   /** A worker's clock reading, epoch nanoseconds. */
   record Clock(long nanos) {}
 

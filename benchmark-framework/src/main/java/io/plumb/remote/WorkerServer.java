@@ -153,6 +153,14 @@ public final class WorkerServer implements AutoCloseable {
           return withWorker(w -> w.startLoad(load));
         });
     calls.put(
+        "/worker/adjust-rate",
+        body -> {
+          double rate = read(body, WireMessages.Rate.class).ratePerProducer();
+          return withWorker(w -> w.adjustRate(rate));
+        });
+    calls.put("/worker/pause-consumers", body -> withWorker(LocalWorker::pauseConsumers));
+    calls.put("/worker/resume-consumers", body -> withWorker(LocalWorker::resumeConsumers));
+    calls.put(
         "/worker/take-period",
         body -> {
           PeriodStats period = answer(LocalWorker::takePeriod);
@@ -235,6 +243,11 @@ public final class WorkerServer implements AutoCloseable {
         return;
       } catch (BadInputException e) {
         respondJson(exchange, 400, new WireMessages.Failure(e.getMessage(), true));
+        return;
+      } catch (UnsupportedOperationException e) {
+        // 501: the driver cannot do what was asked (pause consumers); the coordinator turns it
+        // back into the exception a local worker throws.
+        respondJson(exchange, 501, new WireMessages.Failure(String.valueOf(e.getMessage()), false));
         return;
       } catch (RuntimeException e) {
         String message = e.getMessage() == null ? e.toString() : e.getMessage();

@@ -205,6 +205,18 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
+  public void adjustRate(double ratePerProducer) {
+    if (!(ratePerProducer > 0) || Double.isInfinite(ratePerProducer)) {
+      throw new BadInputException(
+          "rate per producer must be a positive number of messages per second, not "
+              + ratePerProducer);
+    }
+    if (generator != null) {
+      generator.adjustRate(ratePerProducer);
+    }
+  }
+
+  @Override
   public void pauseConsumers() {
     consumers.forEach(BenchmarkConsumer::pause);
   }

@@ -44,6 +44,13 @@ public interface Worker extends AutoCloseable {
   void startLoad(LoadSpec load);
 
   /**
+   * Every producer continues at {@code ratePerProducer} messages per second from its first message
+   * not yet due; messages already due keep their intended send times. A worker without producers
+   * ignores it.
+   */
+  void adjustRate(double ratePerProducer);
+
+  /**
    * Stops every consumer's delivery (for backlog builds) without blocking the driver's threads.
    *
    * @throws UnsupportedOperationException when the driver cannot pause consumers
@@ -56,6 +63,12 @@ public interface Worker extends AutoCloseable {
   default void resumeConsumers() {
     throw new UnsupportedOperationException(name() + " worker cannot resume consumers");
   }
+
+  /**
+   * The warm-up is over: periods taken from now on are measured. Only a worker that keeps figures
+   * of its own for the result (the remote ensemble's per-worker breakdown) needs to know.
+   */
+  default void startMeasuring() {}
 
   /**
    * Everything recorded since the previous call; the first call also drops what probes recorded.

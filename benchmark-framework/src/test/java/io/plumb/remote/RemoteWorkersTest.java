@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.coordinator.BacklogOutcome;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.result.Counters;
+import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.workload.WorkloadReader;
 import java.net.URI;
@@ -122,9 +124,85 @@ class RemoteWorkersTest {
         "the token never appears in a worker's log");
   }
 
+  /**
+   * 0.005 GiB of 1 KiB messages is 5,243: about half a second of building at 10,000 msg/s. Each
+   * worker's loopback "broker" serves its own producer and consumer (roles both).
+   */
+  private static final String BACKLOG_WORKLOAD =
+      """
+      name: remote-backlog
+      topics: 2
+      partitionsPerTopic: 2
+      messageSize: 1024
+      subscriptionsPerTopic: 1
+      consumerPerSubscription: 1
+      producersPerTopic: 1
+      producerRate: 10000
+      consumerBacklogSizeGB: 0.005
+      backlogDrainRatio: 1.0
+      testDurationSeconds: 0.5
+      warmupDurationSeconds: 0.5
+      """;
+
+  @Test
+  void aBacklogIsBuiltAndDrainedWithConsumersPausedOverHttp() throws Exception {
+    DistributedWorkers workers =
+        DistributedWorkers.connect(List.of(first.client(), second.client()), WorkerRoles.BOTH);
+    Path workload = Files.writeString(dir.resolve("backlog.yaml"), BACKLOG_WORKLOAD);
+    Path driver =
+        Files.writeString(
+            dir.resolve("loopback.yaml"),
+            "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    BenchmarkRun run =
+        new BenchmarkRun(
+            WorkloadReader.read(workload),
+            driver,
+            workers,
+            RunOptions.defaults().withPeriod(Duration.ofMillis(500)),
+            RunListener.SILENT);
+    workers.onWorkerLost(run::abort);
+    RunReport report = run.execute();
+
+    assertTrue(report.complete(), report.incompleteReason());
+    BacklogOutcome backlog = run.backlogOutcome().orElseThrow();
+    assertEquals(5_243, backlog.targetMessages());
+    assertTrue(backlog.backlogAtDrainStart() >= 5_243, backlog.toString());
+    assertTrue(backlog.completed(), backlog.toString());
+    // Both workers' consumers paused: the backlog rose to the target, then fell to nothing.
+    long peak = report.samples().stream().mapToLong(PeriodSample::backlog).max().orElseThrow();
+    assertTrue(peak >= 5_000, "peak backlog " + peak);
+    assertTrue(report.samples().get(report.samples().size() - 1).backlog() < 1_000);
+    Counters counters = report.counters();
+    assertEquals(counters.sent(), counters.received(), "every message received");
+    assertEquals(0, counters.lost());
+    assertEquals(0, counters.duplicated());
+
+    // The per-worker breakdown covers what the measured figures cover: the warm-up left out.
+    JsonNode each = workers.breakdown().get("workers");
+    long sent = 0;
+    long publishCount = 0;
+    for (JsonNode worker : each) {
+      assertTrue(worker.get("sent").asLong() > 0, worker.toString());
+      sent += worker.get("sent").asLong();
+      publishCount += worker.get("publishLatencyMillis").get("count").asLong();
+    }
+    assertEquals(report.measured().sent(), sent, each.toString());
+    assertEquals(report.measured().publishLatency().getTotalCount(), publishCount);
+    // Half a second of warm-up at 10,000 msg/s is missing from it.
+    assertTrue(counters.sent() - sent > 2_500, counters.sent() + " sent, " + sent + " measured");
+  }
+
   @Test
   void aRequestWithoutTheRightTokenGets401AndNothingElse() throws Exception {
-    for (String path : List.of("/clock", "/worker/initialize", "/metrics", "/nowhere")) {
+    for (String path :
+        List.of(
+            "/clock",
+            "/worker/initialize",
+            "/worker/pause-consumers",
+            "/worker/resume-consumers",
+            "/worker/adjust-rate",
+            "/metrics",
+            "/nowhere")) {
       HttpResponse<String> none =
           http.send(
               HttpRequest.newBuilder(first.uri().resolve(path))

@@ -89,6 +89,109 @@ class WorkerServerTest {
   }
 
   @Test
+  void adjustRateOverHttpChangesTheProducersScheduleAndRefusesABadRateInOneLine() throws Exception {
+    try (WorkerServer server = start(null, 1 << 20)) {
+      HttpWorker worker =
+          new HttpWorker(
+              URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.of(TOKEN), null);
+      String noRun =
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  io.plumb.worker.WorkerException.class, () -> worker.adjustRate(100))
+              .getMessage();
+      assertTrue(noRun.contains("no run in progress"), noRun);
+
+      worker.initializeDriver(
+          new io.plumb.worker.WorkerSpecs.DriverSetup(
+              "loopback.yaml",
+              "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n",
+              java.util.Map.of()),
+          3);
+      worker.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
+      worker.createProducers(
+          List.of(new io.plumb.worker.WorkerSpecs.ProducerSpec(0, "t")),
+          new io.plumb.worker.WorkerSpecs.MessageSpec(
+              64, io.plumb.workload.KeyDistributorType.NO_KEY, List.of(new byte[64])));
+      worker.takePeriod();
+      worker.startLoad(new io.plumb.worker.WorkerSpecs.LoadSpec(100, 0));
+      String bad =
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  io.plumb.input.BadInputException.class, () -> worker.adjustRate(-1))
+              .getMessage();
+      assertTrue(bad.contains("rate per producer"), bad);
+      assertTrue(!bad.contains("\n"), bad);
+
+      long[] sent = {0};
+      worker.adjustRate(4_000);
+      // Three sends after the call, the producer's thread has switched (it does so before its next
+      // send) and sent the first message of the new rate.
+      awaitSent(worker, sent, 3);
+      WorkerClock clock = new WorkerClock();
+      long firstBefore = clock.now();
+      awaitSent(worker, sent, 0);
+      long firstDue = sent[0] + worker.scheduleLag();
+      long firstAfter = clock.now();
+      awaitSent(worker, sent, 1_000);
+      long secondBefore = clock.now();
+      awaitSent(worker, sent, 0);
+      long secondDue = sent[0] + worker.scheduleLag();
+      long secondAfter = clock.now();
+      // Messages due (sent plus lag) grew at the new rate, forty times the old one; the clock
+      // readings bracket each reading, so a slow round trip cannot fail it.
+      long due = secondDue - firstDue;
+      assertTrue(
+          due >= 4_000 * (secondBefore - firstAfter) / 1e9 - 2
+              && due <= 4_000 * (secondAfter - firstBefore) / 1e9 + 2,
+          due + " due in " + (secondAfter - firstBefore) / 1e6 + " ms");
+      worker.stopLoad();
+      worker.closeClients(List.of());
+      worker.close();
+    }
+  }
+
+  @Test
+  void aDriverThatCannotPauseConsumersAnswers501AndTheCoordinatorSeesUnsupportedNamingTheWorker()
+      throws Exception {
+    try (WorkerServer server = start(null, 1 << 20)) {
+      URI uri = URI.create("http://127.0.0.1:" + server.port() + "/");
+      HttpWorker worker = new HttpWorker(uri, Optional.of(TOKEN), null);
+      worker.initializeDriver(
+          new io.plumb.worker.WorkerSpecs.DriverSetup(
+              "capacity.yaml",
+              "name: Capacity\ndriverClass: io.plumb.search.CapacityDriver\ncapacity: 1000\n",
+              java.util.Map.of()),
+          4);
+      worker.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
+      worker.createConsumers(List.of(new io.plumb.worker.WorkerSpecs.ConsumerSpec("t", "s")));
+      // The same exception a local worker throws, so the run words it the same way.
+      String error =
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  UnsupportedOperationException.class, worker::pauseConsumers)
+              .getMessage();
+      assertTrue(error.startsWith("worker " + uri + ": "), error);
+      assertTrue(error.contains("cannot pause consumers"), error);
+      assertTrue(!error.contains("\n"), error);
+      org.junit.jupiter.api.Assertions.assertThrows(
+          UnsupportedOperationException.class, worker::resumeConsumers);
+      worker.closeClients(List.of());
+      worker.close();
+    }
+  }
+
+  /** Adds periods to {@code sent} until it has grown by {@code more} (bounded). */
+  private static void awaitSent(HttpWorker worker, long[] sent, long more) throws Exception {
+    long target = sent[0] + more;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    do {
+      sent[0] += worker.takePeriod().sent();
+      if (sent[0] >= target) {
+        return;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+    } while (System.nanoTime() < deadline);
+    throw new java.util.concurrent.TimeoutException("sent " + sent[0] + " of " + target);
+  }
+
+  @Test
   void anOversizedBodyIsRefusedWith413() throws Exception {
     try (WorkerServer server = start(null, 1024)) {
       HttpResponse<String> response =
