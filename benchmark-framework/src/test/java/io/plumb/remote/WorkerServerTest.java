@@ -65,6 +65,25 @@ class WorkerServerTest {
     assertTrue(seconds < 10, "named after " + seconds + " s");
   }
 
+  /**
+   * A control call is one small request and one small answer: with Nagle's algorithm left on, each
+   * answer waits for the client's delayed acknowledgement (40 ms), and the tightest of the clock's
+   * round trips could never be under that, leaving offsets uncertain by 20 ms or more.
+   */
+  @Test
+  void controlCallsDoNotWaitForDelayedAcknowledgements() throws Exception {
+    try (WorkerServer server = start(null, 1 << 20)) {
+      HttpWorker worker =
+          new HttpWorker(
+              URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.of(TOKEN), null);
+      WorkerClock coordinator = new WorkerClock();
+      ClockOffset.measure(coordinator::now, worker::clock, 3);
+      ClockOffset offset = ClockOffset.measure(coordinator::now, worker::clock, ClockOffset.ROUNDS);
+      assertTrue(offset.uncertaintyNanos() < 15_000_000, "clock offset " + offset);
+      assertTrue(Math.abs(offset.offsetNanos()) <= offset.uncertaintyNanos(), "offset " + offset);
+    }
+  }
+
   @Test
   void onlyDriverClassesAreEverLoadedFromACoordinatorsDriverFile() throws Exception {
     try (WorkerServer server = start(null, 1 << 20)) {
