@@ -126,7 +126,7 @@ echo "  both: 1 persistent topic, 1 partition, 1024-byte payloads, no keys, 1 pr
 echo "        JVM $JAVA_OPTS"
 echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PERF_FLAGS[*]}"
 echo "  native: pulsar-perf produce -r 100000000 (unlimited in effect) -time $SECONDS_PER_RUN"
-echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate 300000, above what the broker takes)"
+echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo
 
 RATIOS=()

@@ -108,7 +108,7 @@ echo "  both: 1 producer, 1 consumer, 1 non-durable classic queue, direct exchan
 echo "        transient messages, no confirms, prefetch $PREFETCH, ack multiple every $ACK_BATCH,"
 echo "        JVM $JAVA_OPTS"
 echo "  native: PerfTest ${SECONDS_PER_RUN} s, no rate limit"
-echo "  plumb:  $(basename "$DRIVER_FILE") + $(basename "$WORKLOAD") (open loop at producerRate 100000, above what the broker takes)"
+echo "  plumb:  $(basename "$DRIVER_FILE") + $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo
 
 RATIOS=()
