@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /** The local broker the tests run against, and a read-back of its state. */
@@ -83,8 +85,9 @@ final class Broker {
 
   /**
    * Waits (bounded) until the broker lists {@code count} channels on the connection the client
-   * named {@code connectionName}, and returns them. Channels show up in the management API with
-   * their first statistics, a few seconds after they open, hence the wait.
+   * named {@code connectionName}, and returns them. A channel shows up in the management API first
+   * with its name only and a few seconds later with its details (its mode, {@code confirm}, among
+   * them), hence the wait for channels that have them.
    */
   static List<JsonNode> awaitChannels(String connectionName, int count, long timeoutSeconds)
       throws Exception {
@@ -95,9 +98,12 @@ final class Broker {
       for (JsonNode connection : management().get("connections")) {
         if (connectionName.equals(connection.path("user_provided_name").asText())) {
           String name = URLEncoder.encode(connection.path("name").asText(), StandardCharsets.UTF_8);
-          management()
-              .get("connections/" + name.replace("+", "%20") + "/channels")
-              .forEach(channels::add);
+          for (JsonNode channel :
+              management().get("connections/" + name.replace("+", "%20") + "/channels")) {
+            if (channel.has("confirm")) {
+              channels.add(channel);
+            }
+          }
         }
       }
       if (channels.size() >= count) {
@@ -113,6 +119,31 @@ final class Broker {
             + ", not "
             + count);
     return channels;
+  }
+
+  /**
+   * Waits (bounded) until the broker lists at least {@code count} stream-protocol connections whose
+   * client-provided name starts with {@code namePrefix}, and returns their names.
+   */
+  static Set<String> awaitStreamConnections(String namePrefix, int count, long timeoutSeconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    Set<String> names = new TreeSet<>();
+    while (System.nanoTime() < deadline) {
+      names.clear();
+      for (JsonNode connection : management().get("connections")) {
+        String name = connection.path("user_provided_name").asText();
+        if ("stream".equals(connection.path("protocol").asText()) && name.startsWith(namePrefix)) {
+          names.add(name);
+        }
+      }
+      if (names.size() >= count) {
+        return names;
+      }
+      TimeUnit.MILLISECONDS.sleep(200);
+    }
+    fail("the broker lists " + names + " stream connections " + namePrefix + "*, not " + count);
+    return names;
   }
 
   private static ManagementApi management() throws Exception {
