@@ -49,6 +49,8 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
             .username(config.username())
             .password(config.password())
             .virtualHost(config.virtualHost())
+            .maxProducersByConnection(config.producersByConnection())
+            .maxConsumersByConnection(config.consumersByConnection())
             .build();
     // Proves the stream protocol works end to end before a run depends on it.
     String probe = "plumb-probe-" + UUID.randomUUID();

@@ -23,6 +23,10 @@ import java.util.Map;
  * @param initialCredits chunks the broker may push to a consumer before it asks for more
  * @param maxLengthBytes retention per partition stream (0: unlimited), so long runs don't fill the
  *     disk
+ * @param producersByConnection client producers (one per partition stream) sharing a connection
+ * @param consumersByConnection partition readers sharing a connection: the broker serves each
+ *     connection with one process, so sharing one across 16 partitions makes that process the limit
+ *     (1, as RabbitMQ's StreamPerfTest has by default)
  */
 public record RabbitMqStreamConfig(
     String name,
@@ -38,7 +42,9 @@ public record RabbitMqStreamConfig(
     Integer maxUnconfirmedMessages,
     Integer subEntrySize,
     Integer initialCredits,
-    Long maxLengthBytes) {
+    Long maxLengthBytes,
+    Integer producersByConnection,
+    Integer consumersByConnection) {
 
   public RabbitMqStreamConfig {
     host = host == null ? "127.0.0.1" : host;
@@ -53,6 +59,8 @@ public record RabbitMqStreamConfig(
     subEntrySize = subEntrySize == null ? 1 : subEntrySize;
     initialCredits = initialCredits == null ? 10 : initialCredits;
     maxLengthBytes = maxLengthBytes == null ? 0L : maxLengthBytes;
+    producersByConnection = producersByConnection == null ? 1 : producersByConnection;
+    consumersByConnection = consumersByConnection == null ? 1 : consumersByConnection;
   }
 
   /** Reads and checks the file's settings, with host and port from the environment if set. */
@@ -76,7 +84,9 @@ public record RabbitMqStreamConfig(
             s.integer("maxUnconfirmedMessages").orElse(null),
             s.integer("subEntrySize").orElse(null),
             s.integer("initialCredits").orElse(null),
-            s.longValue("maxLengthBytes").orElse(null));
+            s.longValue("maxLengthBytes").orElse(null),
+            s.integer("producersByConnection").orElse(null),
+            s.integer("consumersByConnection").orElse(null));
     s.finish();
     config.validate(s);
     return config;
@@ -88,6 +98,8 @@ public record RabbitMqStreamConfig(
     positive(s, "maxUnconfirmedMessages", maxUnconfirmedMessages);
     positive(s, "subEntrySize", subEntrySize);
     positive(s, "initialCredits", initialCredits);
+    positive(s, "producersByConnection", producersByConnection);
+    positive(s, "consumersByConnection", consumersByConnection);
     if (batchPublishingDelayMs < 0) {
       throw s.error("batchPublishingDelayMs", batchPublishingDelayMs + "; allowed: 0 or more");
     }
