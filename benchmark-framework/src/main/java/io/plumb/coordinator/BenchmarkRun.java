@@ -462,12 +462,10 @@ public final class BenchmarkRun {
   private static long outstandingDeliveries(RunPlan plan, Totals totals) {
     long missing = 0;
     for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
-      Map<Integer, Long> distinct =
-          totals.distinctBySubscription().getOrDefault(entry.getKey(), Map.of());
       for (var producer : plan.producers()) {
         if (producer.topic().equals(entry.getValue())) {
           long acked = totals.ackedByProducer().getOrDefault(producer.producerId(), 0L);
-          missing += Math.max(0, acked - distinct.getOrDefault(producer.producerId(), 0L));
+          missing += Math.max(0, acked - totals.distinct(entry.getKey(), producer.producerId()));
         }
       }
     }
@@ -477,7 +475,11 @@ public final class BenchmarkRun {
   private Counters counters(
       RunPlan plan, Measurement measurement, DeliveryBalance.DrainOutcome outcome) {
     PeriodStats whole = measurement.wholeRun();
-    long missing = plan == null ? 0 : outstandingDeliveries(plan, worker.totals());
+    Totals totals = plan == null ? null : worker.totals();
+    long missing = plan == null ? 0 : outstandingDeliveries(plan, totals);
+    // Workers count the duplicates their own consumers receive as they come; those that reached
+    // consumers on two workers show only when the coordinator merges what each received.
+    long acrossWorkers = totals == null ? 0 : totals.duplicatesAcrossWorkers();
     DeliveryBalance balance = DeliveryBalance.of(missing, outcome);
     return new Counters(
         whole.sent(),
@@ -486,7 +488,7 @@ public final class BenchmarkRun {
         whole.received(),
         balance.lost(),
         balance.inFlight(),
-        whole.duplicates(),
+        whole.duplicates() + acrossWorkers,
         whole.outOfOrder(),
         whole.consumerErrors(),
         whole.untimedAcknowledgements(),

@@ -8,6 +8,7 @@ import io.plumb.load.WorkerClock;
 import io.plumb.result.Percentiles;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.SequenceRanges;
 import io.plumb.worker.Worker;
 import io.plumb.worker.WorkerException;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
@@ -315,23 +316,31 @@ public final class DistributedWorkers implements Worker {
     tolerant(withProducers(), w -> run(w::stopLoad));
   }
 
+  /**
+   * Acknowledgements add up (each producer lives on one worker), but what consumers received is
+   * merged as sets: one subscription's consumers may sit on several workers, and a message the
+   * broker delivered to two of them (a redelivery after a rebalance) is one distinct message and
+   * one duplicate that neither worker could see on its own.
+   */
   @Override
   public Totals totals() {
     Map<Integer, Long> acked = new LinkedHashMap<>();
-    Map<String, Map<Integer, Long>> distinct = new LinkedHashMap<>();
+    Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
+    long duplicates = 0;
     for (Totals totals : tolerant(live(), Worker::totals)) {
       totals.ackedByProducer().forEach((id, count) -> acked.merge(id, count, Long::sum));
-      totals
-          .distinctBySubscription()
-          .forEach(
-              (key, byProducer) ->
-                  byProducer.forEach(
-                      (id, count) ->
-                          distinct
-                              .computeIfAbsent(key, k -> new LinkedHashMap<>())
-                              .merge(id, count, Long::sum)));
+      duplicates += totals.duplicatesAcrossWorkers();
+      for (var subscription : totals.receivedBySubscription().entrySet()) {
+        Map<Integer, SequenceRanges> merged =
+            received.computeIfAbsent(subscription.getKey(), key -> new LinkedHashMap<>());
+        for (var producer : subscription.getValue().entrySet()) {
+          SequenceRanges before = merged.getOrDefault(producer.getKey(), SequenceRanges.EMPTY);
+          duplicates += before.overlap(producer.getValue());
+          merged.put(producer.getKey(), before.union(producer.getValue()));
+        }
+      }
     }
-    return new Totals(acked, distinct);
+    return new Totals(acked, received, duplicates);
   }
 
   @Override

@@ -62,6 +62,47 @@ final class SequenceTracker {
     return distinct;
   }
 
+  /**
+   * Every sequence number that has arrived, as ranges: one for all released chunks, then the runs
+   * of set bits in the open ones. Walks the open chunks' bits, so it is for the end of a run (and
+   * the drain's polls), never for the per-message path.
+   */
+  SequenceRanges received() {
+    SequenceRanges.Builder ranges = new SequenceRanges.Builder();
+    ranges.add(0, firstOpenChunk << CHUNK_SHIFT);
+    for (int offset = 0; offset < chunks.length; offset++) {
+      long[] bits = chunks[(head + offset) & (chunks.length - 1)];
+      long base = (firstOpenChunk + offset) << CHUNK_SHIFT;
+      if (bits == COMPLETE) {
+        ranges.add(base, base + CHUNK_SIZE);
+      } else if (bits != null) {
+        int start = nextBit(bits, 0, true);
+        while (start < CHUNK_SIZE) {
+          int end = nextBit(bits, start, false);
+          ranges.add(base + start, base + end);
+          start = nextBit(bits, end, true);
+        }
+      }
+    }
+    return ranges.build();
+  }
+
+  /** The first index at or after {@code from} whose bit is {@code set}; CHUNK_SIZE if none. */
+  private static int nextBit(long[] bits, int from, boolean set) {
+    int word = from >>> 6;
+    if (word >= bits.length) {
+      return CHUNK_SIZE;
+    }
+    long candidates = (set ? bits[word] : ~bits[word]) & (-1L << (from & 63));
+    while (candidates == 0) {
+      if (++word == bits.length) {
+        return CHUNK_SIZE;
+      }
+      candidates = set ? bits[word] : ~bits[word];
+    }
+    return (word << 6) + Long.numberOfTrailingZeros(candidates);
+  }
+
   /** Marks {@code sequence} as arrived; false when it had arrived before. */
   private boolean markArrived(long sequence) {
     long chunk = sequence >>> CHUNK_SHIFT;

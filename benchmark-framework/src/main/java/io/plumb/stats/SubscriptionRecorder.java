@@ -6,11 +6,13 @@ import java.util.Arrays;
  * Records what one subscription receives: end-to-end latency (receive time minus the intended send
  * time carried in the message), and per-producer sequence tracking for duplicates and ordering.
  *
- * <p>All consumers of a subscription report here, so a message delivered twice to two different
- * consumers (after a rebalance, say) is still caught as a duplicate. Not thread-safe: only the
- * {@link StatsCollector}'s thread touches it. Deliveries reported by different threads are merged
- * in the order the collector drains them, which preserves each thread's own order; ordering is
- * judged per partition, and a partition is delivered by one consumer thread at a time.
+ * <p>All of a worker's consumers of a subscription report here, so a message delivered twice to two
+ * of them (after a rebalance, say) is still caught as a duplicate; for consumers on different
+ * workers, the coordinator's merge of what each received ({@link #receivedFrom}) catches it. Not
+ * thread-safe: only the {@link StatsCollector}'s thread touches it. Deliveries reported by
+ * different threads are merged in the order the collector drains them, which preserves each
+ * thread's own order; ordering is judged per partition, and a partition is delivered by one
+ * consumer thread at a time.
  */
 public final class SubscriptionRecorder {
   private final String topic;
@@ -94,7 +96,14 @@ public final class SubscriptionRecorder {
         : 0;
   }
 
-  /** One more than the highest producer id heard from: the ids {@link #distinctFrom} knows. */
+  /** The sequence numbers received from {@code producer} over the whole run. */
+  public SequenceRanges receivedFrom(int producer) {
+    return producer < trackers.length && trackers[producer] != null
+        ? trackers[producer].received()
+        : SequenceRanges.EMPTY;
+  }
+
+  /** One more than the highest producer id heard from: the ids {@link #receivedFrom} knows. */
   public int producersSeen() {
     return trackers.length;
   }

@@ -15,6 +15,7 @@ import io.plumb.message.MessageHeader;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.EventRing;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.SequenceRanges;
 import io.plumb.stats.StatsCollector;
 import io.plumb.stats.SubscriptionRecorder;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
@@ -265,21 +266,23 @@ public final class LocalWorker implements Worker {
           for (int i = 0; i < producers.size(); i++) {
             acked.put(producers.get(i).producerId(), publish.ackedBy(i));
           }
-          Map<String, Map<Integer, Long>> distinct = new LinkedHashMap<>();
+          Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
           subscriptions.forEach(
               (key, index) -> {
                 SubscriptionRecorder recorder = recorders[index];
-                Map<Integer, Long> byProducer = new LinkedHashMap<>();
+                Map<Integer, SequenceRanges> byProducer = new LinkedHashMap<>();
                 // Every producer heard from, not only this worker's: producers may live elsewhere.
                 for (int producer = 0; producer < recorder.producersSeen(); producer++) {
-                  long count = recorder.distinctFrom(producer);
-                  if (count > 0) {
-                    byProducer.put(producer, count);
+                  SequenceRanges ranges = recorder.receivedFrom(producer);
+                  if (ranges.size() > 0) {
+                    byProducer.put(producer, ranges);
                   }
                 }
-                distinct.put(key, byProducer);
+                received.put(key, byProducer);
               });
-          return new Totals(acked, distinct);
+          // One worker's recorder sees every delivery of its subscriptions: its duplicates are
+          // already in its periods.
+          return new Totals(acked, received, 0);
         });
   }
 

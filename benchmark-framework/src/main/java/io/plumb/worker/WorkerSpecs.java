@@ -1,5 +1,6 @@
 package io.plumb.worker;
 
+import io.plumb.stats.SequenceRanges;
 import io.plumb.workload.KeyDistributorType;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +28,27 @@ public final class WorkerSpecs {
   /** Start of load: the rate of each producer and how long from now the first message is due. */
   public record LoadSpec(double ratePerProducer, long startDelayNanos) {}
 
-  /** Counts for the loss balance at the end of a run. */
+  /**
+   * What the loss balance at the end of a run needs.
+   *
+   * @param receivedBySubscription per subscription key and producer id, the sequence numbers
+   *     received: sets rather than counts, so that a coordinator merging several workers counts a
+   *     message that reached consumers on two of them once
+   * @param duplicatesAcrossWorkers for each message received on several workers, the number of
+   *     those workers beyond the first: duplicates no single worker could see (each counts its own
+   *     in its periods); zero from a single worker
+   */
   public record Totals(
-      Map<Integer, Long> ackedByProducer, Map<String, Map<Integer, Long>> distinctBySubscription) {}
+      Map<Integer, Long> ackedByProducer,
+      Map<String, Map<Integer, SequenceRanges>> receivedBySubscription,
+      long duplicatesAcrossWorkers) {
+
+    /** Distinct messages of {@code producer} that subscription {@code key} received. */
+    public long distinct(String key, int producer) {
+      SequenceRanges received = receivedBySubscription.getOrDefault(key, Map.of()).get(producer);
+      return received == null ? 0 : received.size();
+    }
+  }
 
   /** The driver as initialised: its facts about the broker, as the driver reports them. */
   public record DriverInfo(

@@ -8,6 +8,7 @@ import io.plumb.input.BadInputException;
 import io.plumb.load.WorkerClock;
 import io.plumb.loopback.LoopbackDriver;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.SequenceRanges;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
 import io.plumb.worker.WorkerSpecs.DriverSetup;
 import io.plumb.worker.WorkerSpecs.LoadSpec;
@@ -79,10 +80,11 @@ class LocalWorkerAdjustRateTest {
       Totals balance = worker.totals();
       long acked = balance.ackedByProducer().values().stream().mapToLong(Long::longValue).sum();
       long distinct =
-          balance.distinctBySubscription().values().stream()
+          balance.receivedBySubscription().values().stream()
               .flatMap(byProducer -> byProducer.values().stream())
-              .mapToLong(Long::longValue)
+              .mapToLong(SequenceRanges::size)
               .sum();
+      assertEquals(0, balance.duplicatesAcrossWorkers());
       assertEquals(totals.sent(), acked);
       assertEquals(acked, distinct, "none lost");
     } finally {
