@@ -12,17 +12,23 @@
 #
 # pulsar-perf is the PerformanceProducer of org.apache.pulsar:pulsar-testclient, on the classpath
 # deploy/local/pulsar.sh resolves. Builds nothing else: run `mvn -q package -DskipTests` first.
-# Starts the local broker if it is not running (and stops it again at the end in that case).
+# Starts the local broker if it is not running (and stops it again at the end in that case). A
+# broker the script started is restarted from a clean data directory before every pair: each run
+# writes several GB, and the standalone bookie turns read-only when its disk fills (a run on it
+# then stalls at 0 msg/s). Before each pair a discarded pulsar-perf run warms the broker's JIT up,
+# so neither side meets a cold broker.
 #
 # Environment:
 #   PLUMB_PVN_PAIRS     pairs of runs (default 3)
 #   PLUMB_PVN_SECONDS   pulsar-perf run time (default 25: Plumb's 5 s warm-up + 20 s measured)
+#   PLUMB_PVN_WARMUP    seconds of the discarded warm-up run before each pair (default 10)
 #   PLUMB_PVN_OUT       where each run's output is kept (default results/pulsar-vs-native-<time>/)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PAIRS="${PLUMB_PVN_PAIRS:-3}"
 SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-25}"
+WARMUP_SECONDS="${PLUMB_PVN_WARMUP:-10}"
 SERVICE_URL="pulsar://127.0.0.1:6650"
 HTTP_URL="http://127.0.0.1:8081"
 DRIVER_FILE="$REPO/driver-pulsar/pulsar.yaml"
@@ -96,17 +102,32 @@ cat >"$OUT/log4j2.xml" <<'EOF'
 </Configuration>
 EOF
 
-native_run() {
-  local topic="persistent://public/default/pvn-native-$1-$(date +%s)"
+# pulsar-perf for $2 seconds on a topic of its own, output to $OUT/$1.out.
+perf_produce() {
+  local topic="persistent://public/default/pvn-$1-$(date +%s)"
   # shellcheck disable=SC2086
   java $JAVA_OPTS -Dlog4j.configurationFile="$OUT/log4j2.xml" -cp "$PULSAR_CLASSPATH" \
     org.apache.pulsar.testclient.PulsarPerfTestTool "$OUT/client.conf" produce \
     --service-url "$SERVICE_URL" --admin-url "$HTTP_URL" -np 1 -n 1 -r 100000000 -s 1024 \
-    -time "$SECONDS_PER_RUN" "${PERF_FLAGS[@]}" "$topic" \
-    >"$OUT/native-$1.out" 2>&1 ||
-    { tail -n 20 "$OUT/native-$1.out" >&2; die "pulsar-perf failed (pair $1)"; }
+    -time "$2" "${PERF_FLAGS[@]}" "$topic" \
+    >"$OUT/$1.out" 2>&1 || return 1
   curl -sf -X DELETE "$HTTP_URL/admin/v2/persistent/public/default/${topic##*/}/partitions?force=true" \
     >/dev/null 2>&1 || true
+}
+
+# A clean broker (when this script started it) with a warm JIT, before each pair.
+prepare_broker() {
+  if ((STARTED_BROKER)); then
+    "$REPO/deploy/local/pulsar.sh" stop >/dev/null
+    "$REPO/deploy/local/pulsar.sh" start >/dev/null
+  fi
+  perf_produce "warmup-$1" "$WARMUP_SECONDS" ||
+    { tail -n 20 "$OUT/warmup-$1.out" >&2; die "pulsar-perf warm-up failed (pair $1)"; }
+}
+
+native_run() {
+  perf_produce "native-$1" "$SECONDS_PER_RUN" ||
+    { tail -n 20 "$OUT/native-$1.out" >&2; die "pulsar-perf failed (pair $1)"; }
   # Final summary: "Aggregated throughput stats --- N records sent --- R msg/s --- ..."
   grep 'Aggregated throughput stats' "$OUT/native-$1.out" | tail -n 1 |
     sed -E 's/.*records sent --- ([0-9.]+) msg\/s.*/\1/'
@@ -126,11 +147,13 @@ echo "  both: 1 persistent topic, 1 partition, 1024-byte payloads, no keys, 1 pr
 echo "        JVM $JAVA_OPTS"
 echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PERF_FLAGS[*]}"
 echo "  native: pulsar-perf produce -r 100000000 (unlimited in effect) -time $SECONDS_PER_RUN"
+echo "  each pair: $( ((STARTED_BROKER)) && echo "a freshly started broker, then ")a discarded $WARMUP_SECONDS s pulsar-perf warm-up"
 echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo
 
 RATIOS=()
 for ((i = 1; i <= PAIRS; i++)); do
+  prepare_broker "$i"
   # Alternate which side goes first, so a drift on the shared host does not favour one side.
   if ((i % 2)); then
     native="$(native_run "$i")"
