@@ -134,7 +134,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
       names = "--probe-seconds",
       paramLabel = "SECONDS",
       description =
-          "Measured length of each search probe (default 5), after 1 s of warm-up; longer probes judge more surely.")
+          "Measured length of each search probe (default 15), after 1 s of warm-up. Probes must outlast what the broker absorbs in memory (page cache): shorter ones find rates a long run cannot hold.")
   Double probeSeconds;
 
   private final PrintStream out;
