@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.plumb.search.FinalMeasurement;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -78,7 +79,7 @@ class SearchCommandTest {
    * laterCapacity}: each probe (1 s warm-up + 1 s) sees 6,000, so the search finds about 6,000
    * (5,714 to 6,000); the 6 s measurement at that rate spends 4 s past the drop. At 5,500 later,
    * stepping down 5% at a time reaches a rate that holds by the third measurement at the latest
-   * (6,000 / 1.05^2 = 5,442); at 3,000 none of the three holds, and the result must say so rather
+   * (6,000 / 1.05^2 = 5,442); at 3,000 none of the five holds, and the result must say so rather
    * than claim a stable peak.
    */
   @ParameterizedTest(name = "later capacity {0}")
@@ -148,7 +149,7 @@ class SearchCommandTest {
       }
     }
     JsonNode attempts = search.get("finalMeasurements");
-    assertTrue(attempts.size() >= 2 && attempts.size() <= 3, console);
+    assertTrue(attempts.size() >= 2, console);
     assertFalse(attempts.get(0).get("sustained").asBoolean(), console);
     for (int i = 1; i < attempts.size(); i++) {
       double previous = attempts.get(i - 1).get("targetRateMsgPerSec").asDouble();
@@ -161,6 +162,7 @@ class SearchCommandTest {
     assertEquals(lastRate, result.get("throughput").get("targetRateMsgPerSec").asDouble());
     assertEquals(6.0, result.get("phases").get("measuredSeconds").asDouble(), 0.5);
     if (laterCapacity == 5500) {
+      assertTrue(attempts.size() <= 3, console);
       assertTrue(last.get("sustained").asBoolean(), console);
       // Within the judge's tolerance: a backlog growing by under 2% of the rate per second is not
       // a trend, and 4 s of a small deficit at the end of the run can stay under it.
@@ -168,7 +170,7 @@ class SearchCommandTest {
       assertEquals(lastRate, search.get("stablePeakMsgPerSec").asDouble(), console);
       assertTrue(console.contains("stable peak"), console);
     } else {
-      assertEquals(3, attempts.size(), console);
+      assertEquals(FinalMeasurement.MAX_ATTEMPTS, attempts.size(), console);
       assertFalse(last.get("sustained").asBoolean(), console);
       assertTrue(search.get("stablePeakMsgPerSec").isNull(), search.toString());
       assertTrue(console.contains("NOT SUSTAINED"), console);
