@@ -275,7 +275,45 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
     if (topics.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    return admin.deleteTopics(topics).all().toCompletionStage().toCompletableFuture();
+    long deadline = System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos();
+    return admin
+        .deleteTopics(topics)
+        .all()
+        .toCompletionStage()
+        .toCompletableFuture()
+        .thenCompose(deleted -> awaitGone(topics, deadline));
+  }
+
+  /**
+   * As with creation, the controller acknowledges a deletion before the broker's metadata drops the
+   * topic; a topic listed again right after could not be created anew. Completes once no topic of
+   * {@code topics} is listed, checking every 50 ms until {@code deadline}.
+   */
+  private CompletableFuture<Void> awaitGone(List<String> topics, long deadline) {
+    return admin
+        .listTopics()
+        .names()
+        .toCompletionStage()
+        .toCompletableFuture()
+        .thenCompose(
+            names -> {
+              List<String> left = topics.stream().filter(names::contains).toList();
+              if (left.isEmpty()) {
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              if (System.nanoTime() > deadline) {
+                return CompletableFuture.<Void>failedFuture(
+                    new TimeoutException(
+                        "topics "
+                            + left
+                            + " still listed "
+                            + TOPIC_READY_TIMEOUT.toSeconds()
+                            + " s after their deletion"));
+              }
+              return CompletableFuture.supplyAsync(
+                      () -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
+                  .thenCompose(retry -> awaitGone(topics, deadline));
+            });
   }
 
   @Override
