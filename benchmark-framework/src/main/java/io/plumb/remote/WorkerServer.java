@@ -73,7 +73,7 @@ public final class WorkerServer implements AutoCloseable {
   static {
     // The JDK's HTTP server leaves Nagle's algorithm on, so each small answer waited for the
     // client's delayed acknowledgement: about 48 ms a call on loopback, which slowed every control
-    // call and left clock offsets uncertain by about 24 ms. Read once, before the first server.
+    // call and left clock offsets off by about 21 ms (± 22 ms). Read once, before the first server.
     System.setProperty("sun.net.httpserver.nodelay", "true");
   }
 

@@ -89,13 +89,6 @@ public final class SubscriptionRecorder {
     errors++;
   }
 
-  /** Distinct messages received from {@code producer} over the whole run. */
-  public long distinctFrom(int producer) {
-    return producer < trackers.length && trackers[producer] != null
-        ? trackers[producer].distinct()
-        : 0;
-  }
-
   /** The sequence numbers received from {@code producer} over the whole run. */
   public SequenceRanges receivedFrom(int producer) {
     return producer < trackers.length && trackers[producer] != null

@@ -58,7 +58,7 @@ class StatsCollectorTest {
               (publish, subscriptions) -> {
                 long sum = 0;
                 for (int p = 0; p < threads; p++) {
-                  sum += subscriptions[subscription].distinctFrom(p);
+                  sum += subscriptions[subscription].receivedFrom(p).size();
                   assertEquals(perThread, publish.ackedBy(p));
                 }
                 return sum;
