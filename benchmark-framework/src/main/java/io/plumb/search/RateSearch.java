@@ -3,6 +3,7 @@ package io.plumb.search;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -19,7 +20,13 @@ import java.util.function.Consumer;
  *       one is sustained, down to the minimum rate (below which the search reports that nothing was
  *       sustained, rather than settling on a token rate);
  *   <li><b>bisect</b>: probe the geometric mean of the highest sustained and lowest failed rates
- *       until the failed one is within the precision (5%) above the sustained one.
+ *       until the failed one is within the precision (5%) above the sustained one;
+ *   <li><b>recheck</b>: probe the rate about to be the answer once more, unless it has already
+ *       passed twice. A broker whose capacity swings from one probe to the next (Kafka on a small
+ *       VM passes a rate in one 15 s probe and falls 20% short of it in the next) would otherwise
+ *       make the answer the luckiest probe's rate, which a second search does not repeat. If the
+ *       recheck fails, that rate becomes the lowest failed one and the search goes on below it, so
+ *       the answer is a rate that passed every time it was probed.
  * </ol>
  *
  * Every probe is a separate fixed-rate run, so the rate never changes while it is measured, and the
@@ -43,6 +50,8 @@ public final class RateSearch {
   public SearchResult run(String goal) {
     long start = System.nanoTime();
     List<SearchStep> steps = new ArrayList<>();
+    // Rates that passed, with how many times each did: the answer must have passed twice.
+    TreeMap<Double, Integer> passes = new TreeMap<>();
     double sustained = 0;
     double failed = Double.POSITIVE_INFINITY;
     StepVerdict failedVerdict = null;
@@ -66,10 +75,17 @@ public final class RateSearch {
       StepVerdict verdict = judge.judge(outcome);
       record(steps, stage, outcome, verdict);
       if (verdict.sustained()) {
+        passes.merge(rate, 1, Integer::sum);
         sustained = Math.max(sustained, rate);
       } else if (stage.equals("grow") && failed == Double.POSITIVE_INFINITY) {
         stage = "confirm";
         continue; // same rate once more
+      } else if (stage.equals("recheck")) {
+        // The answer-to-be failed: everything from it up is out, the next lower pass stands in.
+        passes.tailMap(rate, true).clear();
+        failed = rate;
+        failedVerdict = verdict;
+        sustained = passes.isEmpty() ? 0 : passes.lastKey();
       } else if (rate < failed) {
         failed = rate;
         failedVerdict = verdict;
@@ -79,6 +95,10 @@ public final class RateSearch {
       }
       if (failed == Double.POSITIVE_INFINITY) {
         if (rate >= settings.maxRate()) {
+          if (passes.getOrDefault(rate, 0) < 2) {
+            stage = "recheck";
+            continue;
+          }
           stop = "max-rate";
           break;
         }
@@ -89,18 +109,21 @@ public final class RateSearch {
           stop = "min-rate";
           break;
         }
-        rate = clamp(rate / (settings.growthFactor() * settings.growthFactor()));
+        rate = clamp(Math.min(rate, failed) / (settings.growthFactor() * settings.growthFactor()));
         stage = "shrink";
       } else {
-        if (failed <= sustained * (1 + settings.precision())) {
-          break;
-        }
         double next = Math.round(Math.sqrt(sustained * failed));
-        if (next <= sustained || next >= failed) {
+        boolean narrowEnough =
+            failed <= sustained * (1 + settings.precision()) || next <= sustained || next >= failed;
+        if (!narrowEnough) {
+          rate = next;
+          stage = "bisect";
+        } else if (passes.getOrDefault(sustained, 0) < 2) {
+          rate = sustained;
+          stage = "recheck";
+        } else {
           break;
         }
-        rate = next;
-        stage = "bisect";
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;

@@ -162,7 +162,41 @@ class RateSearchTest {
             .run("test");
     assertEquals(5000.0, result.foundRate().orElseThrow());
     assertEquals("max-rate", result.limitedBy());
-    assertEquals(List.of(1000.0, 2000.0, 4000.0, 5000.0), rates(result));
+    assertEquals(List.of(1000.0, 2000.0, 4000.0, 5000.0, 5000.0), rates(result));
+    assertEquals("recheck", result.steps().get(4).stage());
+  }
+
+  @Test
+  void theAnswerPassedEveryTimeItWasProbed() {
+    // Capacity 100,000 msg/s, but the first probe at any rate up to 30% above it passes by luck
+    // (the broker had a good quarter minute); later probes at that rate see the real capacity.
+    double capacity = 100_000;
+    List<Double> probed = new ArrayList<>();
+    Prober lucky =
+        (rate, settings) -> {
+          boolean luck = rate <= capacity * 1.3 && !probed.contains(rate);
+          probed.add(rate);
+          return luck
+              ? outcome(rate, rate, rate, 0.9, 1_000_000)
+              : broker(capacity).probe(rate, settings);
+        };
+    SearchResult result = search(lucky, Optional.empty());
+    double found = result.foundRate().orElseThrow();
+    assertTrue(found <= capacity * 1.021 && found >= capacity * 0.95 / 1.05, "found " + found);
+    assertTrue(result.lowestFailedRate().orElseThrow() > found);
+    long rechecks = result.steps().stream().filter(s -> s.stage().equals("recheck")).count();
+    assertTrue(rechecks >= 2, "rechecks: " + rechecks);
+    SearchStep last = result.steps().get(result.steps().size() - 1);
+    assertEquals("recheck", last.stage());
+    assertTrue(last.verdict().sustained());
+    assertEquals(found, last.outcome().targetRate());
+    long passesAtFound =
+        result.steps().stream()
+            .filter(s -> s.outcome().targetRate() == found && s.verdict().sustained())
+            .count();
+    assertEquals(
+        probed.stream().filter(r -> r == found).count(), passesAtFound, "every probe passed");
+    // Without the recheck this broker's luckiest probe would be the answer: 127,000 or so.
   }
 
   @Test
