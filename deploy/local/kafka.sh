@@ -17,6 +17,10 @@
 #   PLUMB_KAFKA_PORT             client listener port (default 9092)
 #   PLUMB_KAFKA_CONTROLLER_PORT  controller listener port (default 9093)
 #   PLUMB_KAFKA_HEAP             broker heap (default 1g)
+#   PLUMB_KAFKA_DATA_DIR         where the broker keeps its log (default <state>/data), emptied at
+#                                every start; e.g. /dev/shm/plumb-kafka keeps the disk out of a
+#                                measurement, at the cost of RAM for every message kept (a peak
+#                                search of workloads/peak-1kb.yaml held up to 20 GB there)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -31,7 +35,7 @@ STOP_TIMEOUT_S=30
 POM="$REPO/deploy/local/kafka/pom.xml"
 CLASSPATH_FILE="$STATE/classpath.txt"
 PID_FILE="$STATE/kafka.pid"
-DATA_DIR="$STATE/data"
+DATA_DIR="${PLUMB_KAFKA_DATA_DIR:-$STATE/data}"
 LOG_DIR="$STATE/logs"
 SERVER_LOG="$LOG_DIR/server.log"
 CONSOLE_LOG="$STATE/console.out"
@@ -103,6 +107,10 @@ share.coordinator.state.topic.min.isr=1
 min.insync.replicas=1
 # Consumers of a new group start at once instead of waiting 3 s for more members.
 group.initial.rebalance.delay.ms=0
+# A deleted topic's files go at once rather than after the default minute: every benchmark run
+# deletes its topics, and the kernel would otherwise spend that minute writing the deleted data back
+# to disk while the next run (or the next probe of a peak search) measures.
+log.segment.delete.delay.ms=0
 EOF
 
   cat >"$LOG4J_CONFIG" <<EOF

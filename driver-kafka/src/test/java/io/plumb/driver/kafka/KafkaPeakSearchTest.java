@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A peak search against the local broker, bounded to stay short: 1-s probes from 4,000 msg/s of 1
- * KB, 10% precision, at most 12 probes. Whatever the host's load, the search must end with a
- * sustained rate, a failed rate above it within the precision, and a reason for the failure.
+ * KB, 10% precision, at most 12 probes. Whatever the host's load, the search must end with a rate
+ * that passed every time it was probed (twice at least), a failed rate above it within the
+ * precision, and a reason for the failure.
  */
 class KafkaPeakSearchTest {
   @TempDir Path dir;
@@ -71,9 +72,27 @@ class KafkaPeakSearchTest {
       // Every probe's run delivered its messages; none errored.
       assertEquals(0, step.outcome().failedSends(), steps);
       if (step.verdict().sustained()) {
-        assertTrue(step.outcome().targetRate() <= found, steps);
+        // A pass above the answer only by luck: that rate failed when probed again.
+        double rate = step.outcome().targetRate();
+        assertTrue(
+            rate <= found
+                || result.steps().stream()
+                    .anyMatch(s -> s.outcome().targetRate() == rate && !s.verdict().sustained()),
+            steps);
         assertTrue(step.outcome().sendDelayP99Nanos() < 1_000_000_000L, steps);
       }
+    }
+    if (result.limitedBy().equals("broker") || result.limitedBy().equals("generator")) {
+      // The answer passed every time it was probed, at least twice.
+      long passes =
+          result.steps().stream()
+              .filter(s -> s.outcome().targetRate() == found && s.verdict().sustained())
+              .count();
+      assertTrue(passes >= 2, steps);
+      assertTrue(
+          result.steps().stream()
+              .noneMatch(s -> s.outcome().targetRate() == found && !s.verdict().sustained()),
+          steps);
     }
   }
 
