@@ -48,9 +48,10 @@ import picocli.CommandLine.Parameters;
       "Writes one JSON result per workload and driver and prints a summary. Exit status: 0 success, 1 a run failed or",
       "was interrupted (its partial result is still written), 2 bad input.",
       "",
-      "producerRate: 0 searches for the stable peak rate (grow x2 from --search-start, then bisect to 5%%), then measures",
-      "once at the rate found for the workload's duration; --slo searches for the highest rate meeting a latency target;",
-      "--rates runs the workload once per rate and writes a summary. Search steps are recorded under 'search' in the result.",
+      "producerRate: 0 searches for the stable peak rate (grow x2 from --search-start, bisect to 5%%, recheck the answer),",
+      "then measures once at the rate found for the workload's duration; --slo searches for the highest rate meeting a",
+      "latency target; --rates runs the workload once per rate and writes a summary. Search steps are recorded under",
+      "'search' in the result.",
     },
     footer = {
       "",

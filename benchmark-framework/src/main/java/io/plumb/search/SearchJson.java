@@ -25,7 +25,9 @@ public final class SearchJson {
             + " from the start rate while probes are sustained, probe the first failure once more,"
             + " then bisect (geometric mean) until the lowest failed rate is within "
             + Math.round(result.settings().precision() * 100)
-            + "% of the highest sustained one; each probe is a separate fixed-rate run. Then one"
+            + "% of the highest sustained one, and probe that rate once more unless it passed"
+            + " twice already (the answer must pass every time it is probed; a failed recheck"
+            + " continues the search below it); each probe is a separate fixed-rate run. Then one"
             + " measurement at the rate found for the workload's full duration; if it is not"
             + " sustained, step down by the same precision and measure again, at most "
             + FinalMeasurement.MAX_ATTEMPTS
