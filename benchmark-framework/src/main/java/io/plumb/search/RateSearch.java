@@ -52,7 +52,6 @@ public final class RateSearch {
     List<SearchStep> steps = new ArrayList<>();
     // Rates that passed, with how many times each did: the answer must have passed twice.
     TreeMap<Double, Integer> passes = new TreeMap<>();
-    double sustained = 0;
     double failed = Double.POSITIVE_INFINITY;
     StepVerdict failedVerdict = null;
     double rate = clamp(settings.startRate());
@@ -76,20 +75,17 @@ public final class RateSearch {
       record(steps, stage, outcome, verdict);
       if (verdict.sustained()) {
         passes.merge(rate, 1, Integer::sum);
-        sustained = Math.max(sustained, rate);
       } else if (stage.equals("grow") && failed == Double.POSITIVE_INFINITY) {
         stage = "confirm";
         continue; // same rate once more
-      } else if (stage.equals("recheck")) {
-        // The answer-to-be failed: everything from it up is out, the next lower pass stands in.
+      } else if (rate < failed) {
+        // A failure rules out every rate from it up, one that passed before included (a failed
+        // recheck): the next lower pass stands in.
         passes.tailMap(rate, true).clear();
         failed = rate;
         failedVerdict = verdict;
-        sustained = passes.isEmpty() ? 0 : passes.lastKey();
-      } else if (rate < failed) {
-        failed = rate;
-        failedVerdict = verdict;
       }
+      double sustained = highest(passes);
       if (stage.equals("confirm") && verdict.sustained()) {
         stage = "grow"; // the first failure was a hiccup: keep growing
       }
@@ -109,7 +105,7 @@ public final class RateSearch {
           stop = "min-rate";
           break;
         }
-        rate = clamp(Math.min(rate, failed) / (settings.growthFactor() * settings.growthFactor()));
+        rate = clamp(rate / (settings.growthFactor() * settings.growthFactor()));
         stage = "shrink";
       } else {
         double next = Math.round(Math.sqrt(sustained * failed));
@@ -127,7 +123,7 @@ public final class RateSearch {
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    Optional<Double> found = sustained > 0 ? Optional.of(sustained) : Optional.empty();
+    Optional<Double> found = passes.isEmpty() ? Optional.empty() : Optional.of(highest(passes));
     Optional<Double> lowestFailed =
         failed < Double.POSITIVE_INFINITY ? Optional.of(failed) : Optional.empty();
     String limitedBy = stop != null ? stop : limitedBy(failedVerdict);
@@ -151,6 +147,10 @@ public final class RateSearch {
     SearchStep step = new SearchStep(steps.size() + 1, stage, outcome, verdict);
     steps.add(step);
     onStep.accept(step);
+  }
+
+  private static double highest(TreeMap<Double, Integer> passes) {
+    return passes.isEmpty() ? 0 : passes.lastKey();
   }
 
   private double clamp(double rate) {

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -229,9 +230,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
                             + " s: "
                             + error));
               }
-              return CompletableFuture.supplyAsync(
-                      () -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
-                  .thenCompose(retry -> awaitUsable(topic, partitions, deadline));
+              return shortlyThen(() -> awaitUsable(topic, partitions, deadline));
             })
         .thenCompose(next -> next);
   }
@@ -310,10 +309,15 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
                             + TOPIC_READY_TIMEOUT.toSeconds()
                             + " s after their deletion"));
               }
-              return CompletableFuture.supplyAsync(
-                      () -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
-                  .thenCompose(retry -> awaitGone(topics, deadline));
+              return shortlyThen(() -> awaitGone(topics, deadline));
             });
+  }
+
+  /** {@code next}, 50 ms from now: the pause between two checks of a topic's state. */
+  private static CompletableFuture<Void> shortlyThen(Supplier<CompletableFuture<Void>> next) {
+    return CompletableFuture.supplyAsync(
+            () -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
+        .thenCompose(ignored -> next.get());
   }
 
   @Override

@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 
 /** The local broker the tests run against, and a read-back of its state. */
 final class Broker {
@@ -59,28 +61,25 @@ final class Broker {
 
   /**
    * Waits (bounded) until the broker lists {@code count} consumers on queues whose names start with
-   * {@code queuePrefix}, and returns them by queue name. The management API learns of new consumers
-   * asynchronously, hence the wait.
+   * {@code queuePrefix}, and returns them by queue name.
    */
   static Map<String, JsonNode> awaitConsumers(String queuePrefix, int count, long timeoutSeconds)
       throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    Map<String, JsonNode> byQueue = new TreeMap<>();
-    while (System.nanoTime() < deadline) {
-      byQueue.clear();
-      for (JsonNode c : management().get("consumers/%2F")) {
-        String queue = c.path("queue").path("name").asText();
-        if (queue.startsWith(queuePrefix)) {
-          byQueue.put(queue, c);
-        }
-      }
-      if (byQueue.size() >= count) {
-        return byQueue;
-      }
-      TimeUnit.MILLISECONDS.sleep(200);
-    }
-    fail("the broker lists " + byQueue.size() + " consumers on " + queuePrefix + "*, not " + count);
-    return byQueue;
+    return awaitListed(
+        "consumers on " + queuePrefix + "*",
+        count,
+        timeoutSeconds,
+        Map::size,
+        () -> {
+          Map<String, JsonNode> byQueue = new TreeMap<>();
+          for (JsonNode c : management().get("consumers/%2F")) {
+            String queue = c.path("queue").path("name").asText();
+            if (queue.startsWith(queuePrefix)) {
+              byQueue.put(queue, c);
+            }
+          }
+          return byQueue;
+        });
   }
 
   /**
@@ -91,34 +90,27 @@ final class Broker {
    */
   static List<JsonNode> awaitChannels(String connectionName, int count, long timeoutSeconds)
       throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    List<JsonNode> channels = new ArrayList<>();
-    while (System.nanoTime() < deadline) {
-      channels.clear();
-      for (JsonNode connection : management().get("connections")) {
-        if (connectionName.equals(connection.path("user_provided_name").asText())) {
-          String name = URLEncoder.encode(connection.path("name").asText(), StandardCharsets.UTF_8);
-          for (JsonNode channel :
-              management().get("connections/" + name.replace("+", "%20") + "/channels")) {
-            if (channel.has("confirm")) {
-              channels.add(channel);
+    return awaitListed(
+        "channels on " + connectionName,
+        count,
+        timeoutSeconds,
+        List::size,
+        () -> {
+          List<JsonNode> channels = new ArrayList<>();
+          for (JsonNode connection : management().get("connections")) {
+            if (connectionName.equals(connection.path("user_provided_name").asText())) {
+              String name =
+                  URLEncoder.encode(connection.path("name").asText(), StandardCharsets.UTF_8);
+              for (JsonNode channel :
+                  management().get("connections/" + name.replace("+", "%20") + "/channels")) {
+                if (channel.has("confirm")) {
+                  channels.add(channel);
+                }
+              }
             }
           }
-        }
-      }
-      if (channels.size() >= count) {
-        return channels;
-      }
-      TimeUnit.MILLISECONDS.sleep(200);
-    }
-    fail(
-        "the broker lists "
-            + channels.size()
-            + " channels on "
-            + connectionName
-            + ", not "
-            + count);
-    return channels;
+          return channels;
+        });
   }
 
   /**
@@ -127,23 +119,42 @@ final class Broker {
    */
   static Set<String> awaitStreamConnections(String namePrefix, int count, long timeoutSeconds)
       throws Exception {
+    return awaitListed(
+        "stream connections " + namePrefix + "*",
+        count,
+        timeoutSeconds,
+        Set::size,
+        () -> {
+          Set<String> names = new TreeSet<>();
+          for (JsonNode connection : management().get("connections")) {
+            String name = connection.path("user_provided_name").asText();
+            if ("stream".equals(connection.path("protocol").asText())
+                && name.startsWith(namePrefix)) {
+              names.add(name);
+            }
+          }
+          return names;
+        });
+  }
+
+  /**
+   * Reads what the broker lists every 200 ms until it holds at least {@code count} entries, and
+   * fails the test after {@code timeoutSeconds}: the management API learns of new consumers,
+   * channels and connections asynchronously.
+   */
+  private static <T> T awaitListed(
+      String what, int count, long timeoutSeconds, ToIntFunction<T> size, Callable<T> read)
+      throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    Set<String> names = new TreeSet<>();
-    while (System.nanoTime() < deadline) {
-      names.clear();
-      for (JsonNode connection : management().get("connections")) {
-        String name = connection.path("user_provided_name").asText();
-        if ("stream".equals(connection.path("protocol").asText()) && name.startsWith(namePrefix)) {
-          names.add(name);
-        }
-      }
-      if (names.size() >= count) {
-        return names;
-      }
+    T listed = read.call();
+    while (size.applyAsInt(listed) < count && System.nanoTime() < deadline) {
       TimeUnit.MILLISECONDS.sleep(200);
+      listed = read.call();
     }
-    fail("the broker lists " + names + " stream connections " + namePrefix + "*, not " + count);
-    return names;
+    if (size.applyAsInt(listed) < count) {
+      fail("the broker lists " + size.applyAsInt(listed) + " " + what + ", not " + count);
+    }
+    return listed;
   }
 
   private static ManagementApi management() throws Exception {
