@@ -228,7 +228,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
         .receiverQueueSize(c.receiverQueueSize())
         .maxTotalReceiverQueueSizeAcrossPartitions(c.maxTotalReceiverQueueSizeAcrossPartitions())
         .acknowledgmentGroupTime(c.acknowledgmentsGroupTimeMicros(), TimeUnit.MICROSECONDS)
-        .messageListener(PulsarConsumer.dispatcher(listener))
+        .messageListener(wrapped.dispatcher(listener))
         .subscribeAsync()
         .thenApply(
             consumer -> {
