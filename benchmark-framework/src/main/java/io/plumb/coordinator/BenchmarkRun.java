@@ -99,7 +99,8 @@ public final class BenchmarkRun {
           String.format(
               "creating %d topic(s) of %d partition(s)",
               plan.topics().size(), workload.partitionsPerTopic()));
-      worker.createTopics(plan.topics());
+      // Read again once topics exist: replication is a fact of real topics, not of the file.
+      brokerFacts = worker.createTopics(plan.topics());
       if (!plan.consumers().isEmpty()) {
         listener.step("creating " + plan.consumers().size() + " consumer(s)");
         worker.createConsumers(plan.consumers());

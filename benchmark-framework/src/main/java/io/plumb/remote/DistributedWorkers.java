@@ -169,9 +169,9 @@ public final class DistributedWorkers implements Worker {
   }
 
   @Override
-  public void createTopics(List<TopicSpec> topics) {
-    onEach(
-        topicsPerWorker ? members : members.subList(0, 1), w -> run(() -> w.createTopics(topics)));
+  public Map<String, String> createTopics(List<TopicSpec> topics) {
+    return onEach(topicsPerWorker ? members : members.subList(0, 1), w -> w.createTopics(topics))
+        .get(0);
   }
 
   @Override

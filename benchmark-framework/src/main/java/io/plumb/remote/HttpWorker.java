@@ -93,8 +93,12 @@ public final class HttpWorker implements Worker {
   }
 
   @Override
-  public void createTopics(List<TopicSpec> topics) {
-    call("/worker/create-topics", new WireMessages.Topics(topics), SETUP_TIMEOUT, Map.class);
+  public Map<String, String> createTopics(List<TopicSpec> topics) {
+    return call(
+        "/worker/create-topics",
+        new WireMessages.Topics(topics),
+        SETUP_TIMEOUT,
+        new TypeReference<Map<String, String>>() {});
   }
 
   @Override

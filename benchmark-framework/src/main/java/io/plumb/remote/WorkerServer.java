@@ -139,7 +139,7 @@ public final class WorkerServer implements AutoCloseable {
         });
     calls.put(
         "/worker/create-topics",
-        body -> withWorker(w -> w.createTopics(read(body, WireMessages.Topics.class).topics())));
+        body -> answer(w -> w.createTopics(read(body, WireMessages.Topics.class).topics())));
     calls.put(
         "/worker/create-consumers",
         body ->

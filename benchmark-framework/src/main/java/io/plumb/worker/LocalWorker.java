@@ -117,12 +117,13 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
-  public void createTopics(List<TopicSpec> topics) {
+  public Map<String, String> createTopics(List<TopicSpec> topics) {
     List<CompletableFuture<Void>> futures = new ArrayList<>();
     for (TopicSpec topic : topics) {
       futures.add(driver.createTopic(topic.name(), topic.partitions()));
     }
     awaitAll("creating " + topics.size() + " topics", futures);
+    return Map.copyOf(driver.brokerFacts());
   }
 
   @Override

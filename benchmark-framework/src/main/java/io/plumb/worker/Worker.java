@@ -23,7 +23,12 @@ public interface Worker extends AutoCloseable {
 
   DriverInfo initializeDriver(DriverSetup setup, int runId);
 
-  void createTopics(List<TopicSpec> topics);
+  /**
+   * Creates the run's topics and returns the driver's {@link
+   * io.plumb.driver.BenchmarkDriver#brokerFacts() broker facts} read once they exist, so the result
+   * records the replication the broker reports for real topics.
+   */
+  Map<String, String> createTopics(List<TopicSpec> topics);
 
   /**
    * How consumers bring each producer's send times onto this worker's clock; called before {@link

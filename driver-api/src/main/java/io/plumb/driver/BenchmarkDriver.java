@@ -51,8 +51,12 @@ public interface BenchmarkDriver extends AutoCloseable {
 
   /**
    * Facts the driver established about the broker it runs against (for example a durability setting
-   * it applied and read back), recorded as they are in the result. Called after {@link
-   * #initialize}.
+   * it applied and read back), recorded as they are in the result. Called after {@link #initialize}
+   * and again once the run's topics exist; the second answer is the one recorded. Report
+   * replication under the names of {@link BrokerFactNames} (copies the broker holds of the topics
+   * just created, the nodes holding them, the cluster's node count, the broker's version). A file
+   * that asks for more copies than the cluster has nodes should fail {@link #initialize} with a
+   * {@link DriverConfigException} naming the file, the setting and the node count.
    */
   default Map<String, String> brokerFacts() {
     return Map.of();
