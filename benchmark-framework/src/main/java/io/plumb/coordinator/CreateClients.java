@@ -1,0 +1,28 @@
+package io.plumb.coordinator;
+
+import io.plumb.worker.WorkerSpecs.MessageSpec;
+import io.plumb.workload.Payloads;
+import io.plumb.workload.Workload;
+
+/** Second step: consumers first, so they are subscribed before the first message is sent. */
+final class CreateClients {
+
+  private CreateClients() {}
+
+  static void run(RunContext run) {
+    RunPlan plan = run.plan();
+    Workload workload = run.workload();
+    if (!plan.consumers().isEmpty()) {
+      run.step("creating " + plan.consumers().size() + " consumer(s)");
+      run.worker().createConsumers(plan.consumers());
+    }
+    run.step("creating " + plan.producers().size() + " producer(s)");
+    run.worker()
+        .createProducers(
+            plan.producers(),
+            new MessageSpec(
+                workload.messageSize(),
+                workload.keyDistributor(),
+                Payloads.forWorkload(workload, run.runId())));
+  }
+}

@@ -1,0 +1,50 @@
+package io.plumb.coordinator;
+
+import io.plumb.result.Counters;
+import io.plumb.stats.PeriodStats;
+import io.plumb.worker.WorkerSpecs.Totals;
+import java.util.Map;
+
+/** The run's message counters: what was sent, acknowledged, received, lost and duplicated. */
+final class DeliveryCount {
+
+  private DeliveryCount() {}
+
+  /** Acknowledged messages not yet received, summed over subscriptions. */
+  static long outstanding(RunPlan plan, Totals totals) {
+    long missing = 0;
+    for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
+      for (var producer : plan.producers()) {
+        if (producer.topic().equals(entry.getValue())) {
+          long acked = totals.ackedByProducer().getOrDefault(producer.producerId(), 0L);
+          missing += Math.max(0, acked - totals.distinct(entry.getKey(), producer.producerId()));
+        }
+      }
+    }
+    return missing;
+  }
+
+  static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome) {
+    RunPlan plan = run.plan();
+    PeriodStats whole = run.measurement().wholeRun();
+    Totals totals = plan == null ? null : run.worker().totals();
+    long missing = plan == null ? 0 : outstanding(plan, totals);
+    // Workers count the duplicates their own consumers receive as they come; those that reached
+    // consumers on two workers show only when the coordinator merges what each received.
+    long acrossWorkers = totals == null ? 0 : totals.duplicatesAcrossWorkers();
+    DeliveryBalance balance = DeliveryBalance.of(missing, outcome);
+    return new Counters(
+        whole.sent(),
+        whole.acknowledged(),
+        whole.failed(),
+        whole.received(),
+        balance.lost(),
+        balance.inFlight(),
+        whole.duplicates() + acrossWorkers,
+        whole.outOfOrder(),
+        whole.consumerErrors(),
+        whole.untimedAcknowledgements(),
+        whole.negativeEndToEnd(),
+        whole.foreign());
+  }
+}

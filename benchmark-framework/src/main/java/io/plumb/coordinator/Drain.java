@@ -1,0 +1,64 @@
+package io.plumb.coordinator;
+
+import io.plumb.stats.PeriodStats;
+import java.time.Duration;
+
+/**
+ * After load stops: waits, bounded by the drain timeout, for outstanding acknowledgements and
+ * deliveries, and says how the wait ended, which decides whether missing messages are lost or still
+ * in flight.
+ */
+final class Drain {
+  /** Consumers that received nothing for this long at the end of the drain are stalled. */
+  private static final long STALLED_AFTER_NANOS = 5_000_000_000L;
+
+  private Drain() {}
+
+  static DeliveryBalance.DrainOutcome run(RunContext run) {
+    Measurement measurement = run.measurement();
+    Duration timeout = run.options().drainTimeout();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long lastReceived = -1;
+    long lastProgress = System.nanoTime();
+    DeliveryBalance.DrainOutcome outcome;
+    while (true) {
+      measurement.add(Phase.DRAIN, run.worker().takePeriod(), 0);
+      PeriodStats whole = measurement.wholeRun();
+      if (whole.received() != lastReceived) {
+        lastReceived = whole.received();
+        lastProgress = System.nanoTime();
+      }
+      boolean sendsDone = whole.acknowledged() + whole.failed() >= whole.sent();
+      long missing = DeliveryCount.outstanding(run.plan(), run.worker().totals());
+      if (sendsDone && missing == 0) {
+        outcome = DeliveryBalance.DrainOutcome.COMPLETE;
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        boolean stalled = System.nanoTime() - lastProgress > STALLED_AFTER_NANOS;
+        outcome =
+            stalled
+                ? DeliveryBalance.DrainOutcome.STALLED
+                : DeliveryBalance.DrainOutcome.STILL_RECEIVING;
+        run.errors()
+            .add(
+                String.format(
+                    "drain: after %d s, %d send(s) had not completed and %d delivery(ies) were missing; %s",
+                    timeout.toSeconds(),
+                    Math.max(0, whole.sent() - whole.acknowledged() - whole.failed()),
+                    missing,
+                    stalled
+                        ? "consumers had stopped receiving, so they count as lost"
+                        : "consumers were still catching up, so they count as in flight, not lost"));
+        break;
+      }
+      if (run.waitOrAbort(Duration.ofMillis(50))) {
+        outcome = DeliveryBalance.DrainOutcome.NOT_DRAINED;
+        break;
+      }
+    }
+    // The live totals can be ahead of the last snapshot: collect what arrived in between.
+    measurement.add(Phase.DRAIN, run.worker().takePeriod(), 0);
+    return outcome;
+  }
+}

@@ -1,0 +1,99 @@
+package io.plumb.coordinator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.plumb.result.Counters;
+import io.plumb.result.RunReport;
+import io.plumb.workload.Workload;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run's last step: judges whether the generator kept its schedule and assembles the report from
+ * everything the other steps left in the run's context, with the workload and driver files as they
+ * were read (secrets masked).
+ */
+final class RunVerdict {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final YAMLMapper YAML = new YAMLMapper();
+
+  private RunVerdict() {}
+
+  static RunReport report(RunContext run, Counters counters, String failure) {
+    Workload workload = run.workload();
+    Measurement measurement = run.measurement();
+    double measured = measurement.measuredSeconds();
+    double sendShare =
+        measured > 0
+            ? Math.min(
+                1,
+                measurement.measuredNanosInSend() / 1e9 / measured / Math.max(1, threadsUsed(run)))
+            : 0;
+    List<String> verdict =
+        measured > 0 && !workload.consumerOnly()
+            ? GeneratorVerdict.judge(
+                    workload.producerRate(),
+                    measurement.measuredSent(),
+                    measured,
+                    measurement.measured().sendDelay().getValueAtPercentile(99),
+                    measurement.measured().publishLatency().getValueAtPercentile(99),
+                    sendShare)
+                .reasons()
+            : List.of();
+    return new RunReport(
+        workload,
+        run.driverName(),
+        workload.producerRate(),
+        workload.warmupDuration().toNanos() / 1e9,
+        measured,
+        List.copyOf(measurement.samples()),
+        measurement.measured(),
+        counters,
+        verdict,
+        sendShare,
+        failure,
+        List.copyOf(run.errors()),
+        workloadConfig(workload),
+        driverConfig(run),
+        run.brokerFacts(),
+        Environment.describe(),
+        run.start(),
+        Instant.now());
+  }
+
+  private static int threadsUsed(RunContext run) {
+    int producers = run.plan() == null ? 1 : run.plan().producers().size();
+    return Math.max(1, Math.min(producers, Runtime.getRuntime().availableProcessors()));
+  }
+
+  private static JsonNode workloadConfig(Workload workload) {
+    ObjectNode node = JSON.valueToTree(Map.of());
+    try {
+      node = (ObjectNode) YAML.readTree(workload.file().toFile());
+    } catch (IOException | ClassCastException e) {
+      node.put("file", workload.file().toString());
+    }
+    node.put("effectiveTestDurationSeconds", RunContext.seconds(workload.testDuration()));
+    node.put("effectiveWarmupDurationSeconds", RunContext.seconds(workload.warmupDuration()));
+    return node;
+  }
+
+  private static JsonNode driverConfig(RunContext run) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("file", run.driverFile().toString());
+    try {
+      node.set("contents", YAML.readTree(run.driverFile().toFile()));
+    } catch (IOException e) {
+      node.put("contents", "unreadable: " + e.getMessage());
+    }
+    ObjectNode overrides = node.putObject("overrides");
+    run.options()
+        .driverOverrides()
+        .forEach((key, value) -> overrides.put(key, Secrets.mask(key, value)));
+    return node;
+  }
+}
