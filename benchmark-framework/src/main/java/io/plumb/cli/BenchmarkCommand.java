@@ -191,8 +191,11 @@ public final class BenchmarkCommand implements Callable<Integer> {
       loaded.add(read);
     }
     for (Path driver : drivers) {
-      DriverLoader.instantiate(driver, DriverLoader.identify(driver).driverClass());
+      String driverClass = DriverLoader.identify(driver).driverClass();
+      DriverLoader.instantiate(driver, driverClass);
+      remote.checkDriver(driver, driverClass);
     }
+    refuseUnusedSearchOptions(loaded, target.isPresent(), sweep != null);
     ResultPaths paths =
         new ResultPaths(
             output, drivers.size() * loaded.size() * (sweep == null ? 1 : sweep.size() + 1));
@@ -228,6 +231,27 @@ public final class BenchmarkCommand implements Callable<Integer> {
       finished.countDown();
     }
     return status;
+  }
+
+  /**
+   * --search-start and --probe-seconds shape searches only: given where no workload searches (a
+   * sweep, or fixed rates without --slo), they would be ignored without a word.
+   */
+  private void refuseUnusedSearchOptions(List<Workload> loaded, boolean slo, boolean sweep) {
+    boolean searches = !sweep && (slo || loaded.stream().anyMatch(w -> w.producerRate() == 0));
+    if (searches) {
+      return;
+    }
+    String why =
+        sweep
+            ? "--rates runs each rate once and searches nothing"
+            : "no workload searches (that takes producerRate: 0 or --slo)";
+    if (searchStart != null) {
+      throw new BadInputException("--search-start: applies only to searches; " + why);
+    }
+    if (probeSeconds != null) {
+      throw new BadInputException("--probe-seconds: applies only to searches; " + why);
+    }
   }
 
   private int runOne(Workload workload, Path driver, RunOptions options, ResultPaths paths)

@@ -1,6 +1,7 @@
 package io.plumb.cli;
 
 import io.plumb.input.BadInputException;
+import io.plumb.loopback.LoopbackDriver;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.remote.HttpWorker;
 import io.plumb.remote.TlsContexts;
@@ -37,7 +38,6 @@ final class RemoteWorkerOptions {
   @Option(
       names = "--worker-roles",
       paramLabel = "split|both",
-      defaultValue = "split",
       description =
           "split (default, as OpenMessaging Benchmark): the first half of the workers produce, the second half consume; both: every worker produces and consumes.")
   String roles;
@@ -79,8 +79,18 @@ final class RemoteWorkerOptions {
       found.addAll(WorkerEndpoints.fromFile(workersFile));
     }
     endpoints = List.copyOf(found);
+    if (endpoints.isEmpty()) {
+      refuseWithoutWorkers("--worker-roles", roles);
+      refuseWithoutWorkers("--token-file", tokenFile);
+      refuseWithoutWorkers("--tls-truststore", truststore);
+      refuseWithoutWorkers("--tls-truststore-password-file", truststorePasswordFile);
+    }
+    if (truststorePasswordFile != null && truststore == null) {
+      throw new BadInputException(
+          "--tls-truststore-password-file: applies only with --tls-truststore");
+    }
     parsedRoles =
-        switch (roles) {
+        switch (roles == null ? "split" : roles) {
           case "split" -> WorkerRoles.SPLIT;
           case "both" -> WorkerRoles.BOTH;
           default ->
@@ -93,6 +103,32 @@ final class RemoteWorkerOptions {
     token = Tokens.read(tokenFile, "--token-file");
     if (truststore != null) {
       tls = TlsContexts.client(truststore, truststorePasswordFile, "--tls-truststore");
+    }
+  }
+
+  /** An option for remote workers, given without any, would be silently ignored: refuse it. */
+  private static void refuseWithoutWorkers(String option, Object value) {
+    if (value != null) {
+      throw new BadInputException(
+          option
+              + ": applies only with --workers or --workers-file (this run uses no remote worker)");
+    }
+  }
+
+  /**
+   * The in-process loopback driver is a broker inside each worker's JVM: with producers and
+   * consumers on different workers, nothing sent could ever be received. Refused before any worker
+   * is called, rather than failing the subscription check a minute later.
+   */
+  void checkDriver(Path driverFile, String driverClass) {
+    if (endpoints.size() > 1
+        && parsedRoles == WorkerRoles.SPLIT
+        && driverClass.equals(LoopbackDriver.class.getName())) {
+      throw new BadInputException(
+          driverFile
+              + ": the loopback driver keeps messages inside each worker's JVM, so with --worker-roles split"
+              + " (the default) the consuming workers never see what the producing ones send; use"
+              + " --worker-roles both, or a real broker");
     }
   }
 

@@ -155,6 +155,53 @@ class MainTest {
         workload("consumerOnly: true\n").toString());
   }
 
+  @Test
+  void optionsThatCannotWorkTogetherAreRefusedBeforeAnyWorkerIsCalled() throws IOException {
+    // Nothing listens on these ports: a refusal must come before any attempt to reach them.
+    String twoWorkers = "http://127.0.0.1:9,http://127.0.0.1:10";
+    assertBadInput(
+        "the loopback driver keeps messages inside each worker's JVM, so with --worker-roles split",
+        "--workers",
+        twoWorkers,
+        "-d",
+        loopback().toString(),
+        workload("").toString());
+    err.reset();
+    assertBadInput(
+        "--token-file: applies only with --workers or --workers-file",
+        "--token-file",
+        dir.resolve("token").toString(),
+        "-d",
+        loopback().toString(),
+        workload("").toString());
+    err.reset();
+    assertBadInput(
+        "--worker-roles: applies only with --workers or --workers-file",
+        "--worker-roles",
+        "both",
+        "-d",
+        loopback().toString(),
+        workload("").toString());
+    err.reset();
+    assertBadInput(
+        "--probe-seconds: applies only to searches; no workload searches",
+        "--probe-seconds",
+        "5",
+        "-d",
+        loopback().toString(),
+        workload("").toString());
+    err.reset();
+    assertBadInput(
+        "--search-start: applies only to searches; --rates runs each rate once",
+        "--rates",
+        "1k,2k",
+        "--search-start",
+        "500",
+        "-d",
+        loopback().toString(),
+        workload("").toString());
+  }
+
   private void assertBadInput(String expected, String... args) {
     assertEquals(2, run(args), errors());
     String message = errors();
