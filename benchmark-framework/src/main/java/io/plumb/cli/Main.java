@@ -26,6 +26,7 @@ public final class Main {
     if (report) {
       args = Arrays.copyOfRange(args, 1, args.length);
     }
+    HelpLayout.apply(commandLine);
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler(errorHandler(err));

@@ -24,7 +24,6 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     sortOptions = false,
-    usageHelpAutoWidth = true,
     description = {
       "Generates load for a coordinator on another host: start it on each load-generating host, then run",
       "'bin/benchmark --workers http://HOST:PORT,... ' elsewhere. The coordinator sends the driver file, so this host",
@@ -40,11 +39,20 @@ import picocli.CommandLine.Option;
     footer = {
       "",
       "Examples:",
-      "  openssl rand -hex 32 > worker.token   # copy the same file to the coordinator and every worker",
+      "  # one secret, copied to the coordinator and every worker",
+      "  openssl rand -hex 32 > worker.token",
       "  bin/benchmark-worker --bind 0.0.0.0 --port 8080 --token-file worker.token",
-      "  bin/benchmark-worker --port 8080   # no token: loopback only (--bind 127.0.0.1)",
-      "  bin/benchmark-worker --bind 0.0.0.0 --token-file worker.token --tls-keystore worker.p12 --tls-keystore-password-file worker.pass",
-      "  curl -H \"Authorization: Bearer $(cat worker.token)\" http://HOST:8080/metrics",
+      "",
+      "  # no token: loopback only (--bind 127.0.0.1)",
+      "  bin/benchmark-worker --port 8080",
+      "",
+      "  # TLS",
+      "  bin/benchmark-worker --bind 0.0.0.0 --token-file worker.token \\",
+      "      --tls-keystore worker.p12 --tls-keystore-password-file worker.pass",
+      "",
+      "  # live counters",
+      "  curl -H \"Authorization: Bearer $(cat worker.token)\" \\",
+      "      http://HOST:8080/metrics",
     })
 public final class WorkerCommand implements Callable<Integer> {
   @Option(

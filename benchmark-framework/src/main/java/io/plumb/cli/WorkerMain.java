@@ -13,7 +13,7 @@ public final class WorkerMain {
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine commandLine = new CommandLine(new WorkerCommand(out));
+    CommandLine commandLine = HelpLayout.apply(new CommandLine(new WorkerCommand(out)));
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler(Main.errorHandler(err));

@@ -21,11 +21,12 @@ import picocli.CommandLine.Parameters;
       "  - publish and consume rates, backlog and p99 latency over time;",
       "  - a table of rates, MB/s, percentiles, errors, lost and duplicated messages,",
       "    generator verdicts, search outcomes, and the settings that differ.",
+      "",
       "The page holds everything it needs (Chart.js is inlined): it opens offline.",
       "Beside it go the histograms as HdrHistogram percentile files",
       "(<result>.<latency>.hgrm, in microseconds) for HdrHistogram's own tools.",
-      "Exit status: 0 written, 2 bad input.",
       "",
+      "Exit status: 0 written, 2 bad input.",
     },
     footer = {
       "",
