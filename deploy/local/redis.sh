@@ -115,10 +115,11 @@ is_sentinel() { [[ "$(node_get "$1" ROLE)" == sentinel ]]; }
 
 # --- talking to a server ----------------------------------------------------------------------
 
+# redis-cli waits forever on a frozen (SIGSTOPped) server: bound every call.
 cli() {
   local port="$1"
   shift
-  redis-cli -h 127.0.0.1 -p "$port" "$@" 2>/dev/null
+  timeout 2 redis-cli -h 127.0.0.1 -p "$port" "$@" 2>/dev/null
 }
 
 answers_ping() { [[ "$(cli "$1" ping)" == PONG ]]; }
@@ -247,6 +248,8 @@ terminate() {
   for n in "$@"; do
     if pid="$(node_pid "$n")"; then
       kill "$pid" 2>/dev/null || true
+      # A node frozen by a fault (SIGSTOP) acts on SIGTERM only once it runs again.
+      kill -CONT "$pid" 2>/dev/null || true
       pids+=("$pid")
       names+=("$n:$pid")
     fi
@@ -425,7 +428,7 @@ status_lines() {
       pid=-
       state=stopped
     fi
-    printf 'node %s  %-8s  pid %-7s  127.0.0.1:%s  %-8s  data %s\n' \
+    printf 'node %s  %-8s  pid %-7s  127.0.0.1:%-5s  %-8s  data %s\n' \
       "$n" "$role" "$pid" "$port" "$state" "$(node_get "$n" DATA_DIR)"
   done
 }
