@@ -31,6 +31,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * <p>Every message is completed exactly once: from its own reply (an error reply fails just that
  * message), or with the connection error if the connection broke before its reply (the sender then
  * reconnects), or with "producer closed" for sends after close.
+ *
+ * <p>With a {@link ReplicaWait}, each batch is followed by {@code WAIT replicas timeout} in the
+ * same write, and its messages succeed only if WAIT reports enough replicas: a batch's replication
+ * is confirmed before the next batch is written, so the window stays one batch.
  */
 final class PipelinedProducer implements BenchmarkProducer {
 
@@ -39,6 +43,8 @@ final class PipelinedProducer implements BenchmarkProducer {
 
   private final Supplier<ProducerConnection> connect;
   private final CommandEncoder encoder;
+  private final ReplicaWait replicaWait; // null: no WAIT
+  private final byte[] waitCommand;
   private final int partitions;
   private final int depth;
   private final SendBatch[] ring;
@@ -67,9 +73,12 @@ final class PipelinedProducer implements BenchmarkProducer {
       String topic,
       int partitions,
       int depth,
-      int maxPendingSends) {
+      int maxPendingSends,
+      ReplicaWait replicaWait) {
     this.connect = connect;
     this.encoder = encoder;
+    this.replicaWait = replicaWait;
+    this.waitCommand = replicaWait == null ? null : replicaWait.command();
     this.partitions = partitions;
     this.depth = depth;
     int queued = (maxPendingSends + depth - 1) / depth;
@@ -202,6 +211,9 @@ final class PipelinedProducer implements BenchmarkProducer {
   }
 
   private boolean write(SendBatch batch) {
+    if (waitCommand != null) {
+      batch.commands.write(waitCommand); // the batch is cleared when it completes
+    }
     try {
       connection.write(batch.commands.array(), batch.commands.length());
       return true;
@@ -223,7 +235,27 @@ final class PipelinedProducer implements BenchmarkProducer {
         return false;
       }
     }
-    return true;
+    return replicaWait == null || readWaitReply(batch);
+  }
+
+  /**
+   * Reads WAIT's reply: too few replicas, or an error reply (e.g. the server became a replica),
+   * fails every message of the batch not failed already; false if the connection broke.
+   */
+  private boolean readWaitReply(SendBatch batch) {
+    try {
+      RuntimeException shortfall = replicaWait.check(connection.reply());
+      if (shortfall != null) {
+        batch.failUnfailed(shortfall);
+      }
+      return true;
+    } catch (JedisDataException e) {
+      batch.failUnfailed(e);
+      return true;
+    } catch (RuntimeException e) {
+      batch.failUnfailed(e);
+      return false;
+    }
   }
 
   private void reconnect() {

@@ -3,8 +3,11 @@ package io.plumb.driver.redis;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
 import io.plumb.driver.MessageListener;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +81,17 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     try (Jedis jedis = pool.getResource()) {
       facts.put("redis.address", config.address());
       facts.put("redis.mode", config.mode().toString());
-      facts.put("redis.version", serverVersion(jedis.info("server")));
+      String version = serverVersion(jedis.info("server"));
+      facts.put("redis.version", version);
+      facts.put(BrokerFactNames.BROKER_VERSION, version);
+      // Refuse before CONFIG SET below changes anything on the server.
+      Replication replication = Replication.parse(jedis.info("replication"));
+      refuseUnreachableWait(replication, driverConfig.settings());
+      facts.putAll(replication.facts(config.address()));
+      if (config.waitReplicas() > 0) {
+        facts.put("redis.waitReplicas", String.valueOf(config.waitReplicas()));
+        facts.put("redis.waitTimeoutMillis", String.valueOf(config.waitTimeoutMillis()));
+      }
       Durability.apply(jedis, config, driverConfig.file())
           .forEach((k, v) -> facts.put("redis." + k, v));
       if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
@@ -98,6 +111,50 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
       pool.close();
       throw e;
     }
+  }
+
+  /**
+   * A WAIT for more replicas than the server has online could never succeed: every send would fail
+   * after the timeout. Neither can a WAIT sent to a replica (Redis refuses it there).
+   */
+  private void refuseUnreachableWait(Replication replication, DriverSettings file)
+      throws DriverConfigException {
+    int asked = config.waitReplicas();
+    if (asked == 0) {
+      return;
+    }
+    if (replication.isReplica()) {
+      throw file.error(
+          "waitReplicas",
+          "asks WAIT for "
+              + plural(asked, "replica")
+              + " but the Redis server at "
+              + config.address()
+              + " is itself a replica (of "
+              + replication.primaryOfReplica()
+              + "), where WAIT is refused: point redisPort at the primary"
+              + " (deploy/local/redis.sh primary names it)");
+    }
+    int have = replication.onlineReplicas().size();
+    if (asked > have) {
+      throw file.error(
+          "waitReplicas",
+          "asks WAIT for "
+              + plural(asked, "replica")
+              + " but the Redis server at "
+              + config.address()
+              + " has "
+              + plural(replication.copies(), "node")
+              + " (a primary with "
+              + plural(have, "online replica")
+              + (have == 0
+                  ? "; start 3: deploy/local/redis.sh start --nodes 3)"
+                  : "; WAIT can count " + have + " at most)"));
+    }
+  }
+
+  private static String plural(int n, String thing) {
+    return n + " " + thing + (n == 1 ? "" : "s");
   }
 
   private static String serverVersion(String info) {
@@ -162,7 +219,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
               topic,
               n,
               config.pipelineDepth(),
-              config.maxPendingSends()));
+              config.maxPendingSends(),
+              config.replicaWait()));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -240,8 +298,17 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     }
   }
 
+  /**
+   * The facts, with replication read again from the server: called once the run's streams exist, so
+   * the result records the replicas online then, not at initialize.
+   */
   @Override
   public Map<String, String> brokerFacts() {
+    if (pool != null && !pool.isClosed()) {
+      try (Jedis jedis = pool.getResource()) {
+        facts.putAll(Replication.parse(jedis.info("replication")).facts(config.address()));
+      }
+    }
     return new TreeMap<>(facts);
   }
 

@@ -30,6 +30,8 @@ import java.util.Map;
  *     the server as it is
  * @param appendfsync server setting applied at start: {@code always}, {@code everysec}, {@code no},
  *     or absent
+ * @param waitReplicas replicas that must confirm each producer batch ({@code WAIT}), 0 for no WAIT
+ * @param waitTimeoutMillis how long a WAIT blocks at most; fewer replicas by then fail the batch
  */
 public record RedisDriverConfig(
     String name,
@@ -47,7 +49,9 @@ public record RedisDriverConfig(
     Integer readBatchSize,
     Integer readBlockMillis,
     String appendonly,
-    String appendfsync) {
+    String appendfsync,
+    Integer waitReplicas,
+    Integer waitTimeoutMillis) {
 
   /** Redis Streams or Pub/Sub. */
   public enum Mode {
@@ -84,6 +88,11 @@ public record RedisDriverConfig(
     if (maxLen < 0) {
       throw s.error("maxLen", "must be >= 0 (0: no cap), was " + maxLen);
     }
+    int waitReplicas = atLeast(s, "waitReplicas", 0, 0);
+    if (waitReplicas > 0 && mode != Mode.STREAMS) {
+      throw s.error(
+          "waitReplicas", "applies to mode streams only: Pub/Sub stores nothing to replicate");
+    }
     RedisDriverConfig config =
         new RedisDriverConfig(
             s.string("name", null),
@@ -101,7 +110,10 @@ public record RedisDriverConfig(
             atLeast(s, "readBatchSize", 1, 500),
             atLeast(s, "readBlockMillis", 1, 100),
             oneOf(s, "appendonly", "yes", "no"),
-            oneOf(s, "appendfsync", "always", "everysec", "no"));
+            oneOf(s, "appendfsync", "always", "everysec", "no"),
+            waitReplicas,
+            // WAIT's 0 would mean forever: a stalled replica would hang the producer silently.
+            atLeast(s, "waitTimeoutMillis", 1, 1000));
     s.finish();
     return config;
   }
@@ -134,6 +146,11 @@ public record RedisDriverConfig(
       throw s.error(field, "must be >= " + min + ", was " + value);
     }
     return value;
+  }
+
+  /** The WAIT after each producer batch, or null for none. */
+  ReplicaWait replicaWait() {
+    return waitReplicas > 0 ? new ReplicaWait(waitReplicas, waitTimeoutMillis) : null;
   }
 
   /** host:port, for messages. */

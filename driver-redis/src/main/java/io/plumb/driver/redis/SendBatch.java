@@ -42,6 +42,15 @@ final class SendBatch {
     Arrays.fill(failures, from, count, failure);
   }
 
+  /** Fails every message that has no failure yet (its reply was fine, but the batch is not). */
+  void failUnfailed(Throwable failure) {
+    for (int i = 0; i < count; i++) {
+      if (failures[i] == null) {
+        failures[i] = failure;
+      }
+    }
+  }
+
   /** Completes every message once, with its failure or none, and empties the batch for reuse. */
   void complete() {
     for (int i = 0; i < count; i++) {

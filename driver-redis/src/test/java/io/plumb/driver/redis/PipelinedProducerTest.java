@@ -64,7 +64,7 @@ class PipelinedProducerTest {
   }
 
   /** Records every completion per token; fails the test on a second completion. */
-  private static final class Completions implements SendListener {
+  static final class Completions implements SendListener {
     final AtomicIntegerArray times;
     final Map<Long, Throwable> failures = new ConcurrentHashMap<>();
     final AtomicLong completed = new AtomicLong();
@@ -98,13 +98,25 @@ class PipelinedProducerTest {
     }
   }
 
-  private static String topic() {
+  static String topic() {
     return "pp-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   private static PipelinedProducer producer(
       String topic, String clientName, int partitions, int depth, int maxPendingSends) {
-    HostAndPort address = new HostAndPort("127.0.0.1", PORT);
+    return producer(PORT, topic, clientName, partitions, depth, maxPendingSends, null);
+  }
+
+  /** A producer of XADDs to the server on {@code port}, with a WAIT after each batch or none. */
+  static PipelinedProducer producer(
+      int port,
+      String topic,
+      String clientName,
+      int partitions,
+      int depth,
+      int maxPendingSends,
+      ReplicaWait replicaWait) {
+    HostAndPort address = new HostAndPort("127.0.0.1", port);
     DefaultJedisClientConfig config =
         DefaultJedisClientConfig.builder().clientName(clientName).build();
     return new PipelinedProducer(
@@ -113,7 +125,8 @@ class PipelinedProducerTest {
         topic,
         partitions,
         depth,
-        maxPendingSends);
+        maxPendingSends,
+        replicaWait);
   }
 
   private static void delete(String topic, int partitions) {
@@ -149,6 +162,32 @@ class PipelinedProducerTest {
     assertTrue(maxOutstanding > depth, "the producer never pipelined: " + maxOutstanding);
     assertEquals(messages, admin.xlen(topic + "-0") + admin.xlen(topic + "-1"));
     delete(topic, 2);
+  }
+
+  @Test
+  void aWaitAnsweredByTooFewReplicasFailsEveryMessageOfItsBatch() throws Exception {
+    // The single server has no replica: WAIT 1 answers 0 after its timeout, every time.
+    String topic = topic();
+    int messages = 40;
+    Completions done = new Completions(messages);
+    try (PipelinedProducer producer =
+        producer(PORT, topic, "pp-wait", 1, 4, 8, new ReplicaWait(1, 10))) {
+      for (int i = 0; i < messages; i++) {
+        producer.send(null, new byte[] {(byte) i}, i, done);
+      }
+      done.awaitAll();
+    }
+    done.assertEachOnce();
+    assertEquals(messages, done.failures.size(), "failed sends");
+    for (Throwable failure : done.failures.values()) {
+      assertInstanceOf(ReplicaWait.ReplicationShortfall.class, failure);
+      assertEquals(
+          "WAIT 1 10 answered 0: fewer replicas than asked confirmed the batch within 10 ms",
+          failure.getMessage());
+    }
+    // The entries are on the primary: a failed send is unconfirmed, not necessarily absent.
+    assertEquals(messages, admin.xlen(topic + "-0"));
+    delete(topic, 1);
   }
 
   @Test
@@ -313,5 +352,12 @@ class PipelinedProducerTest {
             + "*5\r\n$4\r\nXADD\r\n$3\r\nt-0\r\n$1\r\n*\r\n$1\r\np\r\n$0\r\n\r\n"
             + "*3\r\n$7\r\nPUBLISH\r\n$3\r\nt-0\r\n$2\r\nxy\r\n",
         out.toString());
+  }
+
+  @Test
+  void encodesWaitAsARedisCommand() {
+    assertEquals(
+        "*3\r\n$4\r\nWAIT\r\n$1\r\n2\r\n$4\r\n1000\r\n",
+        new String(new ReplicaWait(2, 1000).command(), StandardCharsets.US_ASCII));
   }
 }

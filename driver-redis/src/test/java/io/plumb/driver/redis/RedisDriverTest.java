@@ -233,6 +233,32 @@ class RedisDriverTest {
   }
 
   @Test
+  void waitSettingsAreCheckedWithFileLineAndField(@TempDir Path dir) throws Exception {
+    Path pubsub = dir.resolve("pubsub.yaml");
+    Files.writeString(pubsub, "mode: pubsub\nwaitReplicas: 1\n");
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () ->
+                new RedisBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(pubsub, overrides())));
+    assertEquals(
+        pubsub
+            + ":2: field 'waitReplicas': applies to mode streams only: Pub/Sub stores nothing to"
+            + " replicate",
+        e.getMessage());
+    Path forever = dir.resolve("forever.yaml");
+    Files.writeString(forever, "waitReplicas: 1\nwaitTimeoutMillis: 0\n");
+    e =
+        assertThrows(
+            DriverConfigException.class,
+            () ->
+                new RedisBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(forever, overrides())));
+    assertEquals(forever + ":2: field 'waitTimeoutMillis': must be >= 1, was 0", e.getMessage());
+  }
+
+  @Test
   void durabilityTheServerRefusesFailsInitialize(@TempDir Path dir) throws Exception {
     // A user without CONFIG rights: the server refuses CONFIG SET, as a managed Redis may.
     admin.aclSetUser("plumb-noconfig", "on", ">secret", "~*", "&*", "+@all", "-config");
