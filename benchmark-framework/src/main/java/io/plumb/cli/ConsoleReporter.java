@@ -2,6 +2,7 @@ package io.plumb.cli;
 
 import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.result.Counters;
 import io.plumb.result.Percentiles;
 import io.plumb.result.RunReport;
@@ -10,7 +11,10 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /** Progress lines while a run goes, and a one-screen summary when it ends. */
@@ -83,6 +87,34 @@ final class ConsoleReporter implements RunListener {
     return String.format("%.3f", millis);
   }
 
+  /**
+   * What the run ran on, as the broker reported it: version, node count, and the copies of the
+   * run's topics with the nodes holding them. Empty when the driver reports none of these.
+   */
+  static Optional<String> brokerLine(Map<String, String> facts) {
+    List<String> parts = new ArrayList<>();
+    String version = facts.get(BrokerFactNames.BROKER_VERSION);
+    if (version != null) {
+      parts.add("version " + version);
+    }
+    String nodes = facts.get(BrokerFactNames.NODES);
+    if (nodes != null) {
+      parts.add(nodes + (nodes.equals("1") ? " node" : " nodes"));
+    }
+    String replicas = facts.get(BrokerFactNames.REPLICAS);
+    if (replicas != null) {
+      String holders = facts.get(BrokerFactNames.REPLICA_NODES);
+      parts.add(
+          replicas
+              + (replicas.equals("1") ? " copy" : " copies")
+              + " of each message"
+              + (holders == null ? "" : " (on " + holders + ")"));
+    }
+    return parts.isEmpty()
+        ? Optional.empty()
+        : Optional.of("Broker       " + String.join(" | ", parts));
+  }
+
   @Override
   public void finished(RunReport report) {
     out.println();
@@ -100,6 +132,7 @@ final class ConsoleReporter implements RunListener {
         report.publishRate() * messageSize / (1024 * 1024),
         report.consumeRate(),
         report.consumeRate() * messageSize / (1024 * 1024));
+    brokerLine(report.brokerFacts()).ifPresent(out::println);
     Counters c = report.counters();
     out.printf(
         "Messages     sent %,d | acknowledged %,d | failed %,d | received %,d | lost %,d | in flight %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",

@@ -1,5 +1,6 @@
 package io.plumb.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +47,27 @@ class ConsoleReporterTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     new ConsoleReporter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 64).finished(report);
     return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void theBrokerLineSaysWhatTheRunRanOnAsTheBrokerReportedIt() {
+    assertEquals(
+        "Broker       version 4.1.1 | 3 nodes | 3 copies of each message (on 1,2,3)",
+        ConsoleReporter.brokerLine(
+                Map.of(
+                    "brokerVersion",
+                    "4.1.1",
+                    "nodes",
+                    "3",
+                    "replicas",
+                    "3",
+                    "replicaNodes",
+                    "1,2,3"))
+            .orElseThrow());
+    assertEquals(
+        "Broker       1 node | 1 copy of each message",
+        ConsoleReporter.brokerLine(Map.of("nodes", "1", "replicas", "1")).orElseThrow());
+    assertTrue(ConsoleReporter.brokerLine(Map.of("stallMillis", "0")).isEmpty());
   }
 
   @Test
