@@ -267,7 +267,7 @@ start() {
       echo "nats already running ($count node(s), nats://127.0.0.1:$base_port)"
       exit 0
     fi
-    die "nats already running with node(s) $(echo $running) of $known: run '$0 stop' first"
+    die "nats already running with node(s) $running of $known: run '$0 stop' first"
   fi
 
   # Every start begins from empty stores, so each run starts from an empty cluster.
