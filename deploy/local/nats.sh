@@ -1,123 +1,422 @@
 #!/usr/bin/env bash
-# Runs one NATS server (Debian's nats-server) with JetStream on 127.0.0.1 for quick starts and
-# the driver-nats tests. Subcommands: start | stop | status.
+# Runs NATS (Debian's nats-server) with JetStream on 127.0.0.1: one server by default (quick starts
+# and the driver-nats tests), or a cluster of N servers with clustered JetStream for the replicated
+# driver files. Every server is a process of its own, with its own store, log and state file, so a
+# fault can kill, freeze or restart one node alone.
 #
-# State lives under ${PLUMB_STATE_DIR:-<repo>/.plumb}/nats/ and the JetStream store is wiped on
-# every start, so each run begins from an empty server. Ports: PLUMB_NATS_PORT (client, 4222) and
-# PLUMB_NATS_MONITOR_PORT (HTTP monitoring, 8222, used for the readiness check).
+#   deploy/local/nats.sh start [--nodes N]   start 1 (default) or N nodes from empty stores
+#   deploy/local/nats.sh stop                stop every node
+#   deploy/local/nats.sh status              list every node; exit 0 all run, 1 some, 3 none
+#   deploy/local/nats.sh stop-node N         stop node N of the running cluster
+#   deploy/local/nats.sh start-node N        restart node N with the store it has
+#
+# Node n (1-based) listens on client port PLUMB_NATS_PORT+n-1 (4222, 4223, 4224), monitoring
+# port PLUMB_NATS_MONITOR_PORT+n-1 (8222, ...) and, in a cluster, route port
+# PLUMB_NATS_CLUSTER_PORT+n-1 (6222, ...). Node 1 uses the single server's ports, so a driver file
+# pointing at nats://127.0.0.1:4222 reaches either; clients learn the other nodes from the server.
+# A cluster is named `plumb` and its nodes n1, n2, n3 (JetStream clustering needs both names).
+#
+# State lives under ${PLUMB_STATE_DIR:-<repo>/.plumb}/nats/nodes/<n>/: nats.conf, nats.log,
+# nats.pid, store/ (the JetStream store, wiped by `start`, kept by `start-node`) and node.env,
+# which a fault injector reads, one KEY=value a line:
+#   NODE=2  NAME=n2  PID=12345  CLIENT_PORT=4223  MONITOR_PORT=8223  CLUSTER_PORT=6223
+#   PORTS=4223,8223,6223  DATA_DIR=<dir>  LOG=<file>  CONF=<file>
+# PID is empty while the node is stopped by stop-node.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 state_dir="${PLUMB_STATE_DIR:-$repo/.plumb}/nats"
-port="${PLUMB_NATS_PORT:-4222}"
-monitor_port="${PLUMB_NATS_MONITOR_PORT:-8222}"
-pid_file="$state_dir/nats.pid"
-log_file="$state_dir/nats.log"
-store_dir="$state_dir/store"
-ready_timeout_s="${PLUMB_NATS_READY_TIMEOUT:-20}"
+nodes_dir="$state_dir/nodes"
+base_port="${PLUMB_NATS_PORT:-4222}"
+base_monitor_port="${PLUMB_NATS_MONITOR_PORT:-8222}"
+base_cluster_port="${PLUMB_NATS_CLUSTER_PORT:-6222}"
+cluster_name=plumb
+# Generous: other brokers may be starting on the same two cores, and a cluster's JetStream needs
+# its routes up and a meta leader elected before it accepts streams.
+ready_timeout_s="${PLUMB_NATS_READY_TIMEOUT:-60}"
+stop_timeout_s=15
 
+die() {
+  echo "$*" >&2
+  exit 1
+}
+
+# --- where node n lives -------------------------------------------------------------------------
+
+node_dir() { echo "$nodes_dir/$1"; }
+node_env_file() { echo "$nodes_dir/$1/node.env"; }
+client_port() { echo $((base_port + $1 - 1)); }
+monitor_port() { echo $((base_monitor_port + $1 - 1)); }
+cluster_port() { echo $((base_cluster_port + $1 - 1)); }
+
+# The node numbers that have a state directory, in order (the cluster the last `start` made).
+known_nodes() {
+  local env
+  for env in "$nodes_dir"/*/node.env; do
+    if [[ -f "$env" ]]; then basename "$(dirname "$env")"; fi
+  done | sort -n
+}
+
+# One value of node n's state file.
+node_value() {
+  sed -n "s/^$2=//p" "$(node_env_file "$1")" 2>/dev/null | head -n 1
+}
+
+# --- writing a node's files ---------------------------------------------------------------------
+
+# Writes node n's server configuration; a cluster of more than one node gets a cluster block with
+# routes to every other node.
+write_config() {
+  local n=$1 count=$2 dir
+  dir="$(node_dir "$n")"
+  {
+    echo "server_name: n$n"
+    echo "listen: 127.0.0.1:$(client_port "$n")"
+    echo "http: 127.0.0.1:$(monitor_port "$n")"
+    echo "pid_file: \"$dir/nats.pid\""
+    echo "log_file: \"$dir/nats.log\""
+    echo "jetstream {"
+    echo "  store_dir: \"$dir/store\""
+    echo "}"
+    if ((count > 1)); then
+      echo "cluster {"
+      echo "  name: $cluster_name"
+      echo "  listen: 127.0.0.1:$(cluster_port "$n")"
+      echo "  routes: ["
+      local other
+      for ((other = 1; other <= count; other++)); do
+        ((other == n)) || echo "    nats-route://127.0.0.1:$(cluster_port "$other")"
+      done
+      echo "  ]"
+      echo "}"
+    fi
+  } >"$dir/nats.conf"
+}
+
+# Writes node n's state file with the given PID (empty when stopped).
+write_node_env() {
+  local n=$1 count=$2 pid=$3 dir ports cport=""
+  dir="$(node_dir "$n")"
+  ports="$(client_port "$n"),$(monitor_port "$n")"
+  if ((count > 1)); then
+    cport="$(cluster_port "$n")"
+    ports="$ports,$cport"
+  fi
+  cat >"$dir/node.env.tmp" <<EOF
+NODE=$n
+NAME=n$n
+PID=$pid
+CLIENT_PORT=$(client_port "$n")
+MONITOR_PORT=$(monitor_port "$n")
+CLUSTER_PORT=$cport
+PORTS=$ports
+DATA_DIR=$dir/store
+LOG=$dir/nats.log
+CONF=$dir/nats.conf
+EOF
+  # Renamed into place so a reader never sees half a file.
+  mv "$dir/node.env.tmp" "$dir/node.env"
+}
+
+# --- one node's process -------------------------------------------------------------------------
+
+# Prints node n's PID if that process is alive and is the nats-server of this node's config.
 running_pid() {
-  # Prints the PID we recorded if that process is still a nats-server; nothing otherwise.
-  [[ -f "$pid_file" ]] || return 1
-  local pid
-  pid="$(cat "$pid_file" 2>/dev/null || true)"
+  local n=$1 pid
+  pid="$(node_value "$n" PID)"
   [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  grep -q nats-server "/proc/$pid/cmdline" 2>/dev/null || return 1
+  # A recycled PID must never be taken for our server: check the command line names our config.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "nats-server.*$(node_dir "$n")/nats.conf" ||
+    return 1
   echo "$pid"
 }
 
 port_taken() {
-  # True when something already listens on 127.0.0.1:$1 (or on all addresses).
+  # True when something already listens on port $1 (on 127.0.0.1 or on all addresses).
   ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
 }
 
 healthy() {
-  curl -fsS --max-time 1 "http://127.0.0.1:$monitor_port/healthz" 2>/dev/null | grep -q '"ok"'
+  curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$1")/healthz" 2>/dev/null | grep -q '"ok"'
 }
 
-start() {
-  if ! command -v nats-server >/dev/null 2>&1; then
-    echo "nats-server not found: run 'apt-get install -y nats-server' (or deploy/local/install-debian-packages.sh)" >&2
-    exit 1
-  fi
-  local pid
-  if pid="$(running_pid)"; then
-    echo "nats already running (pid $pid, port $port)"
-    exit 0
-  fi
-  for p in "$port" "$monitor_port"; do
+# Launches node n in the background and records its PID; does not wait for readiness.
+launch_node() {
+  local n=$1 count=$2 dir p
+  dir="$(node_dir "$n")"
+  for p in $(node_value "$n" PORTS | tr ',' ' '); do
     if port_taken "$p"; then
-      echo "port $p on 127.0.0.1 is already in use: stop what holds it or set PLUMB_NATS_PORT / PLUMB_NATS_MONITOR_PORT" >&2
-      exit 1
+      echo "nats node $n: port $p on 127.0.0.1 is already in use (stop what holds it, or set PLUMB_NATS_PORT / PLUMB_NATS_MONITOR_PORT / PLUMB_NATS_CLUSTER_PORT)" >&2
+      return 1
     fi
   done
-  rm -rf "$store_dir"
-  mkdir -p "$store_dir"
-  rm -f "$pid_file" "$log_file"
+  rm -f "$dir/nats.pid"
   # nats-server has no daemon mode: detach it into its own session so it outlives this shell.
-  setsid nats-server -a 127.0.0.1 -p "$port" -m "$monitor_port" -P "$pid_file" -l "$log_file" \
-    -js -sd "$store_dir" </dev/null >/dev/null 2>&1 &
-  local launched=$!
-  local deadline=$((SECONDS + ready_timeout_s))
-  until healthy; do
-    if ! kill -0 "$launched" 2>/dev/null; then
-      echo "nats-server exited during start; see $log_file:" >&2
-      tail -n 5 "$log_file" >&2 2>/dev/null || true
-      exit 1
+  # setsid execs nats-server here (a background job is no process-group leader), so $! is its PID.
+  setsid nats-server -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
+  write_node_env "$n" "$count" "$!"
+}
+
+# Waits until node n answers /healthz ok. In a cluster a node is healthy only once JetStream
+# has contact with a meta leader, so launch every node before waiting for any.
+wait_healthy() {
+  local n=$1 deadline=$2 pid
+  pid="$(node_value "$n" PID)"
+  until healthy "$n"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "nats node $n exited during start; see $(node_value "$n" LOG)" >&2
+      return 1
     fi
     if ((SECONDS >= deadline)); then
-      echo "nats-server not healthy after ${ready_timeout_s}s; see $log_file" >&2
-      kill "$launched" 2>/dev/null || true
-      exit 1
+      echo "nats node $n not healthy after ${ready_timeout_s}s; see $(node_value "$n" LOG)" >&2
+      return 1
     fi
-    sleep 0.1
+    sleep 0.2
   done
-  # The server writes its own PID file; fall back to the PID we launched if it has not yet.
-  [[ -s "$pid_file" ]] || echo "$launched" >"$pid_file"
-  echo "nats started (pid $(cat "$pid_file"), nats://127.0.0.1:$port, monitor :$monitor_port)"
+}
+
+# Waits until JetStream's meta group has a leader that every node knows, and that leader sees all
+# its count-1 peers current: before that, creating a stream with 3 replicas fails for want of
+# peers. Only the leader's /jsz lists the peers, so every node's answer is read.
+wait_meta_cluster() {
+  local count=$1 deadline=$2 n answers
+  while :; do
+    answers=()
+    for ((n = 1; n <= count; n++)); do
+      answers+=("$(curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$n")/jsz" 2>/dev/null || true)")
+    done
+    if meta_cluster_complete "$count" "${answers[@]}"; then
+      return 0
+    fi
+    if ((SECONDS >= deadline)); then
+      echo "nats cluster: JetStream has no meta leader with $count current peers after ${ready_timeout_s}s; see $(node_value 1 LOG)" >&2
+      return 1
+    fi
+    sleep 0.2
+  done
+}
+
+# True when the /jsz answers ($2...) of nodes n1..n$1 all name one meta leader, and that leader's
+# own answer shows a cluster of $1 with every other peer current.
+meta_cluster_complete() {
+  python3 - "$@" <<'PY'
+import json, sys
+count, answers = int(sys.argv[1]), sys.argv[2:]
+try:
+    metas = [json.loads(a).get("meta_cluster") or {} for a in answers]
+except ValueError:
+    sys.exit(1)
+leaders = {m.get("leader") for m in metas}
+if len(leaders) != 1 or not next(iter(leaders)):
+    sys.exit(1)
+leader = next(iter(leaders))
+own = metas[int(leader[1:]) - 1] if leader[1:].isdigit() and int(leader[1:]) <= count else {}
+peers = own.get("replicas") or []
+ok = (own.get("cluster_size") == count and len(peers) == count - 1
+      and all(p.get("current") for p in peers))
+sys.exit(0 if ok else 1)
+PY
+}
+
+# Stops node n (SIGTERM, then SIGKILL after the timeout) and clears its PID. Quiet when stopped.
+stop_node_process() {
+  local n=$1 pid deadline
+  if pid="$(running_pid "$n")"; then
+    kill "$pid" 2>/dev/null || true
+    deadline=$((SECONDS + stop_timeout_s))
+    while kill -0 "$pid" 2>/dev/null; do
+      if ((SECONDS >= deadline)); then
+        echo "nats node $n (pid $pid) did not stop in ${stop_timeout_s}s; sending SIGKILL" >&2
+        kill -9 "$pid" 2>/dev/null || true
+        break
+      fi
+      sleep 0.1
+    done
+    echo "nats node $n stopped (pid $pid)"
+  fi
+  if [[ -f "$(node_env_file "$n")" ]]; then sed -i 's/^PID=.*/PID=/' "$(node_env_file "$n")"; fi
+}
+
+# --- subcommands --------------------------------------------------------------------------------
+
+start() {
+  local count=1
+  while (($#)); do
+    case "$1" in
+      --nodes)
+        count="${2:-}"
+        shift 2 || die "usage: $0 start [--nodes N]"
+        ;;
+      --nodes=*)
+        count="${1#--nodes=}"
+        shift
+        ;;
+      *) die "usage: $0 start [--nodes N]" ;;
+    esac
+  done
+  [[ "$count" =~ ^[1-9]$ ]] || die "--nodes must be a whole number from 1 to 9, was '$count'"
+  command -v nats-server >/dev/null 2>&1 ||
+    die "nats-server not found: run 'apt-get install -y nats-server' (or deploy/local/install-debian-packages.sh)"
+
+  local running
+  running="$(running_nodes)"
+  if [[ -n "$running" ]]; then
+    local known
+    known="$(known_nodes | wc -l)"
+    if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" ]]; then
+      echo "nats already running ($count node(s), nats://127.0.0.1:$base_port)"
+      exit 0
+    fi
+    die "nats already running with node(s) $running of $known: run '$0 stop' first"
+  fi
+
+  # Every start begins from empty stores, so each run starts from an empty cluster.
+  rm -rf "$nodes_dir"
+  local n
+  for ((n = 1; n <= count; n++)); do
+    mkdir -p "$(node_dir "$n")/store"
+    write_config "$n" "$count"
+    write_node_env "$n" "$count" ""
+  done
+  for ((n = 1; n <= count; n++)); do
+    launch_node "$n" "$count" || abort_start
+  done
+  local deadline=$((SECONDS + ready_timeout_s))
+  for ((n = 1; n <= count; n++)); do
+    wait_healthy "$n" "$deadline" || abort_start
+  done
+  if ((count > 1)); then
+    wait_meta_cluster "$count" "$deadline" || abort_start
+  fi
+  if ((count == 1)); then
+    echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port)"
+  else
+    echo "nats cluster '$cluster_name' started: $count nodes, JetStream meta leader elected"
+    for ((n = 1; n <= count; n++)); do
+      describe_node "$n"
+    done
+  fi
+}
+
+# Leaves no half-started cluster behind: stops every node launched so far, then fails. The one-line
+# reason was printed by the step that failed.
+abort_start() {
+  local n
+  for n in $(known_nodes); do
+    stop_node_process "$n" >/dev/null
+  done
+  exit 1
+}
+
+# The node numbers whose process runs, space-separated.
+running_nodes() {
+  local n
+  for n in $(known_nodes); do
+    if running_pid "$n" >/dev/null; then echo "$n"; fi
+  done | tr '\n' ' ' | sed 's/ $//'
 }
 
 stop() {
-  local pid
-  if ! pid="$(running_pid)"; then
-    echo "nats not running"
-    rm -f "$pid_file"
-    exit 0
-  fi
-  kill "$pid"
-  local deadline=$((SECONDS + 15))
-  while kill -0 "$pid" 2>/dev/null; do
-    if ((SECONDS >= deadline)); then
-      echo "nats (pid $pid) did not stop in 15s; sending SIGKILL" >&2
-      kill -9 "$pid" 2>/dev/null || true
-      break
+  local n pid pids=()
+  # Signal every node first, then wait: a cluster stops in one timeout, not three.
+  for n in $(known_nodes); do
+    if pid="$(running_pid "$n")"; then
+      kill "$pid" 2>/dev/null || true
+      pids+=("$n:$pid")
     fi
-    sleep 0.1
   done
-  rm -f "$pid_file"
-  echo "nats stopped (pid $pid)"
+  if ((${#pids[@]} == 0)); then
+    echo "nats not running"
+  fi
+  local entry deadline=$((SECONDS + stop_timeout_s))
+  for entry in "${pids[@]}"; do
+    n="${entry%%:*}"
+    pid="${entry#*:}"
+    while kill -0 "$pid" 2>/dev/null; do
+      if ((SECONDS >= deadline)); then
+        echo "nats node $n (pid $pid) did not stop in ${stop_timeout_s}s; sending SIGKILL" >&2
+        kill -9 "$pid" 2>/dev/null || true
+        break
+      fi
+      sleep 0.1
+    done
+    echo "nats node $n stopped (pid $pid)"
+  done
+  for n in $(known_nodes); do
+    sed -i 's/^PID=.*/PID=/' "$(node_env_file "$n")"
+  done
+}
+
+describe_node() {
+  local n=$1 pid state cport ports
+  if pid="$(running_pid "$n")"; then
+    if healthy "$n"; then state="running, pid $pid"; else state="running but not healthy, pid $pid"; fi
+  else
+    state="stopped"
+  fi
+  ports="client $(node_value "$n" CLIENT_PORT) monitor $(node_value "$n" MONITOR_PORT)"
+  cport="$(node_value "$n" CLUSTER_PORT)"
+  [[ -z "$cport" ]] || ports="$ports cluster $cport"
+  echo "  node $n (n$n): $state; ports $ports; data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)"
 }
 
 status() {
-  local pid
-  if pid="$(running_pid)"; then
-    if healthy; then
-      echo "nats running (pid $pid, nats://127.0.0.1:$port)"
-    else
-      echo "nats process running (pid $pid) but not healthy on :$monitor_port"
-    fi
-  else
+  local known running total up
+  known="$(known_nodes)"
+  running="$(running_nodes)"
+  total="$(echo "$known" | wc -w)"
+  up="$(echo "$running" | wc -w)"
+  if ((up == 0)); then
     echo "nats not running"
     exit 3
   fi
+  echo "nats: $up of $total node(s) running, nats://127.0.0.1:$base_port"
+  local n
+  for n in $known; do
+    describe_node "$n"
+  done
+  ((up == total)) || exit 1
+}
+
+# Node n of the cluster the last `start` made; fails with one line when there is none.
+require_node() {
+  [[ "${1:-}" =~ ^[1-9]$ ]] || die "usage: $0 start-node|stop-node N (N from 1 to 9)"
+  [[ -f "$(node_env_file "$1")" ]] || die "nats node $1 does not exist: start a cluster with '$0 start --nodes 3' first"
+}
+
+start_node() {
+  require_node "${1:-}"
+  local n=$1 count pid
+  count="$(known_nodes | wc -l)"
+  if pid="$(running_pid "$n")"; then
+    echo "nats node $n already running (pid $pid)"
+    exit 0
+  fi
+  # The store is kept: the node rejoins with the data it had and catches up from its peers.
+  launch_node "$n" "$count" || exit 1
+  if ! wait_healthy "$n" $((SECONDS + ready_timeout_s)); then
+    stop_node_process "$n" >/dev/null
+    exit 1
+  fi
+  describe_node "$n"
+}
+
+stop_node() {
+  require_node "${1:-}"
+  stop_node_process "$1"
 }
 
 case "${1:-}" in
-  start) start ;;
+  start)
+    shift
+    start "$@"
+    ;;
   stop) stop ;;
   status) status ;;
+  start-node) start_node "${2:-}" ;;
+  stop-node) stop_node "${2:-}" ;;
   *)
-    echo "usage: $0 start|stop|status" >&2
+    echo "usage: $0 start [--nodes N] | stop | status | start-node N | stop-node N" >&2
     exit 2
     ;;
 esac

@@ -8,12 +8,15 @@ import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import io.nats.client.api.ClusterInfo;
+import io.nats.client.api.Replica;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
@@ -21,7 +24,10 @@ import io.plumb.driver.MessageListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -48,6 +54,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<Consumer, MessageListener> slowConsumerListeners = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
+  private final Set<String> createdStreams = ConcurrentHashMap.newKeySet();
 
   public NatsBenchmarkDriver() {
     this(System.getenv());
@@ -89,12 +96,51 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
                 + config.natsHostUrl()
                 + " does not enable (start nats-server with -js)");
       }
+      refuseMoreCopiesThanNodes(driverConfig);
       jetStream = publishConnection.jetStream();
       management = publishConnection.jetStreamManagement();
       facts.put("nats.jetstream.storage", config.storageType().toString());
       facts.put("nats.jetstream.replicas", String.valueOf(config.replicationFactor()));
       facts.put("nats.jetstream.consumerType", config.consumerType().toString());
     }
+  }
+
+  /**
+   * Nodes of the cluster the server belongs to, as the server tells clients: its INFO lists the
+   * client URL of every server in the cluster (its own included), and nothing when it is alone.
+   */
+  private int nodes() {
+    List<String> urls = publishConnection.getServerInfo().getConnectURLs();
+    return urls == null || urls.isEmpty() ? 1 : (int) urls.stream().distinct().count();
+  }
+
+  /**
+   * A stream cannot have more replicas than the cluster has servers: refuse the file now, with one
+   * line, rather than let stream creation fail after the run has started.
+   */
+  private void refuseMoreCopiesThanNodes(DriverConfig driverConfig) throws Exception {
+    int nodes = nodes();
+    int asked = config.replicationFactor();
+    if (asked <= nodes) {
+      return;
+    }
+    close();
+    throw driverConfig
+        .settings()
+        .error(
+            "replicationFactor",
+            "asks for "
+                + asked
+                + " copies but the NATS server at "
+                + config.natsHostUrl()
+                + " has "
+                + nodes
+                + (nodes == 1 ? " node" : " nodes")
+                + " (start "
+                + asked
+                + ": deploy/local/nats.sh start --nodes "
+                + asked
+                + ")");
   }
 
   private Connection connect(String name) throws java.io.IOException, InterruptedException {
@@ -154,6 +200,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
       }
       StreamInfo info = management.addStream(builder.build());
       verify(stream, info.getConfiguration());
+      createdStreams.add(stream);
       return CompletableFuture.completedFuture(null);
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
@@ -261,6 +308,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
     try {
       for (String topic : topics) {
         try {
+          createdStreams.remove(Subjects.name(topic));
           management.deleteStream(Subjects.name(topic));
         } catch (JetStreamApiException e) {
           if (e.getApiErrorCode() != STREAM_NOT_FOUND) {
@@ -276,9 +324,79 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
 
   private static final int STREAM_NOT_FOUND = 10059;
 
+  /**
+   * The facts gathered at initialize, plus what the server says now: its version, the cluster's
+   * node count and where the copies of this run's streams are.
+   */
   @Override
   public Map<String, String> brokerFacts() {
-    return new TreeMap<>(facts);
+    Map<String, String> answer = new TreeMap<>(facts);
+    if (publishConnection != null) {
+      answer.put(BrokerFactNames.NODES, String.valueOf(nodes()));
+      answer.put(BrokerFactNames.BROKER_VERSION, publishConnection.getServerInfo().getVersion());
+    }
+    answer.putAll(replication());
+    return answer;
+  }
+
+  /**
+   * Where the server says the copies of this run's streams are: per stream its leader and the nodes
+   * holding it, and over all streams the fewest copies any stream has and every node that holds
+   * one. Read from the server each time (a leader may move); empty before any stream exists.
+   */
+  private Map<String, String> replication() {
+    Map<String, String> found = new TreeMap<>();
+    if (management == null || createdStreams.isEmpty()) {
+      return found;
+    }
+    int fewest = Integer.MAX_VALUE;
+    Set<String> allNodes = new TreeSet<>();
+    for (String stream : new TreeSet<>(createdStreams)) {
+      StreamInfo info;
+      try {
+        info = management.getStreamInfo(stream);
+      } catch (Exception e) {
+        // Deleted since (deleteTopics), or the server is unreachable: nothing to report for it.
+        continue;
+      }
+      List<String> holders = holders(info.getClusterInfo());
+      fewest = Math.min(fewest, holders.size());
+      allNodes.addAll(holders);
+      ClusterInfo cluster = info.getClusterInfo();
+      // A stream on a server outside any cluster has no election: that server is its leader.
+      String leader =
+          cluster == null
+              ? publishConnection.getServerInfo().getServerName()
+              : Objects.requireNonNullElse(cluster.getLeader(), "");
+      found.put("nats.stream." + stream + ".leader", leader);
+      found.put("nats.stream." + stream + ".replicaNodes", String.join(",", holders));
+    }
+    if (fewest != Integer.MAX_VALUE) {
+      found.put(BrokerFactNames.REPLICAS, String.valueOf(fewest));
+      found.put(BrokerFactNames.REPLICA_NODES, String.join(",", allNodes));
+    }
+    return found;
+  }
+
+  /**
+   * The servers holding a stream: its leader, then its other replicas, as the server names them. A
+   * server outside any cluster reports no cluster information: the stream is on that server alone.
+   */
+  private List<String> holders(ClusterInfo cluster) {
+    List<String> names = new java.util.ArrayList<>();
+    if (cluster == null) {
+      names.add(publishConnection.getServerInfo().getServerName());
+      return names;
+    }
+    if (cluster.getLeader() != null && !cluster.getLeader().isEmpty()) {
+      names.add(cluster.getLeader());
+    }
+    if (cluster.getReplicas() != null) {
+      for (Replica replica : cluster.getReplicas()) {
+        names.add(replica.getName());
+      }
+    }
+    return names;
   }
 
   /** The parsed driver file, after overrides (for tests and diagnostics). */
