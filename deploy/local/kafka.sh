@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# Runs one Kafka 4.1.1 broker on 127.0.0.1 for quick starts and the driver-kafka tests:
-# a single KRaft node that is both broker and controller, formatted fresh at every start.
+# Runs Kafka 4.1.1 on 127.0.0.1 for quick starts and the driver-kafka tests. By default one KRaft
+# node that is both broker and controller; with --nodes 3 a cluster of three such nodes (a
+# controller quorum of 3, internal topics replicated 3 times), each a process of its own with its
+# own data directory and log, so that a fault can kill or freeze one node alone. Every start
+# formats fresh, empty storage.
 #
-#   deploy/local/kafka.sh start|stop|status|classpath
+#   deploy/local/kafka.sh start [--nodes N]  one node (default), or N nodes (3 for replication)
+#   deploy/local/kafka.sh stop               stops every node
+#   deploy/local/kafka.sh status             lists every node; exit 0 all run, 3 none, 1 some
+#   deploy/local/kafka.sh stop-node N        stops node N alone (the others keep running)
+#   deploy/local/kafka.sh start-node N       restarts stopped node N with its existing data
+#   deploy/local/kafka.sh classpath          prints the broker + tools classpath (e.g. for
+#                                            org.apache.kafka.tools.ProducerPerformance)
 #
-# start and stop are safe to repeat; status exits 0 when running, 3 when not; classpath prints
-# the broker + tools classpath (e.g. for org.apache.kafka.tools.ProducerPerformance).
+# start and stop are safe to repeat. Ports of node n: client PORT+2(n-1), controller
+# CONTROLLER_PORT+2(n-1): node 1 9092/9093 (the single node's, so one driver file reaches either),
+# node 2 9094/9095, node 3 9096/9097.
+#
+# Each node has <state>/nodes/<n>/node.env, lines KEY=value for other tools (fault injection,
+# resource sampling): NODE, PID (empty while stopped), HOST, PORTS (client,controller),
+# CLIENT_PORT, CONTROLLER_PORT, DATA_DIR, LOG (the broker's log), CONSOLE (its stdout/stderr),
+# CONFIG (its server.properties).
 #
 # The broker comes from Maven Central (this machine has no Kafka distribution): Maven resolves
 # deploy/local/kafka/pom.xml once and the classpath is cached in the state directory.
@@ -14,13 +29,16 @@
 #   PLUMB_STATE_DIR              state root (default <repo>/.plumb); Kafka uses <root>/kafka/
 #   PLUMB_KAFKA_HOST             address to listen on and advertise (default 127.0.0.1; e.g. the
 #                                broker host's address for clients on other hosts)
-#   PLUMB_KAFKA_PORT             client listener port (default 9092)
-#   PLUMB_KAFKA_CONTROLLER_PORT  controller listener port (default 9093)
-#   PLUMB_KAFKA_HEAP             broker heap (default 1g)
-#   PLUMB_KAFKA_DATA_DIR         where the broker keeps its log (default <state>/data), emptied at
-#                                every start; e.g. /dev/shm/plumb-kafka keeps the disk out of a
-#                                measurement, at the cost of RAM for every message kept (a peak
-#                                search of workloads/peak-1kb.yaml held up to 20 GB there)
+#   PLUMB_KAFKA_PORT             node 1's client listener port (default 9092)
+#   PLUMB_KAFKA_CONTROLLER_PORT  node 1's controller listener port (default 9093)
+#   PLUMB_KAFKA_HEAP             heap of each node (default 1g)
+#   PLUMB_KAFKA_DATA_DIR         where a single node keeps its log (default <state>/data); node n
+#                                of a cluster uses <that>/node-<n>. Emptied at every start; e.g.
+#                                /dev/shm/plumb-kafka keeps the disk out of a measurement, at the
+#                                cost of RAM for every message kept (a peak search of
+#                                workloads/peak-1kb.yaml held up to 20 GB there)
+#   PLUMB_KAFKA_START_TIMEOUT    seconds a start may take (default 180: three JVMs starting at
+#                                once on 2 busy cores are slow)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -29,18 +47,19 @@ HOST="${PLUMB_KAFKA_HOST:-127.0.0.1}"
 PORT="${PLUMB_KAFKA_PORT:-9092}"
 CONTROLLER_PORT="${PLUMB_KAFKA_CONTROLLER_PORT:-9093}"
 HEAP="${PLUMB_KAFKA_HEAP:-1g}"
-START_TIMEOUT_S=60
+DATA_ROOT="${PLUMB_KAFKA_DATA_DIR:-$STATE/data}"
+START_TIMEOUT_S="${PLUMB_KAFKA_START_TIMEOUT:-180}"
 STOP_TIMEOUT_S=30
+MAX_NODES=9
 
 POM="$REPO/deploy/local/kafka/pom.xml"
 CLASSPATH_FILE="$STATE/classpath.txt"
-PID_FILE="$STATE/kafka.pid"
-DATA_DIR="${PLUMB_KAFKA_DATA_DIR:-$STATE/data}"
-LOG_DIR="$STATE/logs"
-SERVER_LOG="$LOG_DIR/server.log"
-CONSOLE_LOG="$STATE/console.out"
-PROPERTIES="$STATE/server.properties"
-LOG4J_CONFIG="$STATE/log4j2.properties"
+NODES_DIR="$STATE/nodes"
+# How many nodes the last start made: start-node and status need the cluster's shape.
+CLUSTER_FILE="$STATE/cluster.env"
+# Node 1's PID, as the single-node script always kept it: deploy/netns/multi-host.sh checks that
+# this file exists to know a Kafka of this script may be running.
+LEGACY_PID_FILE="$STATE/kafka.pid"
 
 die() {
   echo "kafka.sh: $*" >&2
@@ -52,17 +71,72 @@ port_open() {
   (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
 }
 
-# The PID from the pid file, if that process is still the broker this script started.
+# --- Where node $1 lives, and what it listens on --------------------------------------------
+
+client_port() { echo $((PORT + 2 * ($1 - 1))); }
+controller_port() { echo $((CONTROLLER_PORT + 2 * ($1 - 1))); }
+node_dir() { echo "$NODES_DIR/$1"; }
+node_env() { echo "$NODES_DIR/$1/node.env"; }
+node_config() { echo "$NODES_DIR/$1/server.properties"; }
+node_log() { echo "$NODES_DIR/$1/server.log"; }
+node_console() { echo "$NODES_DIR/$1/console.out"; }
+
+# A single node keeps its data where it always did; a cluster's nodes each get a subdirectory.
+node_data_dir() {
+  if (($2 == 1)); then echo "$DATA_ROOT"; else echo "$DATA_ROOT/node-$1"; fi
+}
+
+# The node count of the cluster the last start made (0 when none).
+cluster_size() {
+  local NODES=0
+  # shellcheck disable=SC1090
+  [[ -f "$CLUSTER_FILE" ]] && source "$CLUSTER_FILE"
+  echo "$NODES"
+}
+
+# Reads one KEY of node $1's node.env.
+node_value() {
+  local file
+  file="$(node_env "$1")"
+  [[ -f "$file" ]] || return 0
+  sed -n "s/^$2=//p" "$file"
+}
+
+# Writes node $1's node.env (of a cluster of $2) with PID $3 (empty: stopped). Written to a
+# temporary file and renamed, so that a reader never sees half a file.
+write_node_env() {
+  local node="$1" nodes="$2" pid="$3" file
+  file="$(node_env "$node")"
+  cat >"$file.tmp" <<EOF
+NODE=$node
+PID=$pid
+HOST=$HOST
+PORTS=$(client_port "$node"),$(controller_port "$node")
+CLIENT_PORT=$(client_port "$node")
+CONTROLLER_PORT=$(controller_port "$node")
+DATA_DIR=$(node_data_dir "$node" "$nodes")
+LOG=$(node_log "$node")
+CONSOLE=$(node_console "$node")
+CONFIG=$(node_config "$node")
+EOF
+  mv "$file.tmp" "$file"
+  if ((node == 1)); then
+    if [[ -n "$pid" ]]; then echo "$pid" >"$LEGACY_PID_FILE"; else rm -f "$LEGACY_PID_FILE"; fi
+  fi
+}
+
+# The PID node $1 runs as, if that process is still the broker this script started.
 running_pid() {
-  [[ -f "$PID_FILE" ]] || return 1
   local pid
-  pid="$(cat "$PID_FILE")"
+  pid="$(node_value "$1" PID)"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  # The pid could have been reused by an unrelated process: check it runs our properties file.
+  # The PID could have been reused by an unrelated process: check it runs this node's config.
   [[ -r "/proc/$pid/cmdline" ]] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "$PROPERTIES" || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "$(node_config "$1")" || return 1
   echo "$pid"
 }
+
+# --- Preparing nodes -----------------------------------------------------------------------
 
 # Resolves the broker + tools classpath with Maven once; later calls reuse the cached file
 # as long as every jar it names still exists.
@@ -85,25 +159,61 @@ resolve_classpath() {
   mv "$tmp" "$CLASSPATH_FILE"
 }
 
-write_config() {
-  cat >"$PROPERTIES" <<EOF
-# Generated by deploy/local/kafka.sh: one combined KRaft node on $HOST.
+# Every node's client and controller port must be distinct and free.
+check_ports() {
+  local nodes="$1" node p
+  local -A seen=()
+  for ((node = 1; node <= nodes; node++)); do
+    for p in "$(client_port "$node")" "$(controller_port "$node")"; do
+      [[ -z "${seen[$p]:-}" ]] ||
+        die "port $p would serve two nodes: PLUMB_KAFKA_PORT and PLUMB_KAFKA_CONTROLLER_PORT must differ by an odd number"
+      seen[$p]=1
+      if port_open "$p"; then
+        die "port $HOST:$p (node $node) is already in use by another process (set PLUMB_KAFKA_PORT / PLUMB_KAFKA_CONTROLLER_PORT)"
+      fi
+    done
+  done
+}
+
+# controller.quorum.voters for a cluster of $1: every node is a voter.
+quorum_voters() {
+  local nodes="$1" node voters=""
+  for ((node = 1; node <= nodes; node++)); do
+    voters+="${voters:+,}$node@$HOST:$(controller_port "$node")"
+  done
+  echo "$voters"
+}
+
+# Writes node $1's server.properties and log4j2.properties, for a cluster of $2 nodes.
+write_node_config() {
+  local node="$1" nodes="$2"
+  local port controller dir
+  port="$(client_port "$node")"
+  controller="$(controller_port "$node")"
+  dir="$(node_dir "$node")"
+  # Internal topics get as many copies as there are nodes, up to 3, and accept writes while all
+  # but one copy are in sync: a single node must not wait for replicas that never come.
+  local internal_rf=$((nodes < 3 ? nodes : 3))
+  local internal_isr=$((internal_rf > 1 ? internal_rf - 1 : 1))
+  cat >"$(node_config "$node")" <<EOF
+# Generated by deploy/local/kafka.sh: node $node of $nodes, a combined KRaft node on $HOST.
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
-listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$HOST:$PORT
+node.id=$node
+controller.quorum.voters=$(quorum_voters "$nodes")
+listeners=PLAINTEXT://$HOST:$port,CONTROLLER://$HOST:$controller
+advertised.listeners=PLAINTEXT://$HOST:$port
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-log.dirs=$DATA_DIR
+log.dirs=$(node_data_dir "$node" "$nodes")
 num.partitions=1
-# One broker: every internal topic has a single replica, or the broker waits for others forever.
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+offsets.topic.replication.factor=$internal_rf
+transaction.state.log.replication.factor=$internal_rf
+transaction.state.log.min.isr=$internal_isr
+share.coordinator.state.topic.replication.factor=$internal_rf
+share.coordinator.state.topic.min.isr=$internal_isr
+# Topics keep Kafka's defaults (default.replication.factor=1, min.insync.replicas=1), so a driver
+# file that sets neither runs on one node or many; a replicated file asks for its copies itself.
 min.insync.replicas=1
 # Consumers of a new group start at once instead of waiting 3 s for more members.
 group.initial.rebalance.delay.ms=0
@@ -113,12 +223,12 @@ group.initial.rebalance.delay.ms=0
 log.segment.delete.delay.ms=0
 EOF
 
-  cat >"$LOG4J_CONFIG" <<EOF
-# Generated by deploy/local/kafka.sh: the broker logs to a file in the state directory.
+  cat >"$dir/log4j2.properties" <<EOF
+# Generated by deploy/local/kafka.sh: node $node logs to a file of its own.
 status = warn
 appender.file.type = File
 appender.file.name = FILE
-appender.file.fileName = $SERVER_LOG
+appender.file.fileName = $(node_log "$node")
 appender.file.layout.type = PatternLayout
 appender.file.layout.pattern = [%d] %p %m (%c)%n
 rootLogger.level = INFO
@@ -130,117 +240,324 @@ logger.state.level = WARN
 EOF
 }
 
-# JVM settings shared by the broker and the storage tool; $1 is the heap size.
+# JVM settings for node $1's broker.
 jvm_args() {
-  JVM_ARGS=(-Xms"$1" -Xmx"$1"
+  local dir
+  dir="$(node_dir "$1")"
+  JVM_ARGS=(-Xms"$HEAP" -Xmx"$HEAP"
     -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35
     -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true
-    -Dlog4j2.configurationFile="$LOG4J_CONFIG" -Dkafka.logs.dir="$LOG_DIR"
+    -Dlog4j2.configurationFile="$dir/log4j2.properties" -Dkafka.logs.dir="$dir"
     -cp "$(cat "$CLASSPATH_FILE")")
 }
 
-start() {
-  local pid
-  if pid="$(running_pid)"; then
-    echo "Kafka already running (PID $pid) on $HOST:$PORT"
-    return 0
-  fi
-  command -v java >/dev/null || die "java not found: install Java 17 (apt-get install -y openjdk-17-jre-headless)"
-  local p
-  for p in "$PORT" "$CONTROLLER_PORT"; do
-    if port_open "$p"; then
-      die "port $HOST:$p is already in use by another process (set PLUMB_KAFKA_PORT / PLUMB_KAFKA_CONTROLLER_PORT)"
-    fi
+# JVM settings for a short-lived Kafka tool: small heap, quick start (no optimising JIT).
+tool_jvm_args() {
+  TOOL_JVM_ARGS=(-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true
+    -cp "$(cat "$CLASSPATH_FILE")")
+}
+
+# A Kafka cluster id: 16 random bytes in URL-safe base64 without padding, as
+# `StorageTool random-uuid` prints it (which costs a JVM start); like Kafka, never starting with '-'.
+new_cluster_id() {
+  local id="-"
+  while [[ "$id" == -* ]]; do
+    id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
   done
+  echo "$id"
+}
 
-  resolve_classpath
-  rm -rf "$DATA_DIR" "$LOG_DIR"
-  mkdir -p "$DATA_DIR" "$LOG_DIR"
-  write_config
+# Formats the storage of nodes 1..$1 with one cluster id, all at once (each is a JVM start).
+format_nodes() {
+  local nodes="$1" cluster_id node
+  cluster_id="$(new_cluster_id)"
+  local -A formatting=()
+  tool_jvm_args
+  for ((node = 1; node <= nodes; node++)); do
+    java "${TOOL_JVM_ARGS[@]}" kafka.tools.StorageTool format \
+      -t "$cluster_id" -c "$(node_config "$node")" >"$(node_dir "$node")/format.log" 2>&1 &
+    formatting[$node]=$!
+  done
+  local failed=""
+  for node in "${!formatting[@]}"; do
+    wait "${formatting[$node]}" || failed="${failed:-$node}"
+  done
+  [[ -z "$failed" ]] ||
+    die "node $failed: formatting its storage failed (log: $(node_dir "$failed")/format.log)"
+  echo "NODES=$nodes" >"$CLUSTER_FILE"
+  echo "CLUSTER_ID=$cluster_id" >>"$CLUSTER_FILE"
+}
 
-  jvm_args 256m
-  local cluster_id
-  cluster_id="$(java "${JVM_ARGS[@]}" kafka.tools.StorageTool random-uuid 2>"$STATE/format.log")" ||
-    { cat "$STATE/format.log" >&2; die "could not generate a cluster id"; }
-  if ! java "${JVM_ARGS[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPERTIES" >>"$STATE/format.log" 2>&1; then
-    tail -n 20 "$STATE/format.log" >&2
-    die "formatting the storage directory failed (log: $STATE/format.log)"
-  fi
+# --- Starting and stopping nodes -----------------------------------------------------------
 
+# Launches node $1 (of $2) in the background and records its PID; its console output is appended.
+launch_node() {
+  local node="$1" nodes="$2" pid
+  jvm_args "$node"
   # setsid: the broker must not die with the terminal or job that started it. In a
   # non-interactive shell the child is no process-group leader, so setsid execs in place and
   # $! is the JVM's own PID.
-  jvm_args "$HEAP"
-  setsid java "${JVM_ARGS[@]}" kafka.Kafka "$PROPERTIES" </dev/null >"$CONSOLE_LOG" 2>&1 &
+  setsid java "${JVM_ARGS[@]}" kafka.Kafka "$(node_config "$node")" </dev/null >>"$(node_console "$node")" 2>&1 &
   pid=$!
-  echo "$pid" >"$PID_FILE"
+  write_node_env "$node" "$nodes" "$pid"
+  # Until the forked shell has exec'd java, its command line does not name the node's config and
+  # running_pid would not recognise it: wait for the exec (milliseconds) or the process's end.
+  local i
+  for ((i = 0; i < 100; i++)); do
+    running_pid "$node" >/dev/null || ! kill -0 "$pid" 2>/dev/null && break
+    sleep 0.05
+  done
+}
 
-  local deadline=$((SECONDS + START_TIMEOUT_S))
-  while true; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "--- $SERVER_LOG (tail)" >&2
-      tail -n 30 "$SERVER_LOG" >&2 2>/dev/null || true
-      echo "--- $CONSOLE_LOG (tail)" >&2
-      tail -n 30 "$CONSOLE_LOG" >&2 || true
-      rm -f "$PID_FILE"
-      die "Kafka exited during startup"
-    fi
-    if grep -q 'Kafka Server started' "$SERVER_LOG" 2>/dev/null && port_open "$PORT"; then
-      break
-    fi
+# The file to look at when node $1 failed: its broker log, or its console when the JVM died
+# before logging anything.
+failure_log() {
+  if [[ -s "$(node_log "$1")" ]]; then node_log "$1"; else node_console "$1"; fi
+}
+
+# Waits until every node named in $@ (as node:log-offset) logged "Kafka Server started" after
+# that offset and opened its client port. On a node's death or the deadline, stops every node
+# named and fails with one line naming the node and its log.
+await_started() {
+  local deadline=$((SECONDS + START_TIMEOUT_S)) waiting=("$@") entry node offset pid
+  while ((${#waiting[@]} > 0)); do
+    local still=()
+    for entry in "${waiting[@]}"; do
+      node="${entry%%:*}"
+      offset="${entry#*:}"
+      if ! pid="$(running_pid "$node")"; then
+        abort_start "$@"
+        die "node $node exited during startup (log: $(failure_log "$node"))"
+      fi
+      if tail -c +"$((offset + 1))" "$(node_log "$node")" 2>/dev/null | grep -q 'Kafka Server started' &&
+        port_open "$(client_port "$node")"; then
+        continue
+      fi
+      still+=("$entry")
+    done
+    waiting=("${still[@]+"${still[@]}"}")
+    ((${#waiting[@]} == 0)) && break
     if ((SECONDS >= deadline)); then
-      echo "--- $SERVER_LOG (tail)" >&2
-      tail -n 30 "$SERVER_LOG" >&2 2>/dev/null || true
-      stop >/dev/null 2>&1 || true
-      die "Kafka did not start within ${START_TIMEOUT_S}s"
+      abort_start "$@"
+      die "node ${waiting[0]%%:*} did not start within ${START_TIMEOUT_S}s (log: $(failure_log "${waiting[0]%%:*}"))"
     fi
     sleep 0.2
   done
-  echo "Kafka started on $HOST:$PORT (controller $CONTROLLER_PORT), PID $pid, state $STATE"
+}
+
+# Stops the nodes named in $@ (as node:offset) after a failed start: no half-started cluster.
+abort_start() {
+  local entry nodes=()
+  for entry in "$@"; do nodes+=("${entry%%:*}"); done
+  stop_nodes "${nodes[@]}" >/dev/null 2>&1 || true
+}
+
+# The brokers the cluster reports to a client of node 1, by asking it as the driver does.
+registered_brokers() {
+  tool_jvm_args
+  java "${TOOL_JVM_ARGS[@]}" org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$HOST:$PORT" 2>/dev/null |
+    grep -c '(id: ' || true
+}
+
+# Waits until the cluster reports $1 brokers: each node's "started" says it is registered and
+# unfenced, but node 1 may answer from metadata that does not show the others yet.
+await_brokers() {
+  local nodes="$1" deadline=$((SECONDS + START_TIMEOUT_S)) seen
+  while true; do
+    seen="$(registered_brokers)"
+    ((seen == nodes)) && return 0
+    if ((SECONDS >= deadline)); then
+      stop_nodes $(seq 1 "$nodes") >/dev/null 2>&1 || true
+      die "the cluster reports $seen of $nodes brokers after ${START_TIMEOUT_S}s (logs: $NODES_DIR/*/server.log)"
+    fi
+    sleep 1
+  done
+}
+
+# Sends SIGTERM to every running node in $@ at once, then waits for all of them; a node still
+# running after STOP_TIMEOUT_S is killed. All at once: a node stopping alone would wait for the
+# controller quorum to move its partitions, which the nodes stopping after it may no longer form.
+stop_nodes() {
+  local node pid
+  local -A stopping=()
+  for node in "$@"; do
+    if pid="$(running_pid "$node")"; then
+      kill -TERM "$pid"
+      stopping[$node]=$pid
+    fi
+  done
+  local deadline=$((SECONDS + STOP_TIMEOUT_S))
+  for node in "${!stopping[@]}"; do
+    pid="${stopping[$node]}"
+    while kill -0 "$pid" 2>/dev/null; do
+      if ((SECONDS >= deadline)); then
+        echo "Kafka node $node (PID $pid) did not stop within ${STOP_TIMEOUT_S}s: killing it" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+        break
+      fi
+      sleep 0.2
+    done
+  done
+  local nodes
+  nodes="$(cluster_size)"
+  for node in "$@"; do
+    [[ -f "$(node_env "$node")" ]] && write_node_env "$node" "$nodes" ""
+    [[ -n "${stopping[$node]:-}" ]] && echo "Kafka node $node stopped (PID ${stopping[$node]})"
+  done
+  return 0
+}
+
+# --- Commands ------------------------------------------------------------------------------
+
+# Running nodes of the last start, as a count.
+running_count() {
+  local nodes="$1" node count=0
+  for ((node = 1; node <= nodes; node++)); do
+    running_pid "$node" >/dev/null && count=$((count + 1))
+  done
+  echo "$count"
+}
+
+start() {
+  local nodes="$1"
+  [[ "$nodes" =~ ^[0-9]+$ ]] && ((nodes >= 1 && nodes <= MAX_NODES)) ||
+    die "--nodes expects a count from 1 to $MAX_NODES, got '$nodes'"
+  local size running
+  size="$(cluster_size)"
+  running="$(running_count "$size")"
+  if ((running > 0)); then
+    if ((size == nodes && running == nodes)); then
+      echo "Kafka already running: $nodes node(s), node 1 on $HOST:$PORT"
+      return 0
+    fi
+    die "Kafka already runs $running of $size node(s): stop it first (deploy/local/kafka.sh stop)"
+  fi
+  command -v java >/dev/null || die "java not found: install Java 17 (apt-get install -y openjdk-17-jre-headless)"
+  check_ports "$nodes"
+  resolve_classpath
+
+  local began=$SECONDS node
+  rm -rf "$DATA_ROOT" "$NODES_DIR" "$CLUSTER_FILE" "$LEGACY_PID_FILE"
+  for ((node = 1; node <= nodes; node++)); do
+    mkdir -p "$(node_dir "$node")" "$(node_data_dir "$node" "$nodes")"
+    write_node_config "$node" "$nodes"
+  done
+  format_nodes "$nodes"
+
+  # All nodes at once: a KRaft node waits for a quorum of controllers, so one alone never starts.
+  local waiting=()
+  for ((node = 1; node <= nodes; node++)); do
+    launch_node "$node" "$nodes"
+    waiting+=("$node:0")
+  done
+  await_started "${waiting[@]}"
+  ((nodes == 1)) || await_brokers "$nodes"
+
+  echo "Kafka started in $((SECONDS - began)) s: $nodes node(s), state $STATE"
+  for ((node = 1; node <= nodes; node++)); do
+    describe_node "$node"
+  done
 }
 
 stop() {
-  local pid
-  if ! pid="$(running_pid)"; then
-    rm -f "$PID_FILE"
+  local size node nodes=()
+  size="$(cluster_size)"
+  for ((node = 1; node <= size; node++)); do nodes+=("$node"); done
+  if (($(running_count "$size") == 0)); then
+    rm -f "$LEGACY_PID_FILE"
     echo "Kafka is not running"
     return 0
   fi
-  kill -TERM "$pid"
-  local deadline=$((SECONDS + STOP_TIMEOUT_S))
-  while kill -0 "$pid" 2>/dev/null; do
-    if ((SECONDS >= deadline)); then
-      echo "Kafka (PID $pid) did not stop within ${STOP_TIMEOUT_S}s: killing it" >&2
-      kill -KILL "$pid" 2>/dev/null || true
-      break
-    fi
-    sleep 0.2
-  done
-  rm -f "$PID_FILE"
-  echo "Kafka stopped (PID $pid)"
+  stop_nodes "${nodes[@]}"
+  rm -f "$LEGACY_PID_FILE"
+}
+
+# One line about node $1: running or not, PID, ports, data directory and log.
+describe_node() {
+  local node="$1" pid state
+  if pid="$(running_pid "$node")"; then state="running (PID $pid)"; else state="stopped"; fi
+  echo "  node $node: $state, client $HOST:$(node_value "$node" CLIENT_PORT)," \
+    "controller $(node_value "$node" CONTROLLER_PORT), data $(node_value "$node" DATA_DIR)," \
+    "log $(node_value "$node" LOG)"
 }
 
 status() {
-  local pid
-  if pid="$(running_pid)"; then
-    echo "Kafka running (PID $pid) on $HOST:$PORT, state $STATE"
-  else
+  local size running node
+  size="$(cluster_size)"
+  running="$(running_count "$size")"
+  if ((running == 0)); then
     echo "Kafka is not running"
     return 3
   fi
+  echo "Kafka running: $running of $size node(s), state $STATE"
+  for ((node = 1; node <= size; node++)); do
+    describe_node "$node"
+  done
+  ((running == size)) || return 1
+}
+
+# Checks that $1 names a node of the last start.
+known_node() {
+  local size
+  size="$(cluster_size)"
+  [[ "$1" =~ ^[0-9]+$ ]] && (($1 >= 1 && $1 <= size)) ||
+    die "no node '$1': the last start made ${size} node(s) (deploy/local/kafka.sh start --nodes 3)"
+}
+
+stop_node() {
+  known_node "$1"
+  if ! running_pid "$1" >/dev/null; then
+    echo "Kafka node $1 is not running"
+    return 0
+  fi
+  stop_nodes "$1"
+}
+
+start_node() {
+  local node="$1" pid
+  known_node "$node"
+  if pid="$(running_pid "$node")"; then
+    echo "Kafka node $node already running (PID $pid)"
+    return 0
+  fi
+  local p
+  for p in "$(client_port "$node")" "$(controller_port "$node")"; do
+    port_open "$p" && die "node $node: port $HOST:$p is already in use by another process"
+  done
+  resolve_classpath
+  local began=$SECONDS offset=0
+  [[ -f "$(node_log "$node")" ]] && offset="$(stat -c %s "$(node_log "$node")")"
+  launch_node "$node" "$(cluster_size)"
+  await_started "$node:$offset"
+  echo "Kafka node $node started in $((SECONDS - began)) s"
+  describe_node "$node"
+}
+
+# start's options: [--nodes N], default 1.
+start_command() {
+  local nodes=1
+  case "${1:-}" in
+    "") ;;
+    --nodes) nodes="${2:-}" ;;
+    --nodes=*) nodes="${1#--nodes=}" ;;
+    *) die "unknown option '$1' (start [--nodes N])" ;;
+  esac
+  start "$nodes"
 }
 
 case "${1:-}" in
-  start) start ;;
+  start) start_command "${@:2}" ;;
   stop) stop ;;
   status) status ;;
+  start-node) start_node "${2:-}" ;;
+  stop-node) stop_node "${2:-}" ;;
   classpath)
     resolve_classpath
     cat "$CLASSPATH_FILE"
     echo
     ;;
   *)
-    echo "usage: $0 start|stop|status|classpath" >&2
+    echo "usage: $0 start [--nodes N]|stop|status|start-node N|stop-node N|classpath" >&2
     exit 2
     ;;
 esac

@@ -1,18 +1,27 @@
 package io.plumb.driver.kafka;
 
+import io.plumb.driver.BrokerFactNames;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
@@ -37,15 +46,22 @@ final class BrokerFacts {
 
   private static final long TIMEOUT_SECONDS = 10;
 
+  /**
+   * Kafka tells clients no software version; the closest it reports is the metadata version the
+   * cluster runs (a level each release raises), under this feature name.
+   */
+  private static final String METADATA_VERSION = "metadata.version";
+
   private BrokerFacts() {}
 
   /**
-   * @param topic a topic this run created, whose settings are read back, if any exists yet
+   * @param topics the topics this run created (none yet before the run): their replicas are counted
+   *     and the settings of one of them are read back
    * @param validatedTopicConfig the settings the broker said a topic would get when it validated
    *     the driver file's topic settings, reported while no topic exists yet
    */
   static Map<String, String> read(
-      Admin admin, KafkaSettings settings, Optional<String> topic, Config validatedTopicConfig) {
+      Admin admin, KafkaSettings settings, Set<String> topics, Config validatedTopicConfig) {
     Map<String, String> facts = new TreeMap<>();
     ProducerConfig producer = new ProducerConfig(settings.producer());
     String acks = producer.getString(ProducerConfig.ACKS_CONFIG);
@@ -68,6 +84,8 @@ final class BrokerFacts {
       DescribeClusterResult cluster = admin.describeCluster();
       Collection<Node> nodes = cluster.nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
       facts.put("broker.count", String.valueOf(nodes.size()));
+      facts.put(BrokerFactNames.NODES, String.valueOf(nodes.size()));
+      facts.put(BrokerFactNames.BROKER_VERSION, metadataVersion(admin));
       facts.put("broker.clusterId", cluster.clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
       Node controller = cluster.controller().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
       Node anyBroker = controller != null && !controller.isEmpty() ? controller : first(nodes);
@@ -75,6 +93,7 @@ final class BrokerFacts {
       ConfigResource brokerResource =
           new ConfigResource(ConfigResource.Type.BROKER, anyBroker.idString());
       resources.add(brokerResource);
+      Optional<String> topic = topics.stream().sorted().findFirst();
       ConfigResource topicResource =
           topic.map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).orElse(null);
       if (topicResource != null) {
@@ -92,12 +111,69 @@ final class BrokerFacts {
         facts.put("topic.readBackFrom", "the broker's validation of the topic settings");
         putAll(facts, "topic.", validatedTopicConfig, topicKeys);
       }
+      if (!topics.isEmpty()) {
+        putReplicas(
+            facts,
+            admin
+                .describeTopics(topics)
+                .allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .values());
+      }
     } catch (Exception e) {
       // Facts are informative: a broker that refuses describeConfigs must not fail the run,
       // but the result says that the read-back did not happen.
       facts.put("readBackError", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     return facts;
+  }
+
+  /**
+   * The copies of the run's partitions as the broker describes them: {@code replicas} is the fewest
+   * any partition has (with {@code replicas.range} when partitions differ), {@code replicaNodes}
+   * the ids of the brokers holding any of them.
+   */
+  private static void putReplicas(Map<String, String> facts, Collection<TopicDescription> topics) {
+    IntSummaryStatistics copies = new IntSummaryStatistics();
+    Set<Integer> holders = new TreeSet<>();
+    for (TopicDescription topic : topics) {
+      for (TopicPartitionInfo partition : topic.partitions()) {
+        copies.accept(partition.replicas().size());
+        partition.replicas().forEach(node -> holders.add(node.id()));
+      }
+    }
+    if (copies.getCount() == 0) {
+      return;
+    }
+    facts.put(BrokerFactNames.REPLICAS, String.valueOf(copies.getMin()));
+    if (copies.getMin() != copies.getMax()) {
+      facts.put(
+          "replicas.range",
+          copies.getMin() + " to " + copies.getMax() + " copies: partitions differ");
+    }
+    facts.put(
+        BrokerFactNames.REPLICA_NODES,
+        holders.stream().map(String::valueOf).collect(Collectors.joining(",")));
+  }
+
+  /**
+   * The cluster's finalized metadata version, e.g. "metadata.version 27"; "unknown" from a broker
+   * without features (before Kafka 2.7), whose other facts are still read.
+   */
+  private static String metadataVersion(Admin admin) throws Exception {
+    FinalizedVersionRange level;
+    try {
+      level =
+          admin
+              .describeFeatures()
+              .featureMetadata()
+              .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .finalizedFeatures()
+              .get(METADATA_VERSION);
+    } catch (ExecutionException e) {
+      return "unknown (" + e.getCause().getClass().getSimpleName() + ")";
+    }
+    return level == null ? "unknown" : METADATA_VERSION + " " + level.maxVersionLevel();
   }
 
   private static void putAll(

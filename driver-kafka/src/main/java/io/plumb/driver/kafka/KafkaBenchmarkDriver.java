@@ -17,11 +17,11 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -55,7 +55,10 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
   private KafkaSettings settings;
   private Admin admin;
   private final Queue<AutoCloseable> openClients = new ConcurrentLinkedQueue<>();
-  private final AtomicReference<String> lastCreatedTopic = new AtomicReference<>();
+
+  /** Topics this driver created and has not deleted: the ones whose replicas brokerFacts reads. */
+  private final Set<String> createdTopics = ConcurrentHashMap.newKeySet();
+
   private Config validatedTopicConfig;
 
   @Override
@@ -81,6 +84,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
    */
   private void checkTopicSettingsOnBroker() throws Exception {
     checkMinInsyncReplicas();
+    checkCopiesFitTheCluster();
     NewTopic probe =
         new NewTopic(
                 topicNamePrefix() + "-config-check", Optional.of(1), settings.replicationFactor())
@@ -91,16 +95,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
       result.all().get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       validatedTopicConfig = validatedConfig(result, probe.name());
     } catch (TimeoutException e) {
-      throw new DriverConfigException(
-          file.file()
-              + ": Kafka at "
-              + settings.admin().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)
-              + " did not answer within "
-              + CONNECT_TIMEOUT_SECONDS
-              + " s (local broker: deploy/local/kafka.sh start; another cluster: --driver-set"
-              + " bootstrap.servers=host:port or "
-              + KafkaSettings.BOOTSTRAP_ENV
-              + ")");
+      throw unreachable();
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
@@ -113,6 +108,57 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
       }
       throw e;
     }
+  }
+
+  /**
+   * More copies than the cluster has brokers can never be placed: refused in one line that names
+   * the setting and the broker count the cluster reports, before the broker's own wordier refusal.
+   */
+  private void checkCopiesFitTheCluster() throws Exception {
+    if (settings.replicationFactor().isEmpty()) {
+      return;
+    }
+    int copies = settings.replicationFactor().get();
+    int brokers;
+    try {
+      brokers =
+          admin.describeCluster().nodes().get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
+    } catch (TimeoutException e) {
+      throw unreachable();
+    }
+    if (copies > brokers) {
+      throw file.error(
+          KafkaSettings.REPLICATION_FACTOR_KEY,
+          "asks for "
+              + copies
+              + " copies but the Kafka cluster at "
+              + bootstrapServers()
+              + " has "
+              + brokers
+              + (brokers == 1 ? " broker" : " brokers")
+              + " (start "
+              + copies
+              + ": deploy/local/kafka.sh start --nodes "
+              + copies
+              + ")");
+    }
+  }
+
+  private DriverConfigException unreachable() {
+    return new DriverConfigException(
+        file.file()
+            + ": Kafka at "
+            + bootstrapServers()
+            + " did not answer within "
+            + CONNECT_TIMEOUT_SECONDS
+            + " s (local broker: deploy/local/kafka.sh start; another cluster: --driver-set"
+            + " bootstrap.servers=host:port or "
+            + KafkaSettings.BOOTSTRAP_ENV
+            + ")");
+  }
+
+  private Object bootstrapServers() {
+    return settings.admin().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
   }
 
   /**
@@ -178,7 +224,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
         .toCompletionStage()
         .toCompletableFuture()
         .thenCompose(created -> awaitUsable(topic, partitions, deadline))
-        .thenRun(() -> lastCreatedTopic.set(topic));
+        .thenRun(() -> createdTopics.add(topic));
   }
 
   /**
@@ -280,7 +326,8 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
         .all()
         .toCompletionStage()
         .toCompletableFuture()
-        .thenCompose(deleted -> awaitGone(topics, deadline));
+        .thenCompose(deleted -> awaitGone(topics, deadline))
+        .thenRun(() -> topics.forEach(createdTopics::remove));
   }
 
   /**
@@ -322,8 +369,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
 
   @Override
   public Map<String, String> brokerFacts() {
-    return BrokerFacts.read(
-        admin, settings, Optional.ofNullable(lastCreatedTopic.get()), validatedTopicConfig);
+    return BrokerFacts.read(admin, settings, Set.copyOf(createdTopics), validatedTopicConfig);
   }
 
   @Override
