@@ -187,13 +187,29 @@ await_ready() {
   done
 }
 
-zookeeper_ok() {
-  local reply=""
+# zk_word WORD: ZooKeeper's answer to a four-letter command (it closes the connection after it).
+zk_word() {
   { exec 3<>"/dev/tcp/127.0.0.1/$ZK_PORT"; } 2>/dev/null || return 1
-  printf ruok >&3
-  read -r -t 2 reply <&3 || true
+  printf '%s' "$1" >&3
+  timeout 5 cat <&3 || true
   exec 3>&-
-  [[ "$reply" == imok* ]]
+}
+
+zookeeper_ok() { [[ "$(zk_word ruok)" == imok* ]]; }
+
+# The ZooKeeper session holding bookie N's registration (/ledgers/available/<id>), if any.
+bookie_session() {
+  zk_word dump | awk -v path="/ledgers/available/127.0.0.1:$(bookie_port "$1")" \
+    '/^0x/ { session = $1 } $1 == path { sub(":", "", session); print session }'
+}
+
+# bookie_registered N OLD: bookie N registered under a session other than OLD. A bookie restarted
+# after SIGKILL listens at once but waits (up to its 30 s ZooKeeper session timeout) for the old
+# registration to expire before it registers again and takes writes.
+bookie_registered() {
+  local session
+  session="$(bookie_session "$1")"
+  [[ -n "$session" && "$session" != "${2:-}" ]]
 }
 
 admin_ok() {
@@ -276,8 +292,9 @@ dataDir=$dir/data
 clientPort=$ZK_PORT
 clientPortAddress=127.0.0.1
 maxClientCnxns=0
-# ruok is the readiness check; the admin server would take port 8080.
-4lw.commands.whitelist=ruok
+# ruok is the readiness check, dump lists the bookies' registrations; the admin server would
+# take port 8080.
+4lw.commands.whitelist=ruok,dump
 admin.enableServer=false
 EOF
   pid="$(launch "$dir/zookeeper.log" 256m 64m org.apache.zookeeper.server.ZooKeeperServerMain "$conf")"
@@ -334,8 +351,6 @@ start_bookie() {
   write_node_env "$n" bookie "$pid" "$(bookie_port "$n")" "$dir/data" "$dir/bookie.log" "$dir/bookie.conf"
 }
 
-bookie_listening() { port_taken "$(bookie_port "$1")"; }
-
 write_broker_config() {
   cat >"$1" <<EOF
 clusterName=$CLUSTER_NAME
@@ -385,7 +400,7 @@ start_cluster() {
     start_bookie "$n"
   done
   for n in "${BOOKIES[@]}"; do
-    problem="$(await_ready "$n" "bookie" bookie_listening "$n")" || fail_start "$problem"
+    problem="$(await_ready "$n" bookie bookie_registered "$n")" || fail_start "$problem"
   done
   start_broker
   problem="$(await_ready broker broker admin_ok)" || fail_start "$problem"
@@ -422,8 +437,12 @@ start() {
   case "$nodes" in 1 | 3) ;; *) die "--nodes $nodes: Pulsar runs here as 1 (standalone) or 3 bookies" ;; esac
   case "$JOURNAL_SYNC" in true | false) ;; *) die "PLUMB_PULSAR_JOURNAL_SYNC must be true or false" ;; esac
 
+  local wanted=standalone
+  ((nodes == 1)) || wanted=cluster
   if any_running; then
-    echo "pulsar already running ($(layout)); stop it first to change the layout"
+    [[ "$(layout)" == "$wanted" ]] ||
+      die "pulsar already runs as $(layout), not $wanted: stop it first (deploy/local/pulsar.sh stop)"
+    echo "pulsar already running ($(layout))"
     return 0
   fi
   command -v java >/dev/null || die "java not found; run: sudo apt-get install -y openjdk-17-jdk-headless"
@@ -530,8 +549,10 @@ start_node() {
       problem="$(await_ready broker broker admin_ok)" || die "$problem"
       ;;
     *)
+      local old_session
+      old_session="$(bookie_session "$node")"
       start_bookie "$node"
-      problem="$(await_ready "$node" bookie bookie_listening "$node")" || die "$problem"
+      problem="$(await_ready "$node" bookie bookie_registered "$node" "$old_session")" || die "$problem"
       ;;
   esac
   echo "started node $node (pid $(node_env "$node" PID))"
