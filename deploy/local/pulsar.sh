@@ -465,10 +465,12 @@ start() {
   fi
 }
 
-# stop_node NODE: SIGTERM, then SIGKILL after 30 s; only a PID this script recorded.
+# stop_node_process NODE: SIGTERM, then SIGKILL after 30 s; only a PID this script recorded. A node
+# frozen with SIGSTOP (a fault) gets SIGCONT first, or it could not act on the SIGTERM.
 stop_node_process() {
   local node=$1 pid
   pid="$(node_pid "$node")" || return 0
+  kill -CONT "$pid" 2>/dev/null || true
   kill "$pid" 2>/dev/null || true
   for _ in $(seq 1 60); do
     kill -0 "$pid" 2>/dev/null || break
