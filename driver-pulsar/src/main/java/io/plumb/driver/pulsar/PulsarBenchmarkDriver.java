@@ -3,17 +3,28 @@ package io.plumb.driver.pulsar;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
 import io.plumb.driver.MessageListener;
+import java.net.ConnectException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.admin.PulsarAdminException;
 import org.apache.pulsar.client.api.BatcherBuilder;
@@ -25,7 +36,10 @@ import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.SizeUnit;
 import org.apache.pulsar.client.api.SubscriptionInitialPosition;
 import org.apache.pulsar.client.api.SubscriptionType;
+import org.apache.pulsar.common.policies.data.ManagedLedgerInternalStats.LedgerInfo;
 import org.apache.pulsar.common.policies.data.PersistencePolicies;
+import org.apache.pulsar.common.policies.data.PersistentTopicInternalStats;
+import org.apache.pulsar.common.policies.data.RawBookieInfo;
 import org.apache.pulsar.common.policies.data.RetentionPolicies;
 import org.apache.pulsar.common.policies.data.TenantInfo;
 
@@ -33,6 +47,10 @@ import org.apache.pulsar.common.policies.data.TenantInfo;
  * Apache Pulsar through the official client. Each driver instance creates its own namespace with
  * the YAML's persistence (ensemble, write and ack quorum), deduplication and retention, and returns
  * a topic prefix inside it, so every topic of the run gets those policies.
+ *
+ * <p>Replication is read back from the broker, never taken from the file: the cluster's bookies
+ * (registered with its metadata store) before anything is created, and once the run's topics exist
+ * the ensemble and quorums of each partition's current ledger with the bookies holding it.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver"})
 public final class PulsarBenchmarkDriver implements BenchmarkDriver {
@@ -43,6 +61,12 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
   private String namespace;
   private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
   private final Map<String, String> facts = new LinkedHashMap<>();
+
+  /** Topics this instance created and has not deleted, with their partition counts. */
+  private final Map<String, Integer> createdTopics = new ConcurrentHashMap<>();
+
+  /** How long reading the run's ledgers back may take (loading a topic creates its ledger). */
+  private static final long LEDGER_READ_TIMEOUT_SECONDS = 60;
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
@@ -79,7 +103,88 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
     }
     client = builder.build();
     admin = adminBuilder.build();
+    DriverSettings clientSection = driverConfig.settings().section("client");
+    readCluster(clientSection);
+    refuseMoreCopiesThanBookies(clientSection.section("persistence"));
     createNamespace();
+  }
+
+  /**
+   * The broker's version, its cluster's brokers and bookies. The first admin call also tells a
+   * wrong {@code httpUrl} apart from other failures, in one line.
+   */
+  private void readCluster(DriverSettings clientSection) throws Exception {
+    String httpUrl = config.client().httpUrl();
+    try {
+      facts.put(BrokerFactNames.BROKER_VERSION, admin.brokers().getVersion());
+    } catch (PulsarAdminException e) {
+      if (hasCause(e, ConnectException.class)) {
+        throw clientSection.error(
+            "httpUrl",
+            "no Pulsar admin service answers at "
+                + httpUrl
+                + " ("
+                + rootMessage(e)
+                + "); the local broker's is http://127.0.0.1:8081 (deploy/local/pulsar.sh start)");
+      }
+      throw e;
+    }
+    String cluster = clusterName();
+    facts.put("pulsar.brokers", String.valueOf(admin.brokers().getActiveBrokers(cluster).size()));
+    List<String> bookies =
+        admin.bookies().getBookies().getBookies().stream()
+            .map(RawBookieInfo::getBookieId)
+            .sorted()
+            .toList();
+    facts.put(BrokerFactNames.NODES, String.valueOf(bookies.size()));
+    facts.put("pulsar.bookies", String.join(",", bookies));
+  }
+
+  /**
+   * A ledger needs {@code ensembleSize} distinct bookies: with fewer, every topic load fails and a
+   * subscribe waits for its timeout (100 s) before the run fails. Refused here instead, in one
+   * line. Non-persistent topics have no ledgers.
+   */
+  private void refuseMoreCopiesThanBookies(DriverSettings persistenceSection)
+      throws DriverConfigException {
+    PulsarClientSettings.Persistence p = config.client().persistence();
+    int bookies = Integer.parseInt(facts.get(BrokerFactNames.NODES));
+    if (config.client().topicType() == TopicType.PERSISTENT && p.ensembleSize() > bookies) {
+      throw persistenceSection.error(
+          "ensembleSize",
+          "asks for ledgers on "
+              + p.ensembleSize()
+              + " bookies ("
+              + p.writeQuorum()
+              + " copies of each entry) but the Pulsar cluster at "
+              + config.client().httpUrl()
+              + " has "
+              + bookies
+              + (bookies == 1 ? " bookie" : " bookies")
+              + " (start 3: deploy/local/pulsar.sh start --nodes 3)");
+    }
+  }
+
+  private String clusterName() throws PulsarAdminException {
+    String cluster = config.client().clusterName();
+    return cluster == null || cluster.isBlank() ? admin.clusters().getClusters().get(0) : cluster;
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 
   /**
@@ -90,10 +195,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
   private void createNamespace() throws PulsarAdminException {
     PulsarClientSettings c = config.client();
     String tenant = c.namespacePrefix().split("/")[0];
-    String cluster = c.clusterName();
-    if (cluster == null || cluster.isBlank()) {
-      cluster = admin.clusters().getClusters().get(0);
-    }
+    String cluster = clusterName();
     if (!admin.tenants().getTenants().contains(tenant)) {
       try {
         admin
@@ -170,14 +272,87 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
     return config;
   }
 
+  /**
+   * What the broker said at {@link #initialize}, and once topics exist the replication of their
+   * ledgers: {@code replicas} is the smallest write quorum (copies of each entry) over the current
+   * ledgers of every partition, {@code replicaNodes} the bookies of their ensembles.
+   */
   @Override
   public Map<String, String> brokerFacts() {
-    return Map.copyOf(facts);
+    Map<String, String> all = new LinkedHashMap<>(facts);
+    if (!createdTopics.isEmpty()) {
+      all.putAll(ledgerFacts());
+    }
+    return Map.copyOf(all);
+  }
+
+  private Map<String, String> ledgerFacts() {
+    Map<String, String> read = new LinkedHashMap<>();
+    if (config.client().topicType() == TopicType.NON_PERSISTENT) {
+      read.put(BrokerFactNames.REPLICAS, "0");
+      read.put(BrokerFactNames.REPLICA_NODES, "");
+      read.put("pulsar.ledgers", "none: non-persistent topics are not stored");
+      return read;
+    }
+    List<String> partitions = new ArrayList<>();
+    createdTopics.forEach(
+        (topic, count) -> {
+          for (int i = 0; i < count; i++) {
+            partitions.add(topic + "-partition-" + i);
+          }
+        });
+    List<CompletableFuture<PersistentTopicInternalStats>> stats =
+        partitions.stream().map(p -> admin.topics().getInternalStatsAsync(p, true)).toList();
+    List<LedgerReplication> ledgers = new ArrayList<>();
+    try {
+      CompletableFuture.allOf(stats.toArray(CompletableFuture[]::new))
+          .get(LEDGER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      for (int i = 0; i < partitions.size(); i++) {
+        Optional<LedgerReplication> current = currentLedger(stats.get(i).join());
+        if (current.isEmpty()) {
+          read.put("pulsar.ledgers", "not read: " + partitions.get(i) + " reports no open ledger");
+          return read;
+        }
+        ledgers.add(current.get());
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      read.put("pulsar.ledgers", "not read: " + rootMessage(e));
+      return read;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      read.put("pulsar.ledgers", "not read: interrupted");
+      return read;
+    }
+    read.put(
+        BrokerFactNames.REPLICAS,
+        String.valueOf(
+            ledgers.stream().mapToInt(LedgerReplication::writeQuorum).min().orElseThrow()));
+    read.put(
+        BrokerFactNames.REPLICA_NODES,
+        ledgers.stream()
+            .flatMap(l -> l.bookies().stream())
+            .collect(Collectors.toCollection(TreeSet::new))
+            .stream()
+            .collect(Collectors.joining(",")));
+    read.put("pulsar.ledgers", LedgerReplication.describe(ledgers));
+    return read;
+  }
+
+  /** The last ledger of a partition is the one it writes to. */
+  private static Optional<LedgerReplication> currentLedger(PersistentTopicInternalStats stats) {
+    List<LedgerInfo> ledgers = stats.ledgers;
+    if (ledgers == null || ledgers.isEmpty()) {
+      return Optional.empty();
+    }
+    return LedgerReplication.parse(ledgers.get(ledgers.size() - 1).metadata);
   }
 
   @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
-    return admin.topics().createPartitionedTopicAsync(topic, partitions);
+    return admin
+        .topics()
+        .createPartitionedTopicAsync(topic, partitions)
+        .thenRun(() -> createdTopics.put(topic, partitions));
   }
 
   @Override
@@ -242,7 +417,12 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
   public CompletableFuture<Void> deleteTopics(List<String> topics) {
     return CompletableFuture.allOf(
         topics.stream()
-            .map(t -> admin.topics().deletePartitionedTopicAsync(t, true))
+            .map(
+                t ->
+                    admin
+                        .topics()
+                        .deletePartitionedTopicAsync(t, true)
+                        .thenRun(() -> createdTopics.remove(t)))
             .toArray(CompletableFuture[]::new));
   }
 

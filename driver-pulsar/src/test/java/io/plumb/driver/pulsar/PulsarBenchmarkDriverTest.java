@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.worker.DriverSettingsReader;
@@ -156,22 +157,22 @@ class PulsarBenchmarkDriverTest {
   }
 
   @Test
-  void replicationSettingsOverridableForClusters() throws Exception {
-    try (PulsarBenchmarkDriver driver =
-        driver(
-            "pulsar.yaml",
-            Map.of(
-                "client.persistence.ensembleSize", "3",
-                "client.persistence.writeQuorum", "3",
-                "client.persistence.ackQuorum", "2"))) {
-      PersistencePolicies read = driver.admin().namespaces().getPersistence(driver.namespace());
-      assertEquals(3, read.getBookkeeperEnsemble());
-      assertEquals(3, read.getBookkeeperWriteQuorum());
-      assertEquals(2, read.getBookkeeperAckQuorum());
-      assertEquals(
-          "ensembleSize=3 writeQuorum=3 ackQuorum=2 (read back)",
-          driver.brokerFacts().get("pulsar.persistence"));
-    }
+  void replicationOverrideBeyondTheOneBookieIsRefusedBeforeAnythingIsCreated() throws Exception {
+    DriverConfigException tooMany =
+        assertThrows(
+            DriverConfigException.class,
+            () ->
+                driver(
+                    "pulsar.yaml",
+                    Map.of(
+                        "client.persistence.ensembleSize", "3",
+                        "client.persistence.writeQuorum", "3",
+                        "client.persistence.ackQuorum", "2")));
+    assertEquals(
+        "--driver-set client.persistence.ensembleSize=3: asks for ledgers on 3 bookies (3 copies"
+            + " of each entry) but the Pulsar cluster at http://127.0.0.1:8081 has 1 bookie (start"
+            + " 3: deploy/local/pulsar.sh start --nodes 3)",
+        tooMany.getMessage());
     DriverConfigException badQuorum =
         assertThrows(
             DriverConfigException.class,
@@ -183,11 +184,52 @@ class PulsarBenchmarkDriverTest {
   }
 
   @Test
+  void reportsTheBrokerAndItsBookieThenTheLedgersOfTheTopicsItCreated() throws Exception {
+    try (PulsarBenchmarkDriver driver = driver("pulsar.yaml", Map.of())) {
+      Map<String, String> before = driver.brokerFacts();
+      assertEquals("1", before.get(BrokerFactNames.NODES), before.toString());
+      assertEquals("1", before.get("pulsar.brokers"), before.toString());
+      assertEquals("4.0.7", before.get(BrokerFactNames.BROKER_VERSION), before.toString());
+      // No topic, no ledger: nothing to say about copies yet.
+      assertFalse(before.containsKey(BrokerFactNames.REPLICAS), before.toString());
+
+      String topic = RoundTrip.topicName(driver.topicNamePrefix());
+      driver.createTopic(topic, 2).get(30, TimeUnit.SECONDS);
+      Map<String, String> after = driver.brokerFacts();
+      assertEquals("1", after.get(BrokerFactNames.REPLICAS), after.toString());
+      assertEquals(before.get("pulsar.bookies"), after.get(BrokerFactNames.REPLICA_NODES));
+      assertEquals(
+          "ensemble=1 writeQuorum=1 ackQuorum=1 (current ledger of 2 of 2 partitions)",
+          after.get("pulsar.ledgers"));
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void unreachableAdminServiceIsOneLineNamingTheField() {
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () -> driver("pulsar.yaml", Map.of("client.httpUrl", "http://127.0.0.1:1")));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "--driver-set client.httpUrl=http://127.0.0.1:1: no Pulsar admin service answers"
+                    + " at http://127.0.0.1:1 ("),
+        e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .endsWith(
+                "); the local broker's is http://127.0.0.1:8081 (deploy/local/pulsar.sh start)"),
+        e.getMessage());
+  }
+
+  @Test
   void acceptsOmbDriverFile() throws Exception {
     try (PulsarBenchmarkDriver driver = driver("src/test/resources/omb-pulsar.yaml", Map.of())) {
       assertEquals(SubscriptionMode.Durable, driver.config().consumer().subscriptionMode());
       assertEquals(16, driver.config().client().ioThreads());
-      assertEquals("standalone", driver.brokerFacts().get("pulsar.cluster"));
+      assertEquals("local", driver.brokerFacts().get("pulsar.cluster"));
     }
     assertArrayEquals(
         new String[] {"io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver"},

@@ -1,0 +1,87 @@
+package io.plumb.driver.pulsar;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The replication of one BookKeeper ledger as the broker reports it: the ledger metadata text of
+ * the admin API's internal stats ({@code getInternalStats(topic, true)}), e.g. {@code
+ * LedgerMetadata{formatVersion=3, ensembleSize=3, writeQuorumSize=3, ackQuorumSize=2, state=OPEN,
+ * ..., ensembles={0=[127.0.0.1:3181, 127.0.0.1:3182, 127.0.0.1:3183]}, ...}}.
+ *
+ * @param ensembleSize bookies the ledger's entries are striped over
+ * @param writeQuorum copies written of each entry
+ * @param ackQuorum copies acknowledged before a write completes
+ * @param bookies every bookie of every ensemble of the ledger (an ensemble changes when a bookie
+ *     fails during a write), as BookKeeper names them
+ */
+record LedgerReplication(int ensembleSize, int writeQuorum, int ackQuorum, Set<String> bookies) {
+
+  private static final Pattern SIZES =
+      Pattern.compile("ensembleSize=(\\d+), writeQuorumSize=(\\d+), ackQuorumSize=(\\d+)");
+  private static final Pattern ENSEMBLES = Pattern.compile("ensembles=\\{([^}]*)}");
+  private static final Pattern ENSEMBLE = Pattern.compile("\\[([^]]*)]");
+
+  /** Reads the metadata text; empty when it does not have the fields above. */
+  static Optional<LedgerReplication> parse(String metadata) {
+    if (metadata == null) {
+      return Optional.empty();
+    }
+    Matcher sizes = SIZES.matcher(metadata);
+    Matcher ensembles = ENSEMBLES.matcher(metadata);
+    if (!sizes.find() || !ensembles.find()) {
+      return Optional.empty();
+    }
+    Set<String> bookies = new TreeSet<>();
+    Matcher ensemble = ENSEMBLE.matcher(ensembles.group(1));
+    while (ensemble.find()) {
+      for (String bookie : ensemble.group(1).split(",")) {
+        if (!bookie.isBlank()) {
+          bookies.add(bookie.strip());
+        }
+      }
+    }
+    if (bookies.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new LedgerReplication(
+            Integer.parseInt(sizes.group(1)),
+            Integer.parseInt(sizes.group(2)),
+            Integer.parseInt(sizes.group(3)),
+            Set.copyOf(bookies)));
+  }
+
+  /** {@code ensemble=3 writeQuorum=3 ackQuorum=2}. */
+  String quorums() {
+    return "ensemble=" + ensembleSize + " writeQuorum=" + writeQuorum + " ackQuorum=" + ackQuorum;
+  }
+
+  /**
+   * One line over the current ledgers of several partitions, e.g. {@code ensemble=3 writeQuorum=3
+   * ackQuorum=2 (current ledger of 3 of 3 partitions)}, each distinct setting with its count.
+   */
+  static String describe(Collection<LedgerReplication> ledgers) {
+    Map<String, Long> counts =
+        new TreeMap<>(
+            ledgers.stream()
+                .collect(Collectors.groupingBy(LedgerReplication::quorums, Collectors.counting())));
+    return counts.entrySet().stream()
+        .map(
+            e ->
+                e.getKey()
+                    + " (current ledger of "
+                    + e.getValue()
+                    + " of "
+                    + ledgers.size()
+                    + " partitions)")
+        .collect(Collectors.joining("; "));
+  }
+}
