@@ -76,7 +76,7 @@ EOF
 )
 
 STARTED_BROKER=0
-if ! "$REPO/deploy/local/pulsar.sh" status | grep -q running; then
+if ! "$REPO/deploy/local/pulsar.sh" status >/dev/null 2>&1; then
   "$REPO/deploy/local/pulsar.sh" start
   STARTED_BROKER=1
 fi

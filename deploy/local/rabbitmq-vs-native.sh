@@ -65,7 +65,7 @@ if [[ ! -s "$PERF_CLASSPATH_FILE" ]]; then
 fi
 
 STARTED_BROKER=0
-if ! "$REPO/deploy/local/rabbitmq.sh" status | grep -q running; then
+if ! "$REPO/deploy/local/rabbitmq.sh" status >/dev/null 2>&1; then
   "$REPO/deploy/local/rabbitmq.sh" start
   STARTED_BROKER=1
 fi
