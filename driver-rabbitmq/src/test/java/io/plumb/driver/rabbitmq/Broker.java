@@ -47,6 +47,37 @@ final class Broker {
     return management().get("exchanges/%2F/" + name);
   }
 
+  /** The names of every queue and stream in the default virtual host. */
+  static Set<String> queueNames() throws Exception {
+    return names(management().get("queues/%2F?columns=name"));
+  }
+
+  /** The names of every exchange in the default virtual host. */
+  static Set<String> exchangeNames() throws Exception {
+    return names(management().get("exchanges/%2F?columns=name"));
+  }
+
+  private static Set<String> names(JsonNode list) {
+    Set<String> names = new TreeSet<>();
+    list.forEach(item -> names.add(item.path("name").asText()));
+    return names;
+  }
+
+  /** The broker's {@code /api/overview}. */
+  static JsonNode overview() throws Exception {
+    return management().get("overview");
+  }
+
+  /** The cluster's running nodes, as the management API on node 1 lists them. */
+  static List<String> runningNodes() throws Exception {
+    return management().runningNodes();
+  }
+
+  /** The nodes the management API reports holding a queue or stream (waiting for a stream's). */
+  static Set<String> members(String queue) throws Exception {
+    return new TreeSet<>(management().awaitCopies(queue).members());
+  }
+
   static boolean queueExists(String name) throws Exception {
     try {
       queue(name);

@@ -184,7 +184,8 @@ class RabbitMqBenchmarkDriverTest {
             + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
             + " allowed: ackBatchSize, amqpUris, consumerCreationBatchSize, consumerCreationDelay,"
             + " driverClass, durable, exchangeType, messagePersistence, name, prefetchCount,"
-            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType",
+            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType,"
+            + " replicas",
         e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
   }
