@@ -87,6 +87,16 @@ final class ClusterView {
     return unreachable == null && version != null;
   }
 
+  /** The running nodes {@link #check} read. */
+  int runningNodeCount() {
+    return runningNodes.size();
+  }
+
+  /** Keeps copies read elsewhere (a stream's, from the stream protocol's metadata). */
+  void record(QueueCopies read) {
+    copies.put(read.queue(), read);
+  }
+
   /** Reads back (waiting for a stream's first statistics) and keeps the copies of a queue. */
   QueueCopies record(String queue) throws IOException, InterruptedException {
     QueueCopies read = api.awaitCopies(queue);

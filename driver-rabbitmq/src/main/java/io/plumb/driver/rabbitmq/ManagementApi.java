@@ -13,8 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -113,6 +117,30 @@ final class ManagementApi {
       }
     }
     return running;
+  }
+
+  /**
+   * Node names by the address of their stream-protocol listeners: {@code ip:port}, and {@code
+   * *:port} where only one node listens on that port.
+   */
+  Map<String, String> streamListenerNodes() throws IOException, InterruptedException {
+    Map<String, String> byAddress = new HashMap<>();
+    Map<Integer, Set<String>> nodesByPort = new HashMap<>();
+    for (JsonNode listener : get("overview?columns=listeners").path("listeners")) {
+      if ("stream".equals(listener.path("protocol").asText())) {
+        String node = listener.path("node").asText();
+        int port = listener.path("port").asInt();
+        byAddress.put(listener.path("ip_address").asText() + ":" + port, node);
+        nodesByPort.computeIfAbsent(port, p -> new HashSet<>()).add(node);
+      }
+    }
+    nodesByPort.forEach(
+        (port, nodes) -> {
+          if (nodes.size() == 1) {
+            byAddress.put("*:" + port, nodes.iterator().next());
+          }
+        });
+    return byAddress;
   }
 
   /** The version the broker reports for itself. */

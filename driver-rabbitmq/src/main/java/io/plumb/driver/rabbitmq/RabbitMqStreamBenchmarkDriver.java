@@ -3,6 +3,7 @@ package io.plumb.driver.rabbitmq;
 import com.rabbitmq.stream.ByteCapacity;
 import com.rabbitmq.stream.Environment;
 import com.rabbitmq.stream.StreamCreator;
+import com.rabbitmq.stream.impl.Client;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
@@ -10,6 +11,7 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,10 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
   private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
   private final Map<String, String> facts = new LinkedHashMap<>();
   private ClusterView cluster;
+  private ManagementApi management;
+
+  /** How long a new stream's replicas may take to start before the facts report fewer. */
+  private static final Duration REPLICAS_TIMEOUT = Duration.ofSeconds(30);
 
   /** The stream argument {@link RabbitMqStreamConfig#replicas()} sets, for messages. */
   static final String REPLICAS_ARGUMENT = "x-initial-cluster-size";
@@ -50,10 +56,10 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
   public void initialize(DriverConfig driverConfig) throws Exception {
     config = RabbitMqStreamConfig.read(driverConfig.settings(), System.getenv());
     // Before any stream exists: a file asking for more copies than there are nodes is refused.
-    cluster =
-        new ClusterView(
-            new ManagementApi(
-                config.host(), config.username(), config.password(), config.virtualHost()));
+    management =
+        new ManagementApi(
+            config.host(), config.username(), config.password(), config.virtualHost());
+    cluster = new ClusterView(management);
     cluster.check(driverConfig.settings(), config.replicas(), REPLICAS_ARGUMENT);
     environment =
         Environment.builder()
@@ -120,14 +126,27 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
         executor);
   }
 
-  /** Reads back from the broker which nodes hold each partition stream. */
+  /**
+   * Reads back from the broker which nodes hold each partition stream, waiting (bounded) for the
+   * replicas to start: as many as the file asks for, else one per running node (the broker's
+   * default).
+   */
   private void readReplication(String topic, int partitions) {
     if (!cluster.readable()) {
       return;
     }
-    try {
+    int expected = config.replicas() != null ? config.replicas() : cluster.runningNodeCount();
+    try (StreamTopology topology =
+        new StreamTopology(
+            new Client.ClientParameters()
+                .host(config.host())
+                .port(config.port())
+                .username(config.username())
+                .password(config.password())
+                .virtualHost(config.virtualHost()),
+            management.streamListenerNodes())) {
       for (int p = 0; p < partitions; p++) {
-        cluster.record(StreamNames.partition(topic, p));
+        cluster.record(topology.await(StreamNames.partition(topic, p), expected, REPLICAS_TIMEOUT));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
