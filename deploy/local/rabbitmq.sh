@@ -224,14 +224,6 @@ boot_node() {
   launch_node "$1" && await_node "$1"
 }
 
-# Makes node n (freshly booted, empty) a member of node 1's cluster.
-join_node() {
-  local n=$1
-  ctl "$n" join.out stop_app &&
-    ctl "$n" join.out join_cluster "$(node_get 1 NODE)" &&
-    ctl "$n" join.out start_app
-}
-
 # Stops node n: SIGTERM lets the node shut down cleanly; SIGKILL after 60 s. Besides the recorded
 # PID, any server carrying the node's marker, such as a node that timed out before writing its PID.
 stop_node_process() {
