@@ -11,34 +11,60 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Reads topology back from the management plugin's HTTP API (port 15672 on the AMQP host), which
- * AMQP itself cannot do: used to learn a topic's partition count on a worker that did not create
- * it.
+ * Reads topology back from the management plugin's HTTP API (port 15672 on the first host), which
+ * neither AMQP nor the stream protocol can do: a topic's partition count on a worker that did not
+ * create it, the cluster's running nodes, and which nodes hold each queue or stream.
  */
 final class ManagementApi {
   static final int PORT = 15672;
 
-  private final ConnectionFactory factory;
+  /** How often {@link #awaitCopies} asks again, and for how long at most. */
+  private static final long POLL_MILLIS = 200;
+
+  private static final Duration COPIES_TIMEOUT = Duration.ofSeconds(30);
+
+  private final String host;
+  private final String username;
+  private final String password;
+  private final String virtualHost;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+  ManagementApi(String host, String username, String password, String virtualHost) {
+    this.host = host;
+    this.username = username;
+    this.password = password;
+    this.virtualHost = virtualHost;
+  }
+
+  /** The API on the AMQP factory's host, with its credentials and virtual host. */
   ManagementApi(ConnectionFactory factory) {
-    this.factory = factory;
+    this(factory.getHost(), factory.getUsername(), factory.getPassword(), factory.getVirtualHost());
+  }
+
+  /** Where the API answers, for messages. */
+  String address() {
+    return host + ":" + PORT;
   }
 
   /** GETs {@code /api/<path>} and parses the JSON answer. */
   JsonNode get(String path) throws IOException, InterruptedException {
     String auth =
         Base64.getEncoder()
-            .encodeToString(
-                (factory.getUsername() + ":" + factory.getPassword())
-                    .getBytes(StandardCharsets.UTF_8));
+            .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
     HttpRequest request =
-        HttpRequest.newBuilder(
-                URI.create("http://" + factory.getHost() + ":" + PORT + "/api/" + path))
+        HttpRequest.newBuilder(URI.create("http://" + address() + "/api/" + path))
             .header("Authorization", "Basic " + auth)
             .timeout(Duration.ofSeconds(10))
             .build();
@@ -51,7 +77,7 @@ final class ManagementApi {
   }
 
   String vhostPath() {
-    return URLEncoder.encode(factory.getVirtualHost(), StandardCharsets.UTF_8);
+    return URLEncoder.encode(virtualHost, StandardCharsets.UTF_8);
   }
 
   int exchangeIntArgument(String exchange, String argument)
@@ -80,5 +106,92 @@ final class ManagementApi {
       throw new IOException("exchange " + exchange + " has no " + argument + " argument");
     }
     return value.asInt();
+  }
+
+  /** The names of the cluster's nodes that the broker reports running. */
+  List<String> runningNodes() throws IOException, InterruptedException {
+    List<String> running = new ArrayList<>();
+    for (JsonNode node : get("nodes?columns=name,running")) {
+      if (node.path("running").asBoolean()) {
+        running.add(node.path("name").asText());
+      }
+    }
+    return running;
+  }
+
+  /**
+   * Node names by the address of their stream-protocol listeners: {@code ip:port}, and {@code
+   * *:port} where only one node listens on that port.
+   */
+  Map<String, String> streamListenerNodes() throws IOException, InterruptedException {
+    Map<String, String> byAddress = new HashMap<>();
+    Map<Integer, Set<String>> nodesByPort = new HashMap<>();
+    for (JsonNode listener : get("overview?columns=listeners").path("listeners")) {
+      if ("stream".equals(listener.path("protocol").asText())) {
+        String node = listener.path("node").asText();
+        int port = listener.path("port").asInt();
+        byAddress.put(listener.path("ip_address").asText() + ":" + port, node);
+        nodesByPort.computeIfAbsent(port, p -> new HashSet<>()).add(node);
+      }
+    }
+    nodesByPort.forEach(
+        (port, nodes) -> {
+          if (nodes.size() == 1) {
+            byAddress.put("*:" + port, nodes.iterator().next());
+          }
+        });
+    return byAddress;
+  }
+
+  /** The version the broker reports for itself. */
+  String version() throws IOException, InterruptedException {
+    return get("overview?columns=rabbitmq_version").path("rabbitmq_version").asText();
+  }
+
+  /**
+   * The copies of a queue or stream as the broker reports them, or empty while it has not reported
+   * them yet: a stream's members appear with its first statistics, up to 5 s after it was created.
+   */
+  Optional<QueueCopies> copies(String queue) throws IOException, InterruptedException {
+    JsonNode q =
+        get("queues/" + vhostPath() + "/" + URLEncoder.encode(queue, StandardCharsets.UTF_8));
+    String type = q.path("type").asText();
+    String node = q.path("node").asText(null);
+    List<String> members = new ArrayList<>();
+    if (q.has("members")) {
+      // Quorum queues and streams: every node holding a Raft member or a stream replica.
+      q.path("members").forEach(member -> members.add(member.asText()));
+    } else if ("stream".equals(type)) {
+      return Optional.empty();
+    } else if (node != null) {
+      // A classic queue lives on one node, plus any mirrors a policy added.
+      members.add(node);
+      q.path("slave_nodes").forEach(mirror -> members.add(mirror.asText()));
+    }
+    // A stream's record names no leader; its node is the leader's (where its writer runs).
+    String leader = q.path("leader").asText(node);
+    return Optional.of(new QueueCopies(queue, type, List.copyOf(members), leader));
+  }
+
+  /** {@link #copies} once the broker reports them, waiting at most 30 s. */
+  QueueCopies awaitCopies(String queue) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + COPIES_TIMEOUT.toNanos();
+    while (true) {
+      Optional<QueueCopies> copies = copies(queue);
+      if (copies.isPresent()) {
+        return copies.get();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException(
+            "the management API at "
+                + address()
+                + " reported no members for "
+                + queue
+                + " within "
+                + COPIES_TIMEOUT.toSeconds()
+                + " s");
+      }
+      TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
+    }
   }
 }

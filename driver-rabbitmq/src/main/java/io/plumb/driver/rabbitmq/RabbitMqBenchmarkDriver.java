@@ -43,6 +43,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
   private final Map<String, SubscriptionGroup> groups = new ConcurrentHashMap<>();
   private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
   private final Map<String, String> facts = new LinkedHashMap<>();
+  private ClusterView cluster;
   private final ExecutorService executor =
       Executors.newCachedThreadPool(
           r -> {
@@ -67,6 +68,9 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
       factory.setAutomaticRecoveryEnabled(false);
       factories.add(factory);
     }
+    // Before any queue exists: a file asking for more copies than there are nodes is refused.
+    cluster = new ClusterView(new ManagementApi(factories.get(0)));
+    cluster.check(settings, config.replicas(), config.queueType().replicasArgument());
     adminConnection = newConnection("plumb-admin");
     probeBroker();
   }
@@ -101,7 +105,11 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
 
   private void declareQueue(Channel channel, String queue) throws IOException {
     channel.queueDeclare(
-        queue, durableQueues(), false, false, config.queueType().declareArguments());
+        queue,
+        durableQueues(),
+        false,
+        false,
+        config.queueType().declareArguments(config.replicas()));
   }
 
   private Connection newConnection(String name) throws Exception {
@@ -110,9 +118,18 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
     return factory.newConnection(name);
   }
 
+  /**
+   * The driver's own facts, with the cluster's: {@code nodes} and {@code brokerVersion} from
+   * initialisation, and once topics exist {@code replicas}, {@code replicaNodes} and {@code
+   * rabbitmq.leaders} as the broker reports them for each topic's replication witness.
+   */
   @Override
   public Map<String, String> brokerFacts() {
-    return Map.copyOf(facts);
+    Map<String, String> all = new LinkedHashMap<>(facts);
+    if (cluster != null) {
+      all.putAll(cluster.facts());
+    }
+    return Map.copyOf(all);
   }
 
   @Override
@@ -132,11 +149,31 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
                 false,
                 Map.of(PARTITIONS_ARGUMENT, partitions));
             partitionsByTopic.put(topic, partitions);
+            readReplication(channel, topic);
           } catch (Exception e) {
             throw new IllegalStateException("cannot create exchange " + topic + ": " + e, e);
           }
         },
         executor);
+  }
+
+  /**
+   * Asks the broker how many copies a queue of this topic gets. The topic's queues are declared
+   * when each subscription's first consumer arrives, after the run's facts are read; so a witness
+   * queue is declared exactly as they will be (same type, arguments and durability), read back
+   * through the management API, and deleted.
+   */
+  private void readReplication(Channel channel, String topic) throws Exception {
+    if (!cluster.readable()) {
+      return;
+    }
+    String witness = topic + ".plumb-replicas";
+    declareQueue(channel, witness);
+    try {
+      cluster.record(witness);
+    } finally {
+      channel.queueDelete(witness);
+    }
   }
 
   private int partitions(String topic) throws Exception {

@@ -20,6 +20,9 @@ import java.util.Map;
  * @param exchangeType direct or topic
  * @param prefetchCount unacknowledged messages the broker may push to each queue consumer
  * @param ackBatchSize acknowledge with {@code multiple=true} once every this many deliveries
+ * @param replicas nodes holding a copy of each quorum queue ({@code x-quorum-initial-group-size})
+ *     or stream queue ({@code x-initial-cluster-size}); null leaves the broker's default (every
+ *     node); classic queues have one copy and take none
  * @param producerCreationDelay accepted for OMB files; Plumb creates producers without delays
  * @param producerCreationBatchSize accepted for OMB files; ignored
  * @param consumerCreationDelay accepted for OMB files; ignored
@@ -36,6 +39,7 @@ public record RabbitMqConfig(
     ExchangeType exchangeType,
     Integer prefetchCount,
     Integer ackBatchSize,
+    Integer replicas,
     Long producerCreationDelay,
     Integer producerCreationBatchSize,
     Long consumerCreationDelay,
@@ -80,6 +84,7 @@ public record RabbitMqConfig(
             s.enumValue("exchangeType", ExchangeType.class).orElse(null),
             s.integer("prefetchCount").orElse(null),
             s.integer("ackBatchSize").orElse(null),
+            s.integer(ClusterView.REPLICAS_FIELD).orElse(null),
             s.longValue("producerCreationDelay").orElse(null),
             s.integer("producerCreationBatchSize").orElse(null),
             s.longValue("consumerCreationDelay").orElse(null),
@@ -109,6 +114,16 @@ public record RabbitMqConfig(
               + " is not allowed; allowed: 1.."
               + prefetchCount
               + " (at most prefetchCount, else consumers stall waiting for their own acks)");
+    }
+    if (replicas != null && queueType.replicasArgument() == null) {
+      throw s.error(
+          ClusterView.REPLICAS_FIELD,
+          "a "
+              + queueType.brokerName()
+              + " queue has one copy, on one node; allowed with queueType QUORUM or STREAM");
+    }
+    if (replicas != null && replicas < 1) {
+      throw s.error(ClusterView.REPLICAS_FIELD, replicas + "; allowed: 1 or more");
     }
   }
 }

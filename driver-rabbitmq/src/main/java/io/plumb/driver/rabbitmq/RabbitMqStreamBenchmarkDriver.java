@@ -3,11 +3,15 @@ package io.plumb.driver.rabbitmq;
 import com.rabbitmq.stream.ByteCapacity;
 import com.rabbitmq.stream.Environment;
 import com.rabbitmq.stream.StreamCreator;
+import com.rabbitmq.stream.impl.Client;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +35,15 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
   private final Map<String, StreamSubscriptionGroup> groups = new ConcurrentHashMap<>();
   private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
   private final Map<String, String> facts = new LinkedHashMap<>();
+  private ClusterView cluster;
+  private ManagementApi management;
+
+  /** How long a new stream's replicas may take to start before the facts report fewer. */
+  private static final Duration REPLICAS_TIMEOUT = Duration.ofSeconds(30);
+
+  /** The stream argument {@link RabbitMqStreamConfig#replicas()} sets, for messages. */
+  static final String REPLICAS_ARGUMENT = "x-initial-cluster-size";
+
   private final ExecutorService executor =
       Executors.newCachedThreadPool(
           r -> {
@@ -42,6 +55,12 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
     config = RabbitMqStreamConfig.read(driverConfig.settings(), System.getenv());
+    // Before any stream exists: a file asking for more copies than there are nodes is refused.
+    management =
+        new ManagementApi(
+            config.host(), config.username(), config.password(), config.virtualHost());
+    cluster = new ClusterView(management);
+    cluster.check(driverConfig.settings(), config.replicas(), REPLICAS_ARGUMENT);
     environment =
         Environment.builder()
             .host(config.host())
@@ -54,7 +73,7 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
             .build();
     // Proves the stream protocol works end to end before a run depends on it.
     String probe = "plumb-probe-" + UUID.randomUUID();
-    environment.streamCreator().stream(probe).create();
+    withReplicas(environment.streamCreator().stream(probe)).create();
     boolean exists = environment.streamExists(probe);
     environment.deleteStream(probe);
     if (!exists) {
@@ -71,9 +90,22 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
     }
   }
 
+  private StreamCreator withReplicas(StreamCreator creator) {
+    return config.replicas() == null ? creator : creator.initialMemberCount(config.replicas());
+  }
+
+  /**
+   * The driver's own facts, with the cluster's: {@code nodes} and {@code brokerVersion} from
+   * initialisation, and once topics exist {@code replicas}, {@code replicaNodes} and {@code
+   * rabbitmq.leaders} as the broker reports them for the partition streams.
+   */
   @Override
   public Map<String, String> brokerFacts() {
-    return Map.copyOf(facts);
+    Map<String, String> all = new LinkedHashMap<>(facts);
+    if (cluster != null) {
+      all.putAll(cluster.facts());
+    }
+    return Map.copyOf(all);
   }
 
   @Override
@@ -82,15 +114,47 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
         () -> {
           for (int p = 0; p < partitions; p++) {
             StreamCreator creator =
-                environment.streamCreator().stream(StreamNames.partition(topic, p));
+                withReplicas(environment.streamCreator().stream(StreamNames.partition(topic, p)));
             if (config.maxLengthBytes() > 0) {
               creator.maxLengthBytes(ByteCapacity.B(config.maxLengthBytes()));
             }
             creator.create();
           }
           partitionsByTopic.put(topic, partitions);
+          readReplication(topic, partitions);
         },
         executor);
+  }
+
+  /**
+   * Reads back from the broker which nodes hold each partition stream, waiting (bounded) for the
+   * replicas to start: as many as the file asks for, else one per running node (the broker's
+   * default).
+   */
+  private void readReplication(String topic, int partitions) {
+    if (!cluster.readable()) {
+      return;
+    }
+    int expected = config.replicas() != null ? config.replicas() : cluster.runningNodeCount();
+    try (StreamTopology topology =
+        new StreamTopology(
+            new Client.ClientParameters()
+                .host(config.host())
+                .port(config.port())
+                .username(config.username())
+                .password(config.password())
+                .virtualHost(config.virtualHost()),
+            management.streamListenerNodes())) {
+      for (int p = 0; p < partitions; p++) {
+        cluster.record(topology.await(StreamNames.partition(topic, p), expected, REPLICAS_TIMEOUT));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted reading the replication of " + topic, e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot read the replication of " + topic + ": " + e.getMessage(), e);
+    }
   }
 
   /**

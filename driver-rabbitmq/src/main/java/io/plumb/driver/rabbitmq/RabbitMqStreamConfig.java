@@ -27,6 +27,9 @@ import java.util.Map;
  * @param consumersByConnection partition readers sharing a connection: the broker serves each
  *     connection with one process, so sharing one across 16 partitions makes that process the limit
  *     (1, as RabbitMQ's StreamPerfTest has by default)
+ * @param replicas nodes holding a copy of each partition stream (the leader and its replicas: the
+ *     stream argument {@code x-initial-cluster-size}); null leaves the broker's default (every
+ *     node)
  */
 public record RabbitMqStreamConfig(
     String name,
@@ -44,7 +47,8 @@ public record RabbitMqStreamConfig(
     Integer initialCredits,
     Long maxLengthBytes,
     Integer producersByConnection,
-    Integer consumersByConnection) {
+    Integer consumersByConnection,
+    Integer replicas) {
 
   public RabbitMqStreamConfig {
     host = host == null ? "127.0.0.1" : host;
@@ -86,7 +90,8 @@ public record RabbitMqStreamConfig(
             s.integer("initialCredits").orElse(null),
             s.longValue("maxLengthBytes").orElse(null),
             s.integer("producersByConnection").orElse(null),
-            s.integer("consumersByConnection").orElse(null));
+            s.integer("consumersByConnection").orElse(null),
+            s.integer(ClusterView.REPLICAS_FIELD).orElse(null));
     s.finish();
     config.validate(s);
     return config;
@@ -102,6 +107,9 @@ public record RabbitMqStreamConfig(
     positive(s, "consumersByConnection", consumersByConnection);
     if (batchPublishingDelayMs < 0) {
       throw s.error("batchPublishingDelayMs", batchPublishingDelayMs + "; allowed: 0 or more");
+    }
+    if (replicas != null && replicas < 1) {
+      throw s.error(ClusterView.REPLICAS_FIELD, replicas + "; allowed: 1 or more");
     }
     if (maxLengthBytes < 0) {
       throw s.error("maxLengthBytes", maxLengthBytes + "; allowed: 0 (unlimited) or more");

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /** The local broker the tests run against, and a read-back of its state. */
@@ -45,6 +46,37 @@ final class Broker {
 
   static JsonNode exchange(String name) throws Exception {
     return management().get("exchanges/%2F/" + name);
+  }
+
+  /** The names of every queue and stream in the default virtual host. */
+  static Set<String> queueNames() throws Exception {
+    return names(management().get("queues/%2F?columns=name"));
+  }
+
+  /** The names of every exchange in the default virtual host. */
+  static Set<String> exchangeNames() throws Exception {
+    return names(management().get("exchanges/%2F?columns=name"));
+  }
+
+  private static Set<String> names(JsonNode list) {
+    Set<String> names = new TreeSet<>();
+    list.forEach(item -> names.add(item.path("name").asText()));
+    return names;
+  }
+
+  /** The broker's {@code /api/overview}. */
+  static JsonNode overview() throws Exception {
+    return management().get("overview");
+  }
+
+  /** The cluster's running nodes, as the management API on node 1 lists them. */
+  static List<String> runningNodes() throws Exception {
+    return management().runningNodes();
+  }
+
+  /** The nodes the management API reports holding a queue or stream (waiting for a stream's). */
+  static Set<String> members(String queue) throws Exception {
+    return new TreeSet<>(management().awaitCopies(queue).members());
   }
 
   static boolean queueExists(String name) throws Exception {
@@ -86,9 +118,11 @@ final class Broker {
    * Waits (bounded) until the broker lists {@code count} channels on the connection the client
    * named {@code connectionName}, and returns them. A channel shows up in the management API first
    * with its name only and a few seconds later with its details (its mode, {@code confirm}, among
-   * them), hence the wait for channels that have them.
+   * them), hence the wait for channels that have them and pass {@code ready}: details emitted just
+   * after the channel opened can still show its mode before the client changed it.
    */
-  static List<JsonNode> awaitChannels(String connectionName, int count, long timeoutSeconds)
+  static List<JsonNode> awaitChannels(
+      String connectionName, int count, long timeoutSeconds, Predicate<JsonNode> ready)
       throws Exception {
     return awaitListed(
         "channels on " + connectionName,
@@ -103,7 +137,7 @@ final class Broker {
                   URLEncoder.encode(connection.path("name").asText(), StandardCharsets.UTF_8);
               for (JsonNode channel :
                   management().get("connections/" + name.replace("+", "%20") + "/channels")) {
-                if (channel.has("confirm")) {
+                if (channel.has("confirm") && ready.test(channel)) {
                   channels.add(channel);
                 }
               }

@@ -126,9 +126,14 @@ class RabbitMqBenchmarkDriverTest {
       driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
         // The broker's view of the producer's connection: a channel per partition, each in
-        // confirm mode as the durable file promises.
+        // confirm mode as the durable file promises. A channel's first statistics may predate
+        // its confirm.select, hence the wait for channels that report confirm mode.
         List<JsonNode> channels =
-            Broker.awaitChannels("plumb-producer-" + topic, RoundTrip.PARTITIONS, 30);
+            Broker.awaitChannels(
+                "plumb-producer-" + topic,
+                RoundTrip.PARTITIONS,
+                30,
+                channel -> channel.path("confirm").asBoolean());
         assertEquals(RoundTrip.PARTITIONS, channels.size());
         for (JsonNode channel : channels) {
           assertTrue(channel.path("confirm").asBoolean(), channel.toString());
@@ -184,7 +189,8 @@ class RabbitMqBenchmarkDriverTest {
             + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
             + " allowed: ackBatchSize, amqpUris, consumerCreationBatchSize, consumerCreationDelay,"
             + " driverClass, durable, exchangeType, messagePersistence, name, prefetchCount,"
-            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType",
+            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType,"
+            + " replicas",
         e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
   }

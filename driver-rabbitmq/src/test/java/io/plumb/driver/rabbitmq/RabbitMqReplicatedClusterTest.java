@@ -1,0 +1,106 @@
+package io.plumb.driver.rabbitmq;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.coordinator.SmokeRun;
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.BrokerFactNames;
+import io.plumb.result.RunReport;
+import io.plumb.worker.DriverSettingsReader;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The replicated files and their single-copy matches against the 3-node cluster ({@code
+ * deploy/local/rabbitmq.sh start --nodes 3}; clients connect to node 1): each runs through the
+ * whole engine with nothing lost, and the result records the copies and nodes the broker reports.
+ * Runs only in the {@code cluster} Maven profile.
+ */
+class RabbitMqReplicatedClusterTest {
+  private static final SmokeRun RUN = SmokeRun.standard();
+  private static final int NODES = 3;
+
+  private static Set<String> clusterNodes;
+
+  @TempDir Path scratch;
+
+  @BeforeAll
+  static void threeNodesRunning() throws Exception {
+    Broker.requireReachable(5672);
+    Broker.requireReachable(ManagementApi.PORT);
+    clusterNodes = new TreeSet<>(Broker.runningNodes());
+    assertEquals(
+        NODES,
+        clusterNodes.size(),
+        "running nodes " + clusterNodes + ": start deploy/local/rabbitmq.sh start --nodes 3");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "rabbitmq-quorum-replicated.yaml, 3",
+    "rabbitmq-stream-protocol-replicated.yaml, 3",
+    "rabbitmq-quorum.yaml, 1",
+    "rabbitmq-stream-protocol.yaml, 1",
+  })
+  void fileRunsWithNothingLostAndReportsTheCopiesTheBrokerHolds(String file, int copies) {
+    RunReport report = RUN.run(Path.of(file), Map.of(), scratch);
+
+    assertEquals(List.of(), RUN.deliveryProblems(report));
+    Map<String, String> facts = report.brokerFacts();
+    assertEquals(String.valueOf(copies), facts.get(BrokerFactNames.REPLICAS), facts.toString());
+    assertEquals(String.valueOf(NODES), facts.get(BrokerFactNames.NODES), facts.toString());
+    Set<String> replicaNodes = nodes(facts.get(BrokerFactNames.REPLICA_NODES));
+    assertEquals(copies, replicaNodes.size(), facts.toString());
+    assertTrue(clusterNodes.containsAll(replicaNodes), facts + " vs " + clusterNodes);
+  }
+
+  /**
+   * The AMQP driver reads replication from a witness queue declared like the topic's queues, since
+   * those are declared only when consumers arrive: the real partition queues must have the same
+   * members.
+   */
+  @Test
+  void partitionQueuesHaveTheMembersTheFactsReport() throws Exception {
+    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
+    driver.initialize(
+        DriverSettingsReader.config(Path.of("rabbitmq-quorum-replicated.yaml"), Map.of()));
+    try (driver) {
+      String topic = RoundTrip.topicName("plumb-test-replicated");
+      driver.createTopic(topic, RoundTrip.PARTITIONS).get(60, TimeUnit.SECONDS);
+      Set<String> reported = nodes(driver.brokerFacts().get(BrokerFactNames.REPLICA_NODES));
+      assertEquals(clusterNodes, reported);
+      try (BenchmarkConsumer consumer = consumer(driver, topic)) {
+        for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+          String queue = RoutingKeys.queueName(topic, "sub", p);
+          assertEquals(reported, Broker.members(queue), queue);
+        }
+      }
+      driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  private static BenchmarkConsumer consumer(BenchmarkDriver driver, String topic) throws Exception {
+    return driver
+        .createConsumer(topic, "sub", new RoundTrip.Subscription("sub").member(new AtomicInteger()))
+        .get(60, TimeUnit.SECONDS);
+  }
+
+  private static Set<String> nodes(String commaSeparated) {
+    return commaSeparated == null
+        ? Set.of()
+        : new TreeSet<>(Arrays.asList(commaSeparated.split(",")));
+  }
+}
