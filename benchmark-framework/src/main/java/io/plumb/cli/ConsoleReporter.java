@@ -135,10 +135,11 @@ final class ConsoleReporter implements RunListener {
     brokerLine(report.brokerFacts()).ifPresent(out::println);
     Counters c = report.counters();
     out.printf(
-        "Messages     sent %,d | acknowledged %,d | failed %,d | received %,d | lost %,d | in flight %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",
+        "Messages     sent %,d | acknowledged %,d | failed %,d%s | received %,d | lost %,d | in flight %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",
         c.sent(),
         c.acknowledged(),
         c.failed(),
+        c.unacknowledged() == 0 ? "" : String.format(" | unacknowledged %,d", c.unacknowledged()),
         c.received(),
         c.lost(),
         c.inFlight(),

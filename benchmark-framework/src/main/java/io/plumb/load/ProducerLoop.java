@@ -108,13 +108,15 @@ final class ProducerLoop implements Runnable {
           break;
         }
       }
+      // Counted before the driver has it: an acknowledgement can arrive on another thread before
+      // send() returns, and a snapshot must never hold an acknowledgement of an uncounted send.
+      SENT.setOpaque(this, ++sentCount);
       ring.deferTimes();
       task.sendNext(now);
       long after = clock.now();
       ring.stampDeferred(after);
       inSend += after - now;
       now = after;
-      SENT.setOpaque(this, ++sentCount);
       IN_SEND.setOpaque(this, inSend);
       siftDown(0);
     }

@@ -1,8 +1,11 @@
 package io.plumb.result;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /**
  * Message counts over the whole run (warm-up included), so that every message sent is accounted
- * for.
+ * for. Taken as one snapshot: {@code acknowledged + failed + unacknowledged() == sent} always
+ * holds, also for a run cut short.
  *
  * @param lost acknowledged by the broker but never received, summed over subscriptions: missing
  *     when the drain ended with consumers no longer receiving
@@ -27,4 +30,11 @@ public record Counters(
     long consumerErrors,
     long untimedAcknowledgements,
     long negativeEndToEnd,
-    long foreign) {}
+    long foreign) {
+
+  /** Sent but neither acknowledged nor failed when the run ended (none after a full drain). */
+  @JsonProperty("unacknowledged")
+  public long unacknowledged() {
+    return Math.max(0, sent - acknowledged - failed);
+  }
+}

@@ -231,6 +231,9 @@ public final class LocalWorker implements Worker {
   @Override
   public PeriodStats takePeriod() {
     PeriodStats.Builder builder = new PeriodStats.Builder();
+    // Completions first, sends after: every send completed by now was counted before it reached the
+    // driver, so no snapshot holds more acknowledged and failed messages than sent ones.
+    stats.takePeriod(builder);
     if (generator != null) {
       long sent = generator.sent();
       long inSend = generator.nanosInSend();
@@ -239,7 +242,6 @@ public final class LocalWorker implements Worker {
       reportedSent = sent;
       reportedNanosInSend = inSend;
     }
-    stats.takePeriod(builder);
     return builder.build();
   }
 
