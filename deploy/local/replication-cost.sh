@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# What replication costs, broker by broker: the single-copy driver file on one node against the
+# replicated file on a 3-node cluster, measured one after the other on this host.
+#
+#   deploy/local/replication-cost.sh [BROKER...]     (default: kafka pulsar rabbitmq nats redis)
+#
+# For each broker and each of its two files: start the broker from a clean data directory (one
+# node, or --nodes 3), measure publish and end-to-end latency at a fixed rate every config holds
+# (workloads/replication-cost-1kb-fixed.yaml: 2,000 msg/s after 30 s of warm-up), restart it clean,
+# search the stable peak rate (workloads/replication-cost-1kb.yaml, producerRate 0, probes of
+# PROBE_SECONDS), and stop it.
+# A clean restart before each measurement keeps one run's leftovers (files, ledgers, streams) out
+# of the next. Results go to results/replication-cost-<time>/; a table is printed at the end.
+#
+# Environment: PROBE_SECONDS (default 5); MEASURE=fixed or MEASURE=peak runs only that half.
+# Builds nothing: run
+# `mvn -q package -DskipTests` first. Every broker and node shares this host's cores, so the
+# figures are relative: compare the two rows of one broker, not brokers with each other.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+PROBE_SECONDS="${PROBE_SECONDS:-5}"
+MEASURE="${MEASURE:-fixed peak}"
+PEAK_WORKLOAD=workloads/replication-cost-1kb.yaml
+FIXED_WORKLOAD=workloads/replication-cost-1kb-fixed.yaml
+brokers=("$@")
+[ ${#brokers[@]} -gt 0 ] || brokers=(kafka pulsar rabbitmq nats redis)
+
+# The single-copy file and the replicated one of each broker: the same settings but the copies.
+declare -A single=(
+  [kafka]=kafka.yaml [pulsar]=pulsar.yaml [rabbitmq]=rabbitmq-quorum.yaml
+  [nats]=nats-jetstream.yaml [redis]=redis.yaml)
+declare -A replicated=(
+  [kafka]=kafka-replicated.yaml [pulsar]=pulsar-replicated.yaml
+  [rabbitmq]=rabbitmq-quorum-replicated.yaml [nats]=nats-jetstream-replicated.yaml
+  [redis]=redis-replicated.yaml)
+
+out="results/replication-cost-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+running=""
+cleanup() {
+  if [ -n "$running" ]; then
+    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
+  fi
+}
+trap cleanup EXIT
+
+# Starts $1 from a clean data directory with $2 nodes (stopping whatever of it runs), once the
+# disk has written back what earlier runs left in the page cache.
+fresh() {
+  deploy/local/"$1".sh stop >/dev/null 2>&1 || true
+  sync
+  running="$1"
+  if [ "$2" -eq 1 ]; then
+    deploy/local/"$1".sh start >"$out/$1-start.log" 2>&1
+  else
+    deploy/local/"$1".sh start --nodes "$2" >"$out/$1-start.log" 2>&1
+  fi
+}
+
+# Runs bin/benchmark, keeping its console beside the result and the host's load average.
+measure() {
+  local name="$1"
+  shift
+  echo "   $name (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  bin/benchmark "$@" >"$out/$name.log" 2>&1 || echo "   $name ended with status $?: see $out/$name.log"
+}
+
+for broker in "${brokers[@]}"; do
+  for nodes in 1 3; do
+    if [ "$nodes" -eq 1 ]; then file="${single[$broker]}"; else file="${replicated[$broker]}"; fi
+    name="$broker-${file%.yaml}"
+    echo "== $broker, $nodes node(s): driver-$broker/$file"
+    # The fixed rate first: a peak search writes gigabytes, and the kernel writing them back to
+    # disk afterwards would land in the next measurement's latency.
+    if [[ " $MEASURE " == *" fixed "* ]]; then
+      fresh "$broker" "$nodes"
+      measure "$name-fixed" -d "driver-$broker/$file" -o "$out/$name-fixed.json" "$FIXED_WORKLOAD"
+    fi
+    if [[ " $MEASURE " == *" peak "* ]]; then
+      fresh "$broker" "$nodes"
+      measure "$name-peak" -d "driver-$broker/$file" --probe-seconds "$PROBE_SECONDS" \
+        -o "$out/$name-peak.json" "$PEAK_WORKLOAD"
+    fi
+    deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
+    running=""
+  done
+done
+
+python3 - "$out" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+def load(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return None
+names = sorted({os.path.basename(p).rsplit("-", 1)[0] for p in glob.glob(os.path.join(out, "*-fixed.json")) + glob.glob(os.path.join(out, "*-peak.json"))})
+print("\n| broker | driver file | nodes | copies | stable peak (msg/s) | publish p50 / p99 / p99.9 (ms) | end-to-end p50 / p99 / p99.9 (ms) | lost | verdict |")
+print("|---|---|---|---|---|---|---|---|---|")
+for name in names:
+    peak, fixed = load(os.path.join(out, name + "-peak.json")), load(os.path.join(out, name + "-fixed.json"))
+    broker, file = name.split("-", 1)
+    facts = (fixed or peak or {}).get("brokerFacts", {})
+    stable = (peak or {}).get("search", {}).get("stablePeakMsgPerSec")
+    stable = f"{stable:,.0f}" if isinstance(stable, (int, float)) else "n/a"
+    if fixed:
+        p, e, c = fixed["latency"]["publish"], fixed["latency"]["endToEnd"], fixed["counters"]
+        lat = lambda h: f"{h['p50']:.2f} / {h['p99']:.2f} / {h['p99.9']:.2f}"
+        verdict = ("complete" if fixed["complete"] else "INCOMPLETE") + (", generator-bound" if fixed["generatorBound"] else "")
+        row = f"{lat(p)} | {lat(e)} | {c['lost']} | {verdict}"
+    else:
+        row = "n/a | n/a | n/a | no result"
+    print(f"| {broker} | {file}.yaml | {facts.get('nodes', '?')} | {facts.get('replicas', '?')} | {stable} | {row} |")
+print("(latencies at the fixed rate of workloads/replication-cost-1kb-fixed.yaml, from the intended send time)")
+PY
+echo "(results and consoles in $out)"
