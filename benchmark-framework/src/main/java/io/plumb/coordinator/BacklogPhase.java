@@ -50,19 +50,7 @@ final class BacklogPhase {
     PeriodLoop.Tally build = periods.run(Phase.MEASURE, buildLimit, backlog -> backlog >= target);
     long floor = Math.max(1000, (long) ((1 - workload.backlogDrainRatio()) * target));
     if (!build.conditionMet()) {
-      outcome.accept(
-          new BacklogOutcome(
-              target,
-              workload.consumerBacklogSizeGB(),
-              build.seconds(),
-              build.sent() / build.seconds(),
-              build.lastBacklog(),
-              floor,
-              0,
-              0,
-              0,
-              workload.consumerOnly(),
-              false));
+      outcome.accept(outcome(workload, target, floor, build, null));
       run.worker().resumeConsumers();
       throw new RunException(
           String.format(
@@ -81,19 +69,7 @@ final class BacklogPhase {
     run.worker().resumeConsumers();
     PeriodLoop.Tally drain = periods.run(Phase.MEASURE, drainLimit, backlog -> backlog <= floor);
     double drainSeconds = Math.max(drain.seconds(), 1e-9);
-    outcome.accept(
-        new BacklogOutcome(
-            target,
-            workload.consumerBacklogSizeGB(),
-            build.seconds(),
-            build.sent() / build.seconds(),
-            build.lastBacklog(),
-            floor,
-            drain.seconds(),
-            drain.received() / drainSeconds,
-            (build.lastBacklog() - drain.lastBacklog()) / drainSeconds,
-            workload.consumerOnly(),
-            drain.conditionMet()));
+    outcome.accept(outcome(workload, target, floor, build, drain));
     if (!drain.conditionMet()) {
       throw new RunException(
           String.format(
@@ -104,5 +80,23 @@ final class BacklogPhase {
         String.format(
             "backlog drained in %.1f s at %,.0f msg/s received",
             drain.seconds(), drain.received() / drainSeconds));
+  }
+
+  /** The build's figures, and the drain's once it ran ({@code drain} null: it never started). */
+  private static BacklogOutcome outcome(
+      Workload workload, long target, long floor, PeriodLoop.Tally build, PeriodLoop.Tally drain) {
+    double drainSeconds = drain == null ? 0 : Math.max(drain.seconds(), 1e-9);
+    return new BacklogOutcome(
+        target,
+        workload.consumerBacklogSizeGB(),
+        build.seconds(),
+        build.sent() / build.seconds(),
+        build.lastBacklog(),
+        floor,
+        drain == null ? 0 : drain.seconds(),
+        drain == null ? 0 : drain.received() / drainSeconds,
+        drain == null ? 0 : (build.lastBacklog() - drain.lastBacklog()) / drainSeconds,
+        workload.consumerOnly(),
+        drain != null && drain.conditionMet());
   }
 }
