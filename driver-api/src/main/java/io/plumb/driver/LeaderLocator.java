@@ -4,13 +4,13 @@ import java.util.Optional;
 
 /**
  * Optional capability of a {@link BenchmarkDriver}: which node of the cluster leads a topic right
- * now, so that a fault plan can aim at {@code target: leader} (and {@code followers}). A driver that
- * cannot tell does not implement it, and plans naming the leader are refused before any load.
+ * now, so that a fault plan can aim at {@code target: leader} (and {@code followers}). A driver
+ * that cannot tell does not implement it, and plans naming the leader are refused before any load.
  *
  * <p>The framework asks at the moment a fault is applied (the leader may have moved since the run
  * started) and matches the answer against the local cluster's state files ({@code
- * .plumb/<broker>/nodes/<n>/node.env}): a node is the leader when the answer equals its {@code NAME}
- * or is a {@code host:port} whose port is one of its {@code PORTS}.
+ * .plumb/<broker>/nodes/<n>/node.env}): a node is the leader when the answer equals its {@code
+ * NAME} or is a {@code host:port} whose port is one of its {@code PORTS}.
  */
 public interface LeaderLocator {
 
