@@ -1,27 +1,40 @@
 #!/usr/bin/env bash
 # Runs Redis (Debian's redis-server) on 127.0.0.1 for quick starts and the driver-redis tests.
 #
-#   redis.sh start [--nodes N]   one server (the default), or N data nodes: a primary and N-1
-#                                replicas, watched by three Sentinels (master name "plumb")
+#   redis.sh start [--nodes N]   one server (the default), or N nodes: a primary and N-1 replicas,
+#                                each node with its own Sentinel (master name "plumb")
 #   redis.sh stop                stops every node this script started
-#   redis.sh status              one line per node: role, PID, port, data directory
-#                                (exit 0 when all run, 3 when none, 1 when some)
-#   redis.sh start-node N        starts one stopped node of the running cluster again
-#   redis.sh stop-node N         stops one node (SIGTERM; a fault injector may SIGKILL instead)
+#   redis.sh status              one line per server and per Sentinel: role, PID, port, data
+#                                directory (exit 0 when all run, 3 when none, 1 when some)
+#   redis.sh start-node N        starts what is stopped of node N of the running cluster again
+#                                (its server and/or its Sentinel)
+#   redis.sh stop-node N         stops node N, its Sentinel first (SIGTERM; a fault injector may
+#                                SIGKILL the server instead)
 #   redis.sh primary             prints the node number of the current primary
 #
-# Nodes 1..N are Redis servers, node 1 the first primary, listening on PLUMB_REDIS_PORT (6379, the
-# single server's port, so the same driver file reaches either); node k listens on 6379+k-1.
-# Nodes N+1..N+3 are the Sentinels, on PLUMB_REDIS_SENTINEL_PORT (26379) and the next two ports.
+# Node k runs a redis-server on PLUMB_REDIS_PORT+k-1 (6379, the single server's port, so the same
+# driver file reaches either), node 1 the first primary. In a cluster node k also runs a Sentinel
+# on PLUMB_REDIS_SENTINEL_PORT+k-1 (26379), quorum a majority of the nodes. A node's server and
+# Sentinel run in one cgroup, plumb-redis-<k> (deploy/local/node-cgroup.sh), the way a machine
+# holds both: a fault that cuts node k off the network cuts its Sentinel off with it, so a
+# partitioned primary keeps only its own Sentinel (a minority) and the others fail over.
+#
+# Sentinel timings are shortened so a fault test finishes in seconds, not minutes: the primary is
+# marked down after 2 s without a reply (down-after-milliseconds 2000; Redis's default is 30000)
+# and a failover is retried after 10 s (failover-timeout 10000; default 180000).
 #
 # State lives under ${PLUMB_STATE_DIR:-<repo>/.plumb}/redis/, wiped on every start. Each node has a
-# directory nodes/<n>/ with its config, PID file, log and data directory, and nodes/<n>/node.env
-# (NODE, ROLE, PID, PORTS, DATA_DIR, LOG, ...) for fault injection and resource sampling. Servers
+# directory nodes/<k>/ with its configs, logs and data directories, and nodes/<k>/node.env for
+# fault injection and resource sampling:
+#   NODE=1 NAME=127.0.0.1:6379 ROLE=primary PID=<server pid> SENTINEL_PID=<pid> PORTS=6379,26379
+#   CGROUP=<dir or empty> PORT=6379 SENTINEL_PORT=26379 DATA_DIR=... LOG=... SENTINEL_LOG=...
+# PID is the server's (what kill and freeze aim at); the Sentinel keeps running beside it. Servers
 # start with no snapshots and no AOF; durability variants are applied by the driver with CONFIG
 # SET (see driver-redis/README.md).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$LOCAL_DIR/../.." && pwd)"
 state_dir="${PLUMB_STATE_DIR:-$repo/.plumb}/redis"
 nodes_dir="$state_dir/nodes"
 cluster_env="$state_dir/cluster.env"
@@ -31,9 +44,7 @@ ready_timeout_s="${PLUMB_REDIS_READY_TIMEOUT:-20}"
 # Replication links and Sentinel discovery take a few seconds; more when the 2 cores are busy.
 cluster_timeout_s="${PLUMB_REDIS_CLUSTER_TIMEOUT:-90}"
 master_name=plumb
-sentinels=3
-sentinel_quorum=2
-# Sentinel marks the primary down after 2 s without a reply, then fails over.
+# Sentinel marks the primary down after 2 s without a reply, then fails over (see the top).
 down_after_ms=2000
 failover_timeout_ms=10000
 
@@ -46,6 +57,7 @@ die() {
 
 node_dir() { echo "$nodes_dir/$1"; }
 node_env() { echo "$nodes_dir/$1/node.env"; }
+cgroup_name() { echo "plumb-redis-$1"; }
 
 # Prints one key of a node's state file.
 node_get() {
@@ -59,28 +71,41 @@ node_get() {
 node_set() {
   local file tmp
   file="$(node_env "$1")"
-  tmp="$file.tmp"
+  tmp="$file.tmp.$$"
   awk -v k="$2" -v v="$3" 'index($0, k "=") == 1 { print k "=" v; found = 1; next } { print }
     END { if (!found) print k "=" v }' "$file" >"$tmp"
   mv "$tmp" "$file"
 }
 
-# Writes a node's state file when the node is first created; PID is filled in once it runs.
+cluster_count() { sed -n 's/^COUNT=//p' "$cluster_env" 2>/dev/null; }
+has_sentinel() { [[ -n "$(node_get "$1" SENTINEL_PORT)" ]]; }
+
+# Writes a node's state file when the node is first created; PIDs are filled in once it runs.
 node_create() {
-  local n="$1" role="$2" port="$3" dir
+  local n="$1" role="$2" port="$3" sentinel_port="$4" dir ports
   dir="$(node_dir "$n")"
   mkdir -p "$dir/data"
+  ports="$port"
+  if [[ -n "$sentinel_port" ]]; then
+    mkdir -p "$dir/sentinel"
+    ports="$port,$sentinel_port"
+  fi
   cat >"$(node_env "$n")" <<EOF
 NODE=$n
+NAME=127.0.0.1:$port
 ROLE=$role
 PID=
-PORTS=$port
+SENTINEL_PID=
+PORTS=$ports
+CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")")
 PORT=$port
+SENTINEL_PORT=$sentinel_port
 HOST=127.0.0.1
 DATA_DIR=$dir/data
 LOG=$dir/redis.log
 CONF=$dir/redis.conf
-PID_FILE=$dir/redis.pid
+SENTINEL_LOG=$dir/sentinel.log
+SENTINEL_CONF=$dir/sentinel.conf
 EOF
 }
 
@@ -92,26 +117,42 @@ node_ids() {
   done | sort -n
 }
 
-# Prints the PID of a node if that process is still its redis-server; fails otherwise.
-node_pid() {
-  local pid port
-  pid="$(node_get "$1" PID)" || return 1
-  port="$(node_get "$1" PORT)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  # A recycled PID is not ours: the process must be a redis-server on this node's port.
+# Prints the PID of one of node n's processes (server or sentinel) if that process is still ours;
+# fails otherwise.
+proc_pid() {
+  local n="$1" what="$2" pid port
+  if [[ "$what" == sentinel ]]; then
+    pid="$(node_get "$n" SENTINEL_PID)" || return 1
+    port="$(node_get "$n" SENTINEL_PORT)"
+  else
+    pid="$(node_get "$n" PID)" || return 1
+    port="$(node_get "$n" PORT)"
+  fi
+  [[ -n "$pid" && -n "$port" ]] && kill -0 "$pid" 2>/dev/null || return 1
+  # A recycled PID is not ours: the process must be a redis-server on this port.
   tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "redis-server.*:$port" || return 1
   echo "$pid"
 }
 
+node_pid() { proc_pid "$1" server; }
+sentinel_pid() { proc_pid "$1" sentinel; }
+
+# Node n runs all it should: its server and, in a cluster, its Sentinel.
+node_whole() {
+  node_pid "$1" >/dev/null || return 1
+  ! has_sentinel "$1" || sentinel_pid "$1" >/dev/null
+}
+
+# Nodes with at least one process running.
 running_ids() {
   local n
   for n in $(node_ids); do
-    node_pid "$n" >/dev/null && echo "$n"
+    if node_pid "$n" >/dev/null || sentinel_pid "$n" >/dev/null; then
+      echo "$n"
+    fi
   done
   return 0
 }
-
-is_sentinel() { [[ "$(node_get "$1" ROLE)" == sentinel ]]; }
 
 # --- talking to a server ----------------------------------------------------------------------
 
@@ -143,18 +184,14 @@ sentinel_field() {
   cli "$1" sentinel master "$master_name" | awk -v k="$2" 'prev == k { print; exit } { prev = $0 }'
 }
 
-# The primary's port, from the first Sentinel that answers.
+# The primary's port as most of the Sentinels that answer name it (a Sentinel cut off with the
+# old primary may still name that one).
 primary_port() {
-  local n port
-  for n in $(running_ids); do
-    is_sentinel "$n" || continue
-    port="$(cli "$(node_get "$n" PORT)" sentinel get-master-addr-by-name "$master_name" | sed -n 2p)"
-    if [[ -n "$port" ]]; then
-      echo "$port"
-      return 0
-    fi
-  done
-  return 1
+  local n
+  for n in $(node_ids); do
+    sentinel_pid "$n" >/dev/null || continue
+    cli "$(node_get "$n" SENTINEL_PORT)" sentinel get-master-addr-by-name "$master_name" | sed -n 2p
+  done | grep . | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2; found = 1 } END { exit !found }'
 }
 
 # Polls `check ARGS...` every 0.1 s until it succeeds or `timeout` seconds pass.
@@ -168,7 +205,11 @@ wait_for() {
   done
 }
 
-# --- starting and stopping one node -----------------------------------------------------------
+port_taken() {
+  ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+}
+
+# --- starting and stopping one process --------------------------------------------------------
 
 # The config of a data node. Same settings as the single server has always had: no snapshots, no
 # AOF (the driver applies durability with CONFIG SET). A config file rather than flags, so that
@@ -181,77 +222,91 @@ write_server_conf() {
     echo "port $(node_get "$n" PORT)"
     echo "save \"\""
     echo "appendonly no"
-    echo "daemonize yes"
-    echo "pidfile $dir/redis.pid"
-    echo "logfile $dir/redis.log"
+    echo "daemonize no"
     echo "dir $dir/data"
     # Redis 7.0 waits 5 s for more replicas before a diskless full sync; here replicas join one
     # at a time or all at once at start, so waiting only delays them.
     echo "repl-diskless-sync-delay 0"
     [[ -z "$replica_of" ]] || echo "replicaof 127.0.0.1 $replica_of"
-  } >"$dir/redis.conf"
+  } >"$(node_get "$n" CONF)"
 }
 
-# The config of a Sentinel: watches the primary as "plumb", quorum 2 of 3. Sentinel rewrites this
-# file with what it learns (replicas, other Sentinels, the current primary).
+# The config of node n's Sentinel: watches the primary as "plumb", quorum a majority of the nodes.
+# Sentinel rewrites this file with what it learns (replicas, other Sentinels, the current primary),
+# so a restarted Sentinel starts from what it knew.
 write_sentinel_conf() {
-  local n="$1" dir
+  local n="$1" count="$2" dir
   dir="$(node_dir "$n")"
-  cat >"$dir/redis.conf" <<EOF
+  cat >"$(node_get "$n" SENTINEL_CONF)" <<EOF
 bind 127.0.0.1
-port $(node_get "$n" PORT)
-daemonize yes
-pidfile $dir/redis.pid
-logfile $dir/redis.log
-dir $dir/data
-sentinel monitor $master_name 127.0.0.1 $base_port $sentinel_quorum
+port $(node_get "$n" SENTINEL_PORT)
+daemonize no
+dir $dir/sentinel
+sentinel monitor $master_name 127.0.0.1 $base_port $((count / 2 + 1))
 sentinel down-after-milliseconds $master_name $down_after_ms
 sentinel failover-timeout $master_name $failover_timeout_ms
 sentinel parallel-syncs $master_name 1
 EOF
 }
 
-# Launches node n from its config (extra args override it) and waits for PING; records its PID.
-# On failure prints the one-line reason and returns 1.
+# Launches node n's server or Sentinel (what) in the node's cgroup, waits for PING and records its
+# PID (extra args override the config). On failure prints the one-line reason and returns 1.
 launch() {
-  local n="$1"
-  shift
-  local port log conf pid_file what
-  port="$(node_get "$n" PORT)"
-  log="$(node_get "$n" LOG)"
-  conf="$(node_get "$n" CONF)"
-  pid_file="$(node_get "$n" PID_FILE)"
-  what="redis node $n ($(node_get "$n" ROLE), 127.0.0.1:$port)"
-  rm -f "$pid_file"
-  local mode=()
-  is_sentinel "$n" && mode=(--sentinel)
-  # Errors before daemonizing (a bad config) go to stderr: keep them in the node's log.
-  if ! redis-server "$conf" "${mode[@]}" "$@" >>"$log" 2>&1; then
-    echo "$what failed to start; see $log"
+  local n="$1" what="$2"
+  shift 2
+  local port log conf key mode=()
+  if [[ "$what" == sentinel ]]; then
+    port="$(node_get "$n" SENTINEL_PORT)"
+    log="$(node_get "$n" SENTINEL_LOG)"
+    conf="$(node_get "$n" SENTINEL_CONF)"
+    key=SENTINEL_PID
+    mode=(--sentinel)
+  else
+    port="$(node_get "$n" PORT)"
+    log="$(node_get "$n" LOG)"
+    conf="$(node_get "$n" CONF)"
+    key=PID
+  fi
+  local desc="redis node $n ($what, 127.0.0.1:$port)"
+  if port_taken "$port"; then
+    echo "$desc: port $port on 127.0.0.1 is already in use: stop what holds it or set PLUMB_REDIS_PORT / PLUMB_REDIS_SENTINEL_PORT"
     return 1
   fi
-  if ! wait_for "$ready_timeout_s" answers_ping "$port"; then
-    echo "$what did not answer PING after ${ready_timeout_s}s; see $log"
-    return 1
-  fi
-  # With daemonize the PID file appears right after the fork; wait briefly for it.
-  if ! wait_for 5 test -s "$pid_file"; then
-    echo "$what answers but wrote no PID file at $pid_file; see $log"
-    return 1
-  fi
-  node_set "$n" PID "$(cat "$pid_file")"
+  # setsid: the process must not die with the terminal or job that started it. A background job
+  # is no process-group leader, so setsid execs in place; node-cgroup.sh joins the node's cgroup
+  # and execs redis-server: $! is redis-server's PID.
+  setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
+    redis-server "$conf" "${mode[@]}" "$@" </dev/null >>"$log" 2>&1 &
+  local pid=$!
+  node_set "$n" "$key" "$pid"
+  local deadline=$((SECONDS + ready_timeout_s))
+  until answers_ping "$port"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      node_set "$n" "$key" ""
+      echo "$desc exited during start; see $log"
+      return 1
+    fi
+    if ((SECONDS >= deadline)); then
+      echo "$desc did not answer PING after ${ready_timeout_s}s; see $log"
+      return 1
+    fi
+    sleep 0.1
+  done
 }
 
-# Sends SIGTERM to the given nodes, waits up to 15 s for them all, then SIGKILLs what is left.
+# Stops the given processes, each "n:server" or "n:sentinel", all at once: SIGTERM, up to 15 s to
+# go, then SIGKILL for what is left.
 terminate() {
-  local n pid pids=() names=()
-  for n in "$@"; do
-    if pid="$(node_pid "$n")"; then
+  local item n what pid pids=() names=()
+  for item in "$@"; do
+    n="${item%%:*}"
+    what="${item#*:}"
+    if pid="$(proc_pid "$n" "$what")"; then
       kill "$pid" 2>/dev/null || true
-      # A node frozen by a fault (SIGSTOP) acts on SIGTERM only once it runs again.
+      # A process frozen by a fault (SIGSTOP) acts on SIGTERM only once it runs again.
       kill -CONT "$pid" 2>/dev/null || true
       pids+=("$pid")
-      names+=("$n:$pid")
+      names+=("$n/$what:$pid")
     fi
   done
   ((${#pids[@]} > 0)) || return 0
@@ -269,10 +324,11 @@ terminate() {
     fi
     sleep 0.1
   done
-  for n in "$@"; do
-    node_set "$n" PID ""
+  for item in "$@"; do
+    n="${item%%:*}"
+    if [[ "${item#*:}" == sentinel ]]; then node_set "$n" SENTINEL_PID ""; else node_set "$n" PID ""; fi
   done
-  echo "stopped redis node(s) ${names[*]} (node:pid)"
+  echo "stopped redis ${names[*]} (node/process:pid)"
 }
 
 # --- the cluster ------------------------------------------------------------------------------
@@ -284,11 +340,7 @@ require_binaries() {
   done
 }
 
-port_taken() {
-  ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
-}
-
-# Both replicas hold a live link to the primary.
+# Each given node's server holds a live link to its primary.
 replicas_linked() {
   local n
   for n in "$@"; do
@@ -298,47 +350,57 @@ replicas_linked() {
 
 # A Sentinel knows the primary, every replica and the other Sentinels (it needs them to vote).
 sentinel_sees_all() {
-  local port="$1" replicas="$2"
+  local port="$1" replicas="$2" others="$3"
   [[ "$(sentinel_field "$port" flags)" == master ]] &&
     [[ "$(sentinel_field "$port" num-slaves)" == "$replicas" ]] &&
-    [[ "$(sentinel_field "$port" num-other-sentinels)" == $((sentinels - 1)) ]]
+    [[ "$(sentinel_field "$port" num-other-sentinels)" == "$others" ]]
+}
+
+# Every process of every node.
+all_processes() {
+  local n
+  for n in $(node_ids); do
+    echo "$n:sentinel"
+    echo "$n:server"
+  done
 }
 
 # Stops what was started and fails with one line naming the node and its log.
 abort_start() {
-  local reason="$1"
-  terminate $(running_ids) >/dev/null 2>&1 || true
-  die "$reason (nodes already started were stopped)"
+  terminate $(all_processes) >/dev/null 2>&1 || true
+  die "$1 (nodes already started were stopped)"
 }
 
 start_cluster() {
-  local count="$1" n port
-  local replicas=() sentinel_ids=()
-  # Node 1 the primary, 2..count replicas of it, then the Sentinels.
-  node_create 1 primary "$base_port"
-  for ((n = 2; n <= count; n++)); do
-    node_create "$n" replica $((base_port + n - 1))
-    replicas+=("$n")
-  done
-  for ((n = 1; n <= (count > 1 ? sentinels : 0); n++)); do
-    node_create $((count + n)) sentinel $((sentinel_base_port + n - 1))
-    sentinel_ids+=($((count + n)))
+  local count="$1" n port sentinel_port
+  local replicas=()
+  # Node 1 the primary, 2..count replicas of it; in a cluster each node has a Sentinel.
+  for ((n = 1; n <= count; n++)); do
+    sentinel_port=""
+    ((count == 1)) || sentinel_port=$((sentinel_base_port + n - 1))
+    if ((n == 1)); then
+      node_create 1 primary "$base_port" "$sentinel_port"
+    else
+      node_create "$n" replica $((base_port + n - 1)) "$sentinel_port"
+      replicas+=("$n")
+    fi
   done
   for n in $(node_ids); do
-    port="$(node_get "$n" PORT)"
-    port_taken "$port" &&
-      die "port $port on 127.0.0.1 (redis node $n) is already in use: stop what holds it or set PLUMB_REDIS_PORT / PLUMB_REDIS_SENTINEL_PORT"
+    for port in $(node_get "$n" PORTS | tr ',' ' '); do
+      if port_taken "$port"; then
+        die "port $port on 127.0.0.1 (redis node $n) is already in use: stop what holds it or set PLUMB_REDIS_PORT / PLUMB_REDIS_SENTINEL_PORT"
+      fi
+    done
   done
   echo "COUNT=$count" >"$cluster_env"
-  echo "SENTINELS=${#sentinel_ids[@]}" >>"$cluster_env"
   echo "MASTER_NAME=$master_name" >>"$cluster_env"
 
   local why
   write_server_conf 1
-  why="$(launch 1)" || abort_start "$why"
+  why="$(launch 1 server)" || abort_start "$why"
   for n in "${replicas[@]}"; do
     write_server_conf "$n" "$base_port"
-    why="$(launch "$n")" || abort_start "$why"
+    why="$(launch "$n" server)" || abort_start "$why"
   done
   if ((${#replicas[@]} > 0)) && ! wait_for "$cluster_timeout_s" replicas_linked "${replicas[@]}"; then
     for n in "${replicas[@]}"; do
@@ -346,15 +408,16 @@ start_cluster() {
         abort_start "redis node $n (replica, 127.0.0.1:$(node_get "$n" PORT)) has no link to the primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
     done
   fi
-  # Sentinels start once the replicas are linked: their first INFO of the primary lists both
+  ((count > 1)) || return 0
+  # Sentinels start once the replicas are linked: their first INFO of the primary lists them all
   # (later INFOs come only every 10 s).
-  for n in "${sentinel_ids[@]}"; do
-    write_sentinel_conf "$n"
-    why="$(launch "$n")" || abort_start "$why"
+  for n in $(node_ids); do
+    write_sentinel_conf "$n" "$count"
+    why="$(launch "$n" sentinel)" || abort_start "$why"
   done
-  for n in "${sentinel_ids[@]}"; do
-    wait_for "$cluster_timeout_s" sentinel_sees_all "$(node_get "$n" PORT)" "${#replicas[@]}" ||
-      abort_start "redis node $n (sentinel, 127.0.0.1:$(node_get "$n" PORT)) does not see the primary, ${#replicas[@]} replica(s) and $((sentinels - 1)) other Sentinels after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
+  for n in $(node_ids); do
+    wait_for "$cluster_timeout_s" sentinel_sees_all "$(node_get "$n" SENTINEL_PORT)" "${#replicas[@]}" $((count - 1)) ||
+      abort_start "redis node $n (sentinel, 127.0.0.1:$(node_get "$n" SENTINEL_PORT)) does not see the primary, ${#replicas[@]} replica(s) and $((count - 1)) other Sentinels after ${cluster_timeout_s}s; see $(node_get "$n" SENTINEL_LOG)"
   done
 }
 
@@ -363,7 +426,7 @@ start() {
   while (($# > 0)); do
     case "$1" in
       --nodes)
-        [[ "${2:-}" =~ ^[1-9]$ ]] || die "--nodes takes a number of data nodes from 1 to 9, got '${2:-}'"
+        [[ "${2:-}" =~ ^[1-9]$ ]] || die "--nodes takes a number of nodes from 1 to 9, got '${2:-}'"
         count="$2"
         shift 2
         ;;
@@ -371,15 +434,15 @@ start() {
     esac
   done
   require_binaries
-  local running
+  local running n whole=1
   running="$(running_ids | xargs)"
   if [[ -n "$running" ]]; then
-    if [[ "$(sed -n 's/^COUNT=//p' "$cluster_env" 2>/dev/null)" == "$count" ]] &&
-      [[ "$running" == "$(node_ids | xargs)" ]]; then
-      echo "redis already running ($count data node(s); $0 status)"
+    for n in $(node_ids); do node_whole "$n" || whole=0; done
+    if [[ "$(cluster_count)" == "$count" ]] && ((whole)); then
+      echo "redis already running ($count node(s); $0 status)"
       exit 0
     fi
-    die "redis is already running with other nodes ($0 status): run $0 stop first"
+    die "redis is already running with other nodes, or with some stopped ($0 status): run $0 stop first"
   fi
   rm -rf "$nodes_dir" "$cluster_env"
   mkdir -p "$nodes_dir"
@@ -387,28 +450,28 @@ start() {
   if ((count == 1)); then
     echo "redis started (pid $(node_get 1 PID), 127.0.0.1:$base_port)"
   else
-    echo "redis started: primary 127.0.0.1:$base_port, $((count - 1)) replicas, $sentinels Sentinels (master name $master_name)"
+    echo "redis started: primary 127.0.0.1:$base_port, $((count - 1)) replicas, a Sentinel on each node from 127.0.0.1:$sentinel_base_port (master name $master_name)"
     status_lines
   fi
 }
 
 stop() {
-  local running
-  running="$(running_ids | xargs)"
-  if [[ -z "$running" ]]; then
+  local n sentinels=() servers=()
+  if [[ -z "$(running_ids)" ]]; then
     echo "redis not running"
     exit 0
   fi
   # Sentinels first, so none starts a failover while the servers go down.
-  local n sentinel_ids=() servers=()
-  for n in $running; do
-    if is_sentinel "$n"; then sentinel_ids+=("$n"); else servers+=("$n"); fi
+  for n in $(node_ids); do
+    sentinels+=("$n:sentinel")
+    servers+=("$n:server")
   done
-  terminate "${sentinel_ids[@]}"
+  terminate "${sentinels[@]}"
   terminate "${servers[@]}"
 }
 
-# One line per node; refreshes ROLE in the state files, which changes after a failover.
+# One line per server and per Sentinel; refreshes ROLE in the state files, which changes after a
+# failover.
 status_lines() {
   local n pid port role state
   for n in $(node_ids); do
@@ -416,13 +479,11 @@ status_lines() {
     role="$(node_get "$n" ROLE)"
     if pid="$(node_pid "$n")"; then
       state=running
-      if ! is_sentinel "$n"; then
-        if role="$(live_role "$port")"; then
-          node_set "$n" ROLE "$role"
-        else
-          role="$(node_get "$n" ROLE)"
-          state="running, not answering"
-        fi
+      if role="$(live_role "$port")"; then
+        node_set "$n" ROLE "$role"
+      else
+        role="$(node_get "$n" ROLE)"
+        state="running, not answering"
       fi
     else
       pid=-
@@ -430,20 +491,33 @@ status_lines() {
     fi
     printf 'node %s  %-8s  pid %-7s  127.0.0.1:%-5s  %-8s  data %s\n' \
       "$n" "$role" "$pid" "$port" "$state" "$(node_get "$n" DATA_DIR)"
+    has_sentinel "$n" || continue
+    port="$(node_get "$n" SENTINEL_PORT)"
+    if pid="$(sentinel_pid "$n")"; then
+      state=running
+      answers_ping "$port" || state="running, not answering"
+    else
+      pid=-
+      state=stopped
+    fi
+    printf 'node %s  %-8s  pid %-7s  127.0.0.1:%-5s  %s\n' "$n" sentinel "$pid" "$port" "$state"
   done
 }
 
 status() {
-  local total running
-  total="$(node_ids | wc -l)"
-  running="$(running_ids | wc -l)"
+  local n total=0 running=0 whole=0
+  for n in $(node_ids); do
+    total=$((total + 1))
+    if node_pid "$n" >/dev/null || sentinel_pid "$n" >/dev/null; then running=$((running + 1)); fi
+    if node_whole "$n"; then whole=$((whole + 1)); fi
+  done
   if ((running == 0)); then
     echo "redis not running"
     exit 3
   fi
-  echo "redis: $running of $total node(s) running"
+  echo "redis: $whole of $total node(s) running"
   status_lines
-  ((running == total)) || exit 1
+  ((whole == total)) || exit 1
 }
 
 require_node() {
@@ -451,60 +525,69 @@ require_node() {
     die "no redis node '${1:-}' (nodes: $(node_ids | xargs); start the cluster with $0 start --nodes 3)"
 }
 
-# A server restarted as it was would come back as an empty primary (no persistence) and, if it
-# still is the primary Sentinel knows, its replicas would copy the empty data set. So a stopped
-# server always rejoins as a replica of the current primary, after Sentinel has failed over.
-start_node() {
-  local n="$1" pid port
-  require_node "$n"
-  require_binaries
-  if pid="$(node_pid "$n")"; then
-    echo "redis node $n already running (pid $pid)"
-    exit 0
-  fi
-  port="$(node_get "$n" PORT)"
-  port_taken "$port" && die "port $port on 127.0.0.1 (redis node $n) is already in use"
-  local why primary=""
-  if ! is_sentinel "$n" && [[ "$(sed -n 's/^COUNT=//p' "$cluster_env")" != 1 ]]; then
-    wait_for "$cluster_timeout_s" primary_is_not "$port" ||
-      die "redis node $n: the Sentinels still name it (127.0.0.1:$port) the primary after ${cluster_timeout_s}s, or none answers; not restarting it empty as the primary"
-    primary="$(primary_port)"
-    node_set "$n" ROLE replica
-  fi
-  if [[ -n "$primary" ]]; then
-    why="$(launch "$n" --replicaof 127.0.0.1 "$primary")" || die "$why"
-    wait_for "$cluster_timeout_s" replicas_linked "$n" ||
-      die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
-  else
-    why="$(launch "$n")" || die "$why"
-  fi
-  echo "redis node $n started (pid $(node_get "$n" PID), $(node_get "$n" ROLE), 127.0.0.1:$port)"
-}
-
-# A Sentinel answers with a primary other than the given port.
+# The Sentinels name a primary other than the given port.
 primary_is_not() {
   local p
   p="$(primary_port)" && [[ "$p" != "$1" ]]
 }
 
+# Starts what is stopped of node n: its Sentinel (from the config it last rewrote) and its server.
+# A server restarted as it was would come back as an empty primary (no persistence) and, if it
+# still is the primary Sentinel knows, its replicas would copy the empty data set. So a stopped
+# server always rejoins as a replica of the current primary, after Sentinel has failed over.
+start_node() {
+  local n="$1" port why started=()
+  require_node "$n"
+  require_binaries
+  if has_sentinel "$n" && ! sentinel_pid "$n" >/dev/null; then
+    why="$(launch "$n" sentinel)" || die "$why"
+    started+=("sentinel pid $(node_get "$n" SENTINEL_PID) 127.0.0.1:$(node_get "$n" SENTINEL_PORT)")
+  fi
+  if ! node_pid "$n" >/dev/null; then
+    port="$(node_get "$n" PORT)"
+    local primary=""
+    if [[ "$(cluster_count)" != 1 ]]; then
+      wait_for "$cluster_timeout_s" primary_is_not "$port" ||
+        die "redis node $n: the Sentinels still name it (127.0.0.1:$port) the primary after ${cluster_timeout_s}s, or none answers; not restarting it empty as the primary"
+      primary="$(primary_port)"
+      node_set "$n" ROLE replica
+    fi
+    if [[ -n "$primary" ]]; then
+      why="$(launch "$n" server --replicaof 127.0.0.1 "$primary")" || die "$why"
+      wait_for "$cluster_timeout_s" replicas_linked "$n" ||
+        die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
+    else
+      why="$(launch "$n" server)" || die "$why"
+    fi
+    started+=("$(node_get "$n" ROLE) pid $(node_get "$n" PID) 127.0.0.1:$port")
+  fi
+  if ((${#started[@]} == 0)); then
+    echo "redis node $n already running (pid $(node_get "$n" PID))"
+  else
+    local IFS=';'
+    echo "redis node $n started (${started[*]})"
+  fi
+}
+
+# Stops node n: its Sentinel first, then its server.
 stop_node() {
   require_node "$1"
-  if ! node_pid "$1" >/dev/null; then
+  if ! node_pid "$1" >/dev/null && ! sentinel_pid "$1" >/dev/null; then
     echo "redis node $1 not running"
     exit 0
   fi
-  terminate "$1"
+  terminate "$1:sentinel" "$1:server"
 }
 
 print_primary() {
   local port n
-  if [[ "$(sed -n 's/^COUNT=//p' "$cluster_env" 2>/dev/null)" == 1 ]]; then
+  if [[ "$(cluster_count)" == 1 ]]; then
     port="$base_port"
   else
     port="$(primary_port)" || die "no Sentinel answers ($0 status)"
   fi
   for n in $(node_ids); do
-    if ! is_sentinel "$n" && [[ "$(node_get "$n" PORT)" == "$port" ]]; then
+    if [[ "$(node_get "$n" PORT)" == "$port" ]]; then
       echo "$n"
       return 0
     fi
