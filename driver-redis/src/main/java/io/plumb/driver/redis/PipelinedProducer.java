@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -32,6 +33,14 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * message), or with the connection error if the connection broke before its reply (the sender then
  * reconnects), or with "producer closed" for sends after close.
  *
+ * <p>Following the primary: before each batch the sender checks that its connection goes to the
+ * server {@code primary} names now (Sentinel's current primary) and otherwise connects there first;
+ * {@link #primaryChanged} also aborts a connection to a former primary at once, which fails the
+ * batch in flight (its replies would come from a server that is no longer the primary, or never).
+ * While no server can be reached, each connection attempt that fails also fails every batch queued
+ * behind it, and the sender tries again {@link #RECONNECT_PAUSE_MILLIS} later: every send completes
+ * within a bounded time, and send() never waits long for room.
+ *
  * <p>With a {@link ReplicaWait}, each batch is followed by {@code WAIT replicas timeout} in the
  * same write, and its messages succeed only if WAIT reports enough replicas: a batch's replication
  * is confirmed before the next batch is written, so the window stays one batch.
@@ -41,7 +50,11 @@ final class PipelinedProducer implements BenchmarkProducer {
   /** Initial room per command in a batch; batches grow to the largest message seen. */
   private static final int INITIAL_BYTES_PER_COMMAND = 1_200;
 
+  /** Pause between failed connection attempts. */
+  static final long RECONNECT_PAUSE_MILLIS = 100;
+
   private final Supplier<ProducerConnection> connect;
+  private final Supplier<HostAndPort> primary; // null: a fixed server
   private final CommandEncoder encoder;
   private final ReplicaWait replicaWait; // null: no WAIT
   private final byte[] waitCommand;
@@ -63,7 +76,8 @@ final class PipelinedProducer implements BenchmarkProducer {
   private boolean callerWaiting;
   private Throwable closedBecause;
 
-  // The sender's; read by close() only as a last resort, to unblock a sender the server ignores.
+  // The sender's; read by close() and primaryChanged() only to abort it. Null while the sender has
+  // none (the last attempt to connect failed).
   private volatile ProducerConnection connection;
   private int roundRobin; // the calling thread's
 
@@ -75,7 +89,24 @@ final class PipelinedProducer implements BenchmarkProducer {
       int depth,
       int maxPendingSends,
       ReplicaWait replicaWait) {
+    this(connect, null, encoder, topic, partitions, depth, maxPendingSends, replicaWait);
+  }
+
+  /**
+   * A producer that follows the primary: {@code connect} opens a connection to the server {@code
+   * primary} names now.
+   */
+  PipelinedProducer(
+      Supplier<ProducerConnection> connect,
+      Supplier<HostAndPort> primary,
+      CommandEncoder encoder,
+      String topic,
+      int partitions,
+      int depth,
+      int maxPendingSends,
+      ReplicaWait replicaWait) {
     this.connect = connect;
+    this.primary = primary;
     this.encoder = encoder;
     this.replicaWait = replicaWait;
     this.waitCommand = replicaWait == null ? null : replicaWait.command();
@@ -189,6 +220,15 @@ final class PipelinedProducer implements BenchmarkProducer {
           finish(done);
           continue;
         }
+        if (!connectedToPrimary()) {
+          if (done != null) {
+            finish(done);
+            done = null;
+          }
+          if (!connect(next)) {
+            continue; // `next` and everything queued failed; try again with the next batch
+          }
+        }
         boolean written = write(next);
         if (done != null) {
           finish(done);
@@ -197,16 +237,88 @@ final class PipelinedProducer implements BenchmarkProducer {
           previous = next;
         } else {
           finish(next);
-          reconnect();
+          dropConnection();
         }
       }
     } catch (InterruptedException e) {
       shutDown(previous, e);
     } catch (RuntimeException e) {
-      // Reconnecting failed: the producer cannot go on; fail what it holds and all later sends.
+      // A bug rather than the server: fail what the producer holds and all later sends.
       shutDown(previous, e);
     } finally {
-      connection.close();
+      dropConnection();
+    }
+  }
+
+  /** The sender has a connection, and it goes to the primary as Sentinel names it now. */
+  private boolean connectedToPrimary() {
+    ProducerConnection c = connection;
+    return c != null && (primary == null || c.address().equals(primary.get()));
+  }
+
+  /**
+   * Connects to the primary before {@code batch} is written. If that fails, fails {@code batch} and
+   * every batch queued behind it (so send() does not wait for room while no server answers), then
+   * pauses before the next attempt; once the producer is closed, nothing more is tried.
+   *
+   * @return true if connected
+   */
+  private boolean connect(SendBatch batch) throws InterruptedException {
+    dropConnection();
+    RuntimeException failure;
+    try {
+      if (!isClosed()) {
+        connection = connect.get();
+        return true;
+      }
+      failure = new JedisConnectionException("connection lost while closing");
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    batch.failFrom(0, failure);
+    finish(batch);
+    SendBatch queued;
+    while ((queued = take(false)) != null) {
+      queued.failFrom(0, failure);
+      finish(queued);
+    }
+    lock.lock();
+    try {
+      if (closedBecause == null) {
+        // Woken early by close(), which then fails whatever is queued the same way.
+        work.await(RECONNECT_PAUSE_MILLIS, TimeUnit.MILLISECONDS);
+      }
+    } finally {
+      lock.unlock();
+    }
+    return false;
+  }
+
+  private boolean isClosed() {
+    lock.lock();
+    try {
+      return closedBecause != null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void dropConnection() {
+    ProducerConnection c = connection;
+    connection = null;
+    if (c != null) {
+      c.close();
+    }
+  }
+
+  /**
+   * Sentinel named a new primary: a connection to another server is aborted at once, failing the
+   * batch in flight there, and the sender connects to the new one before its next batch.
+   */
+  void primaryChanged(HostAndPort now) {
+    ProducerConnection c = connection;
+    if (c != null && !c.address().equals(now)) {
+      c.abort();
     }
   }
 
@@ -258,20 +370,6 @@ final class PipelinedProducer implements BenchmarkProducer {
     }
   }
 
-  private void reconnect() {
-    connection.close();
-    lock.lock();
-    try {
-      if (closedBecause != null) {
-        // Closing: no new connection; what is left fails with the close.
-        throw new JedisConnectionException("connection lost while closing");
-      }
-    } finally {
-      lock.unlock();
-    }
-    connection = connect.get();
-  }
-
   /** Fails everything not yet completed, and every later send, with {@code why}. */
   private void shutDown(SendBatch previous, Throwable why) {
     if (previous != null) {
@@ -318,7 +416,10 @@ final class PipelinedProducer implements BenchmarkProducer {
     // closing the connection under it fails the batch in flight and the rest.
     sender.join(TimeUnit.SECONDS.toMillis(30));
     if (sender.isAlive()) {
-      connection.close();
+      ProducerConnection c = connection;
+      if (c != null) {
+        c.abort();
+      }
       sender.join();
     }
   }

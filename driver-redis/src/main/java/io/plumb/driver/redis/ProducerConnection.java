@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -20,21 +18,24 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 final class ProducerConnection implements AutoCloseable {
 
   private final Connection connection;
+  private final SocketKeeper sockets;
   private final OutputStream out;
 
-  private ProducerConnection(Connection connection, Socket socket) throws IOException {
+  private ProducerConnection(Connection connection, SocketKeeper sockets) throws IOException {
     this.connection = connection;
+    this.sockets = sockets;
+    Socket socket = sockets.socket();
     this.out = socket.getOutputStream();
   }
 
   /** Connects (with the client config's credentials and name); throws if the server is away. */
   static ProducerConnection open(HostAndPort address, JedisClientConfig config) {
-    SocketKeeper sockets = new SocketKeeper(new DefaultJedisSocketFactory(address, config));
+    SocketKeeper sockets = new SocketKeeper(address, config);
     Connection connection = new Connection(sockets, config);
     try {
       // Connection connects in its constructor; make sure, then take the socket it uses.
       connection.connect();
-      return new ProducerConnection(connection, sockets.socket);
+      return new ProducerConnection(connection, sockets);
     } catch (IOException | RuntimeException e) {
       connection.close();
       throw e instanceof JedisConnectionException j ? j : new JedisConnectionException(e);
@@ -60,24 +61,22 @@ final class ProducerConnection implements AutoCloseable {
     return connection.getUnflushedObject();
   }
 
+  /** The server this connection goes to. */
+  HostAndPort address() {
+    return sockets.address();
+  }
+
+  /**
+   * Closes the socket from another thread, without flushing: a read or write blocked on a server
+   * that stopped answering fails at once.
+   */
+  void abort() {
+    connection.setBroken();
+    sockets.abort();
+  }
+
   @Override
   public void close() {
     connection.close();
-  }
-
-  /** Creates sockets with Jedis's factory and remembers the last one. */
-  private static final class SocketKeeper implements JedisSocketFactory {
-    private final JedisSocketFactory factory;
-    private Socket socket;
-
-    SocketKeeper(JedisSocketFactory factory) {
-      this.factory = factory;
-    }
-
-    @Override
-    public Socket createSocket() {
-      socket = factory.createSocket();
-      return socket;
-    }
   }
 }

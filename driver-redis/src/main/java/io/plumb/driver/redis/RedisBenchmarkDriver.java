@@ -8,22 +8,19 @@ import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPoolConfig;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Redis driver: Redis Streams (XADD, consumer groups with XREADGROUP and XACK) or Pub/Sub, chosen
@@ -33,9 +30,11 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  *
  * <p>Each producer and consumer holds its own connection (a blocking XREADGROUP or a SUBSCRIBE
  * occupies one); the pool sized by OMB's {@code jedisPool*} fields serves administrative commands.
+ * With {@code sentinels} in the file, all of them go to the primary Redis Sentinel names and move
+ * to the new one after a failover (see {@link RedisEndpoint}).
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver"})
-public final class RedisBenchmarkDriver implements BenchmarkDriver {
+public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
 
   /** Environment variables that override {@code redisHost} and {@code redisPort} of the file. */
   public static final String HOST_ENV = "REDIS_HOST";
@@ -44,11 +43,10 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
 
   private final Map<String, String> environment;
   private RedisDriverConfig config;
-  private JedisClientConfig clientConfig;
-  private HostAndPort address;
-  private JedisPool pool;
+  private RedisEndpoint endpoint;
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<String, PubSubSubscription> pubSubSubscriptions = new ConcurrentHashMap<>();
+  private final Map<String, ReplicaSubscription> replicaSubscriptions = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
 
   public RedisBenchmarkDriver() {
@@ -66,28 +64,36 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     envToField.put(HOST_ENV, "redisHost");
     envToField.put(PORT_ENV, "redisPort");
     config = RedisDriverConfig.read(driverConfig.settings(), environment, envToField);
-    clientConfig =
-        DefaultJedisClientConfig.builder()
-            .user(config.redisUser())
-            .password(config.redisPass())
-            .clientName("plumb")
-            .timeoutMillis(10_000)
-            .build();
-    address = new HostAndPort(config.redisHost(), config.redisPort());
-    JedisPoolConfig poolConfig = new JedisPoolConfig();
-    poolConfig.setMaxTotal(config.jedisPoolMaxTotal());
-    poolConfig.setMaxIdle(config.jedisPoolMaxIdle());
-    pool = new JedisPool(poolConfig, address, clientConfig);
-    try (Jedis jedis = pool.getResource()) {
-      facts.put("redis.address", config.address());
+    try {
+      endpoint = RedisEndpoint.open(config);
+    } catch (JedisException e) {
+      throw new java.io.IOException(
+          "cannot find the primary of '"
+              + config.sentinelMaster()
+              + "' through the Sentinels at "
+              + String.join(",", config.sentinels())
+              + " ("
+              + e.getMessage()
+              + "); for a local cluster: deploy/local/redis.sh start --nodes 3",
+          e);
+    }
+    try (Jedis jedis = endpoint.pool().getResource()) {
+      facts.put("redis.address", address());
       facts.put("redis.mode", config.mode().toString());
+      if (endpoint.sentinels()) {
+        facts.put("redis.sentinels", String.join(",", config.sentinels()));
+        facts.put("redis.sentinelMaster", config.sentinelMaster());
+      }
+      if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
+        facts.put("redis.consumeFrom", config.consumeFrom().toString());
+      }
       String version = serverVersion(jedis.info("server"));
       facts.put("redis.version", version);
       facts.put(BrokerFactNames.BROKER_VERSION, version);
       // Refuse before CONFIG SET below changes anything on the server.
       Replication replication = Replication.parse(jedis.info("replication"));
       refuseUnreachableWait(replication, driverConfig.settings());
-      facts.putAll(replication.facts(config.address()));
+      facts.putAll(replication.facts(address()));
       if (config.waitReplicas() > 0) {
         facts.put("redis.waitReplicas", String.valueOf(config.waitReplicas()));
         facts.put("redis.waitTimeoutMillis", String.valueOf(config.waitTimeoutMillis()));
@@ -99,18 +105,38 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
         facts.put("redis.streams.maxLen", String.valueOf(config.maxLen()));
       }
     } catch (JedisConnectionException e) {
-      pool.close();
+      endpoint.close();
       throw new java.io.IOException(
           "cannot connect to Redis at "
-              + config.address()
+              + endpoint.describe()
               + " ("
               + e.getMessage()
               + "); for a local server: deploy/local/redis.sh start",
           e);
     } catch (Exception e) {
-      pool.close();
+      endpoint.close();
       throw e;
     }
+  }
+
+  /** The server the driver writes to now, as host:port. */
+  private String address() {
+    return endpoint.primary().toString();
+  }
+
+  /**
+   * The primary, as the broker says it now: a majority of the Sentinels ({@code SENTINEL
+   * get-master-addr-by-name}), or without Sentinels the one server (or, if it is a replica, its
+   * primary). Redis replicates the whole data set, so the topic does not matter.
+   */
+  @Override
+  public Optional<String> leaderOf(String topic) {
+    return endpoint.primaryNow();
+  }
+
+  @Override
+  public String leaderMeaning() {
+    return "primary";
   }
 
   /**
@@ -129,7 +155,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
           "asks WAIT for "
               + plural(asked, "replica")
               + " but the Redis server at "
-              + config.address()
+              + endpoint.describe()
               + " is itself a replica (of "
               + replication.primaryOfReplica()
               + "), where WAIT is refused: point redisPort at the primary"
@@ -142,7 +168,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
           "asks WAIT for "
               + plural(asked, "replica")
               + " but the Redis server at "
-              + config.address()
+              + endpoint.describe()
               + " has "
               + plural(replication.copies(), "node")
               + " (a primary with "
@@ -166,8 +192,10 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     return "unknown";
   }
 
-  /** A new dedicated connection, for a producer's sender or a consumer's reader. */
-  private final Supplier<Jedis> connect = () -> new Jedis(address, clientConfig);
+  /** A new dedicated connection to the primary, for a Pub/Sub subscriber. */
+  private Jedis connectPrimary() {
+    return endpoint.connectPrimary();
+  }
 
   @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
@@ -175,7 +203,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
       return CompletableFuture.failedFuture(
           new IllegalArgumentException("partitions must be >= 1, was " + partitions));
     }
-    try (Jedis jedis = pool.getResource()) {
+    try (Jedis jedis = endpoint.pool().getResource()) {
       // Streams and channels appear on first use; record the partition count for other workers.
       jedis.set(RedisKeys.partitionCountKey(topic), String.valueOf(partitions));
       partitionsByTopic.put(topic, partitions);
@@ -191,7 +219,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
       return known;
     }
     String recorded;
-    try (Jedis jedis = pool.getResource()) {
+    try (Jedis jedis = endpoint.pool().getResource()) {
       recorded = jedis.get(RedisKeys.partitionCountKey(topic));
     }
     if (recorded == null) {
@@ -212,15 +240,31 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
           config.mode() == RedisDriverConfig.Mode.STREAMS
               ? CommandEncoder.xadd(keys, config.maxLen())
               : CommandEncoder.publish(keys);
-      return CompletableFuture.completedFuture(
+      PipelinedProducer producer =
           new PipelinedProducer(
-              () -> ProducerConnection.open(address, clientConfig),
+              () -> ProducerConnection.open(endpoint.primary(), endpoint.dataConfig()),
+              endpoint.sentinels() ? endpoint::primary : null,
               encoder,
               topic,
               n,
               config.pipelineDepth(),
               config.maxPendingSends(),
-              config.replicaWait()));
+              config.replicaWait());
+      Runnable unwatch = endpoint.onPrimaryChange(producer::primaryChanged);
+      return CompletableFuture.completedFuture(
+          new BenchmarkProducer() {
+            @Override
+            public void send(
+                String key, byte[] payload, long token, io.plumb.driver.SendListener listener) {
+              producer.send(key, payload, token, listener);
+            }
+
+            @Override
+            public void close() throws Exception {
+              unwatch.run();
+              producer.close();
+            }
+          });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -231,18 +275,30 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
       String topic, String subscription, MessageListener listener) {
     try {
       int partitions = partitions(topic);
+      if (config.mode() == RedisDriverConfig.Mode.STREAMS
+          && config.consumeFrom() == RedisDriverConfig.ConsumeFrom.REPLICA) {
+        return CompletableFuture.completedFuture(
+            joinReplicaReader(topic, subscription, partitions, listener));
+      }
       if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
         String member = subscription + "-" + UUID.randomUUID().toString().substring(0, 8);
-        return CompletableFuture.completedFuture(
+        StreamConsumer consumer =
             new StreamConsumer(
-                connect,
+                () -> ConsumerConnection.open(endpoint.primary(), endpoint.dataConfig()),
+                endpoint.sentinels() ? endpoint::primary : null,
                 topic,
                 partitions,
                 subscription,
                 member,
                 config.readBatchSize(),
                 config.readBlockMillis(),
-                listener));
+                listener);
+        Runnable unwatch = endpoint.onPrimaryChange(consumer::primaryChanged);
+        return CompletableFuture.completedFuture(
+            () -> {
+              unwatch.run();
+              consumer.close();
+            });
       }
       return CompletableFuture.completedFuture(
           joinPubSub(topic, subscription, partitions, listener));
@@ -258,7 +314,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     synchronized (pubSubSubscriptions) {
       PubSubSubscription s = pubSubSubscriptions.get(id);
       if (s == null) {
-        s = new PubSubSubscription(connect.get(), topic, partitions);
+        s = new PubSubSubscription(connectPrimary(), topic, partitions);
         pubSubSubscriptions.put(id, s);
       }
       s.join(listener);
@@ -274,9 +330,38 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     }
   }
 
+  private BenchmarkConsumer joinReplicaReader(
+      String topic, String subscription, int partitions, MessageListener listener)
+      throws Exception {
+    String id = topic + '\u0000' + subscription;
+    synchronized (replicaSubscriptions) {
+      ReplicaSubscription s = replicaSubscriptions.get(id);
+      if (s == null) {
+        s =
+            new ReplicaSubscription(
+                () -> ConsumerConnection.open(endpoint.replica(), endpoint.dataConfig()),
+                topic,
+                partitions,
+                config.readBatchSize(),
+                config.readBlockMillis());
+        replicaSubscriptions.put(id, s);
+      }
+      s.join(listener);
+      ReplicaSubscription joined = s;
+      return () -> {
+        synchronized (replicaSubscriptions) {
+          if (joined.leave(listener)) {
+            replicaSubscriptions.remove(id, joined);
+            joined.close();
+          }
+        }
+      };
+    }
+  }
+
   @Override
   public CompletableFuture<Void> deleteTopics(List<String> topics) {
-    try (Jedis jedis = pool.getResource()) {
+    try (Jedis jedis = endpoint.pool().getResource()) {
       List<byte[]> keys = new ArrayList<>();
       for (String topic : topics) {
         String recorded = jedis.get(RedisKeys.partitionCountKey(topic));
@@ -304,9 +389,9 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
    */
   @Override
   public Map<String, String> brokerFacts() {
-    if (pool != null && !pool.isClosed()) {
-      try (Jedis jedis = pool.getResource()) {
-        facts.putAll(Replication.parse(jedis.info("replication")).facts(config.address()));
+    if (endpoint != null && !endpoint.pool().isClosed()) {
+      try (Jedis jedis = endpoint.pool().getResource()) {
+        facts.putAll(Replication.parse(jedis.info("replication")).facts(address()));
       }
     }
     return new TreeMap<>(facts);
@@ -327,8 +412,16 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver {
     for (PubSubSubscription s : open) {
       s.close();
     }
-    if (pool != null) {
-      pool.close();
+    List<ReplicaSubscription> readers;
+    synchronized (replicaSubscriptions) {
+      readers = new ArrayList<>(replicaSubscriptions.values());
+      replicaSubscriptions.clear();
+    }
+    for (ReplicaSubscription s : readers) {
+      s.close();
+    }
+    if (endpoint != null) {
+      endpoint.close();
     }
   }
 }

@@ -2,8 +2,11 @@ package io.plumb.driver.redis;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import redis.clients.jedis.HostAndPort;
 
 /**
  * The settings of one Redis driver file. Field names follow OpenMessaging Benchmark's Redis driver
@@ -32,6 +35,10 @@ import java.util.Map;
  *     or absent
  * @param waitReplicas replicas that must confirm each producer batch ({@code WAIT}), 0 for no WAIT
  * @param waitTimeoutMillis how long a WAIT blocks at most; fewer replicas by then fail the batch
+ * @param sentinels Redis Sentinels ({@code host:port}) that name the primary; empty to use {@code
+ *     redisHost}/{@code redisPort} as the one server
+ * @param sentinelMaster the master name the Sentinels monitor
+ * @param consumeFrom where stream consumers read: the primary (consumer groups) or a replica
  */
 public record RedisDriverConfig(
     String name,
@@ -51,7 +58,25 @@ public record RedisDriverConfig(
     String appendonly,
     String appendfsync,
     Integer waitReplicas,
-    Integer waitTimeoutMillis) {
+    Integer waitTimeoutMillis,
+    List<String> sentinels,
+    String sentinelMaster,
+    ConsumeFrom consumeFrom) {
+
+  /**
+   * Where stream consumers read. {@code primary}: consumer groups (XREADGROUP, XACK) on the
+   * primary. {@code replica}: XREAD from a replica the Sentinels list, positions kept by the
+   * driver; a consumer sees only what reached a replica.
+   */
+  public enum ConsumeFrom {
+    PRIMARY,
+    REPLICA;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
 
   /** Redis Streams or Pub/Sub. */
   public enum Mode {
@@ -93,6 +118,38 @@ public record RedisDriverConfig(
       throw s.error(
           "waitReplicas", "applies to mode streams only: Pub/Sub stores nothing to replicate");
     }
+    List<String> sentinels = new ArrayList<>();
+    for (String item : s.list("sentinels", List.of())) {
+      String a = item.strip();
+      if (!a.isEmpty()) {
+        if (!a.matches("[^:\\s]+:\\d{1,5}")) {
+          throw s.error("sentinels", "'" + a + "' is not host:port");
+        }
+        sentinels.add(a);
+      }
+    }
+    if (!sentinels.isEmpty()) {
+      for (String field : new String[] {"redisHost", "redisPort"}) {
+        if (s.has(field)) {
+          throw s.error(
+              field, "not used with 'sentinels', which name the primary: remove one of the two");
+        }
+      }
+    }
+    String sentinelMaster = s.string("sentinelMaster", "plumb").strip();
+    if (sentinelMaster.isEmpty()) {
+      throw s.error("sentinelMaster", "must name the master the Sentinels monitor");
+    }
+    ConsumeFrom consumeFrom = s.enumValue("consumeFrom", ConsumeFrom.class, ConsumeFrom.PRIMARY);
+    if (consumeFrom == ConsumeFrom.REPLICA) {
+      if (mode != Mode.STREAMS) {
+        throw s.error("consumeFrom", "replica applies to mode streams only");
+      }
+      if (sentinels.isEmpty()) {
+        throw s.error(
+            "consumeFrom", "replica needs 'sentinels': replicas are found through Sentinel");
+      }
+    }
     RedisDriverConfig config =
         new RedisDriverConfig(
             s.string("name", null),
@@ -113,7 +170,10 @@ public record RedisDriverConfig(
             oneOf(s, "appendfsync", "always", "everysec", "no"),
             waitReplicas,
             // WAIT's 0 would mean forever: a stalled replica would hang the producer silently.
-            atLeast(s, "waitTimeoutMillis", 1, 1000));
+            atLeast(s, "waitTimeoutMillis", 1, 1000),
+            List.copyOf(sentinels),
+            sentinelMaster,
+            consumeFrom);
     s.finish();
     return config;
   }
@@ -156,5 +216,10 @@ public record RedisDriverConfig(
   /** host:port, for messages. */
   String address() {
     return redisHost + ":" + redisPort;
+  }
+
+  /** The Sentinels' addresses, in the file's order; empty without Sentinels. */
+  List<HostAndPort> sentinelAddresses() {
+    return sentinels.stream().map(HostAndPort::from).toList();
   }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -22,22 +23,40 @@ import redis.clients.jedis.params.XReadGroupParams;
  * group share the entries, each group gets all of them. One thread per member reads new entries
  * from all of the topic's streams with XREADGROUP, hands each to the listener, then acknowledges
  * the batch with XACK (pipelined, one per stream).
+ *
+ * <p>After every (re)connection the member first reads its own pending entries (XREADGROUP from ID
+ * {@code 0}: delivered to it but not acknowledged) and hands them to the listener again: after a
+ * failover the new primary may record as delivered entries whose reply never reached this member,
+ * and without this they would never be read again. An entry the member did receive is then received
+ * twice (a duplicate, which the framework counts), never lost.
+ *
+ * <p>Following the primary: between reads the member checks that its connection goes to the primary
+ * Sentinel names now, and {@link #primaryChanged} aborts a read blocked on a former one. Any error
+ * closes the connection; the member reconnects {@link #RETRY_MILLIS} later (to the primary of that
+ * moment) and tells the listener about the error.
  */
 final class StreamConsumer implements BenchmarkConsumer {
 
-  private final Supplier<Jedis> connect;
+  /** Pause before reconnecting after an error. */
+  static final long RETRY_MILLIS = 100;
+
+  private final Supplier<ConsumerConnection> connect;
+  private final Supplier<HostAndPort> primary; // null: a fixed server
   private final byte[] group;
   private final byte[] consumerName;
   private final byte[][] streams;
   private final int prefixLength;
   private final XReadGroupParams params;
+  private final XReadGroupParams pendingParams;
+  private volatile ConsumerConnection connection;
   private final MessageListener listener;
   private final Thread reader;
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile boolean closed;
 
   StreamConsumer(
-      Supplier<Jedis> connect,
+      Supplier<ConsumerConnection> connect,
+      Supplier<HostAndPort> primary,
       String topic,
       int partitions,
       String subscription,
@@ -46,20 +65,25 @@ final class StreamConsumer implements BenchmarkConsumer {
       int blockMillis,
       MessageListener listener) {
     this.connect = connect;
+    this.primary = primary;
     this.group = StreamFields.bytes(subscription);
     this.consumerName = StreamFields.bytes(consumerName);
     this.streams = RedisKeys.partitions(topic, partitions);
     this.prefixLength = RedisKeys.prefixLength(topic);
     this.params = XReadGroupParams.xReadGroupParams().count(batchSize).block(blockMillis);
+    this.pendingParams = XReadGroupParams.xReadGroupParams().count(batchSize);
     this.listener = listener;
-    Jedis jedis = connect.get();
+    // Connect and create the group before returning: a bad address fails createConsumer.
+    ConsumerConnection first = connect.get();
     try {
-      createGroup(jedis);
+      createGroup(first.jedis());
     } catch (RuntimeException e) {
-      jedis.close();
+      first.close();
       throw e;
     }
-    this.reader = new Thread(() -> run(jedis), "plumb-redis-consumer-" + subscription);
+    this.connection = first;
+    this.pendingPositions = startOfPending();
+    this.reader = new Thread(this::run, "plumb-redis-consumer-" + subscription);
     reader.setDaemon(true);
     reader.start();
   }
@@ -81,8 +105,7 @@ final class StreamConsumer implements BenchmarkConsumer {
     }
   }
 
-  private void run(Jedis initial) {
-    Jedis jedis = initial;
+  private void run() {
     @SuppressWarnings("unchecked")
     Map.Entry<byte[], byte[]>[] from = new Map.Entry[streams.length];
     for (int i = 0; i < streams.length; i++) {
@@ -92,32 +115,95 @@ final class StreamConsumer implements BenchmarkConsumer {
     for (int i = 0; i < streams.length; i++) {
       acks.add(new ArrayList<>());
     }
+    boolean connected = true; // the constructor's connection, group created
     try {
       while (!closed) {
         try {
-          List<Object> reply = jedis.xreadGroup(group, consumerName, params, from);
+          if (!connected || !onPrimary()) {
+            drop();
+            ConsumerConnection c = connect.get();
+            connection = c;
+            createGroup(c.jedis());
+            connected = true;
+            pendingPositions = startOfPending();
+          }
+          if (pendingPositions != null) {
+            readPending(acks);
+            continue;
+          }
+          List<Object> reply = connection.jedis().xreadGroup(group, consumerName, params, from);
           if (reply == null || reply.isEmpty()) {
             continue;
           }
-          deliver(reply, acks);
-          acknowledge(jedis, acks);
+          deliver(reply, acks, null);
+          acknowledge(connection.jedis(), acks);
         } catch (RuntimeException e) {
           if (closed) {
             return;
           }
           listener.failed(e);
+          connected = false;
+          pendingPositions = null;
+          drop();
+          for (List<byte[]> ids : acks) {
+            ids.clear(); // still pending on the server: read again as this member's own
+          }
           // Back off briefly (woken at once by close), then start over on a new connection.
-          if (closing.await(100, TimeUnit.MILLISECONDS)) {
+          if (closing.await(RETRY_MILLIS, TimeUnit.MILLISECONDS)) {
             return;
           }
-          jedis.close();
-          jedis = connect.get();
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      jedis.close();
+      drop();
+    }
+  }
+
+  // The reader's: where the next read of this member's own pending entries starts, per stream;
+  // null once they have all been read again after a (re)connection.
+  private byte[][] pendingPositions;
+
+  private byte[][] startOfPending() {
+    byte[][] positions = new byte[streams.length][];
+    Arrays.fill(positions, StreamFields.bytes("0"));
+    return positions;
+  }
+
+  /** Reads the next batch of this member's pending entries, or notes that none are left. */
+  private void readPending(List<List<byte[]>> acks) {
+    @SuppressWarnings("unchecked")
+    Map.Entry<byte[], byte[]>[] from = new Map.Entry[streams.length];
+    for (int i = 0; i < streams.length; i++) {
+      from[i] = new AbstractMap.SimpleImmutableEntry<>(streams[i], pendingPositions[i]);
+    }
+    List<Object> reply = connection.jedis().xreadGroup(group, consumerName, pendingParams, from);
+    if (deliver(reply, acks, pendingPositions) == 0) {
+      pendingPositions = null;
+      return;
+    }
+    acknowledge(connection.jedis(), acks);
+  }
+
+  private boolean onPrimary() {
+    ConsumerConnection c = connection;
+    return c != null && (primary == null || c.address().equals(primary.get()));
+  }
+
+  private void drop() {
+    ConsumerConnection c = connection;
+    connection = null;
+    if (c != null) {
+      c.close();
+    }
+  }
+
+  /** Sentinel named a new primary: a read blocked on another server is aborted at once. */
+  void primaryChanged(HostAndPort now) {
+    ConsumerConnection c = connection;
+    if (c != null && !c.address().equals(now)) {
+      c.abort();
     }
   }
 
@@ -125,7 +211,11 @@ final class StreamConsumer implements BenchmarkConsumer {
    * Reply shape (RESP2): [[stream, [[id, [field, value, ...]], ...]], ...]. Parsed directly,
    * without building maps, since this runs for every entry.
    */
-  private void deliver(List<Object> reply, List<List<byte[]>> acks) {
+  private int deliver(List<Object> reply, List<List<byte[]>> acks, byte[][] positions) {
+    int entries = 0;
+    if (reply == null) {
+      return 0;
+    }
     for (Object perStream : reply) {
       List<?> s = (List<?>) perStream;
       byte[] stream = (byte[]) s.get(0);
@@ -133,13 +223,18 @@ final class StreamConsumer implements BenchmarkConsumer {
       List<byte[]> ids = acks.get(partition);
       for (Object e : (List<?>) s.get(1)) {
         List<?> entry = (List<?>) e;
+        entries++;
         ids.add((byte[]) entry.get(0));
+        if (positions != null) {
+          positions[partition] = (byte[]) entry.get(0);
+        }
         byte[] payload = payloadOf((List<?>) entry.get(1));
         if (payload != null) {
           listener.received(payload, partition);
         }
       }
     }
+    return entries;
   }
 
   private int indexOf(byte[] stream) {
