@@ -21,16 +21,23 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
- * Against the 3-node cluster of {@code deploy/local/redis.sh start --nodes 3}: a primary on
- * PLUMB_REDIS_PORT (6379) with replicas on the next two ports, and three Sentinels. Nothing here
- * stops a node, so the cluster is the same for every test and after them.
+ * Against the 3-node cluster of {@code deploy/local/redis.sh start --nodes 3}: servers on
+ * PLUMB_REDIS_PORT (6379) and the next two ports, a Sentinel on each node; the primary is whichever
+ * the Sentinels name (a fault test may have moved it). Nothing here stops a node, so the cluster is
+ * the same for every test and after them.
  */
 class RedisReplicatedClusterTest {
 
   private static final SmokeRun RUN = SmokeRun.standard();
-  private static final int PORT =
+  private static final int BASE_PORT =
       Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379"));
-  private static final List<Integer> REPLICA_PORTS = List.of(PORT + 1, PORT + 2);
+  private static final int SENTINEL_PORT =
+      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_SENTINEL_PORT", "26379"));
+
+  /** The primary's port, as the Sentinels name it when the class starts, and the replicas'. */
+  private static int PORT;
+
+  private static List<Integer> REPLICA_PORTS;
 
   /** Independent connections to the primary and each replica, not through the driver. */
   private static Jedis primary;
@@ -41,6 +48,16 @@ class RedisReplicatedClusterTest {
 
   @BeforeAll
   static void clusterIsUp() {
+    try (Jedis sentinel = new Jedis("127.0.0.1", SENTINEL_PORT)) {
+      PORT = Integer.parseInt(sentinel.sentinelGetMasterAddrByName("plumb").get(1));
+    } catch (redis.clients.jedis.exceptions.JedisConnectionException e) {
+      fail("no Sentinel on 127.0.0.1:" + SENTINEL_PORT + ": deploy/local/redis.sh start --nodes 3");
+    }
+    REPLICA_PORTS =
+        java.util.stream.IntStream.range(BASE_PORT, BASE_PORT + 3)
+            .filter(p -> p != PORT)
+            .boxed()
+            .toList();
     primary = new Jedis("127.0.0.1", PORT);
     try {
       String info = primary.info("replication");
@@ -68,8 +85,18 @@ class RedisReplicatedClusterTest {
     }
   }
 
+  /** The shipped files list the Sentinels on 26379-26381; elsewhere, the ones given. */
   private static Map<String, String> overrides() {
-    return PORT == 6379 ? Map.of() : Map.of("redisPort", String.valueOf(PORT));
+    return SENTINEL_PORT == 26379
+        ? Map.of()
+        : Map.of(
+            "sentinels",
+            "127.0.0.1:"
+                + SENTINEL_PORT
+                + ",127.0.0.1:"
+                + (SENTINEL_PORT + 1)
+                + ",127.0.0.1:"
+                + (SENTINEL_PORT + 2));
   }
 
   @Test
@@ -80,7 +107,10 @@ class RedisReplicatedClusterTest {
     assertEquals("3", facts.get("replicas"), facts.toString());
     assertEquals("3", facts.get("nodes"), facts.toString());
     assertEquals(
-        Set.of("127.0.0.1:" + PORT, "127.0.0.1:" + (PORT + 1), "127.0.0.1:" + (PORT + 2)),
+        Set.of(
+            "127.0.0.1:" + BASE_PORT,
+            "127.0.0.1:" + (BASE_PORT + 1),
+            "127.0.0.1:" + (BASE_PORT + 2)),
         Set.of(facts.get("replicaNodes").split(",")),
         facts.toString());
     assertEquals("1", facts.get("redis.waitReplicas"), facts.toString());
@@ -156,7 +186,22 @@ class RedisReplicatedClusterTest {
     assertEquals(
         "--driver-set waitReplicas=3: asks WAIT for 3 replicas but the Redis server at 127.0.0.1:"
             + PORT
-            + " has 3 nodes (a primary with 2 online replicas; WAIT can count 2 at most)",
+            + " (primary of 'plumb' per Sentinel) has 3 nodes (a primary with 2 online replicas; WAIT can count 2 at most)",
+        e.getMessage());
+  }
+
+  @Test
+  void redisHostOrPortBesideSentinelsIsRefusedWithOneLine() throws Exception {
+    Path file = Path.of("redis-replicated.yaml");
+    DriverConfigException e =
+        assertThrows(
+            DriverConfigException.class,
+            () ->
+                new RedisBenchmarkDriver(Map.of())
+                    .initialize(DriverSettingsReader.config(file, Map.of("redisPort", "6380"))));
+    assertEquals(
+        "--driver-set redisPort=6380: not used with 'sentinels', which name the primary: remove one"
+            + " of the two",
         e.getMessage());
   }
 
@@ -172,7 +217,7 @@ class RedisReplicatedClusterTest {
                 new RedisBenchmarkDriver(Map.of())
                     .initialize(
                         DriverSettingsReader.config(
-                            file, Map.of("redisPort", String.valueOf(replica)))));
+                            file, Map.of("sentinels", "", "redisPort", String.valueOf(replica)))));
     assertEquals(
         "redis-replicated.yaml:"
             + line

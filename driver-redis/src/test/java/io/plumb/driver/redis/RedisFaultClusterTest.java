@@ -1,0 +1,234 @@
+package io.plumb.driver.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.plumb.coordinator.SmokeRun;
+import io.plumb.fault.ClusterNode;
+import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.LocalCluster;
+import io.plumb.result.RunReport;
+import io.plumb.worker.DriverSettingsReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Faults against the 3-node cluster of {@code deploy/local/redis.sh start --nodes 3} (a server and
+ * a Sentinel on each node), through the framework's fault plans: the leader the driver names, the
+ * durable file under a kill of the primary, and the weak file under a partition of the primary,
+ * which must lose acknowledged messages. Each test starts and ends with the cluster whole: three
+ * servers, a primary with two replicas online, and every Sentinel naming it.
+ */
+class RedisFaultClusterTest {
+
+  /** One producer and one consumer on one stream, 2,000 msg/s of 1 KB, 30 s measured. */
+  private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(30), 1024);
+
+  private static final int BASE_PORT =
+      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379"));
+  private static final int SENTINEL_PORT =
+      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_SENTINEL_PORT", "26379"));
+
+  @TempDir Path scratch;
+
+  private static Map<String, String> overrides() {
+    return SENTINEL_PORT == 26379
+        ? Map.of()
+        : Map.of(
+            "sentinels",
+            "127.0.0.1:"
+                + SENTINEL_PORT
+                + ",127.0.0.1:"
+                + (SENTINEL_PORT + 1)
+                + ",127.0.0.1:"
+                + (SENTINEL_PORT + 2));
+  }
+
+  @BeforeEach
+  void clusterIsWhole() throws Exception {
+    awaitWhole();
+  }
+
+  @AfterAll
+  static void clusterIsWholeAgain() throws Exception {
+    awaitWhole();
+  }
+
+  @Test
+  void leaderIsThePrimaryTheSentinelsNameAndFollowsAFailover() throws Exception {
+    LocalCluster cluster = LocalCluster.of("redis");
+    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
+    driver.initialize(DriverSettingsReader.config(Path.of("redis-replicated.yaml"), overrides()));
+    try {
+      assertEquals("primary", driver.leaderMeaning());
+      String before = driver.leaderOf("any-topic").orElseThrow();
+      assertEquals("127.0.0.1:" + primaryPort(), before);
+      ClusterNode leader = nodeNamed(cluster, before);
+      assertEquals("127.0.0.1:" + leader.values().get("PORT"), leader.values().get("NAME"));
+
+      script("stop-node", leader.name());
+      String after = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (System.nanoTime() < deadline) {
+        Optional<String> now = driver.leaderOf("any-topic");
+        if (now.isPresent() && !now.get().equals(before)) {
+          after = now.get();
+          break;
+        }
+        Thread.sleep(200);
+      }
+      assertNotNull(after, "the leader is still " + before + " 30 s after its node stopped");
+      ClusterNode next = nodeNamed(cluster, after);
+      assertNotEquals(leader.name(), next.name());
+    } finally {
+      driver.close();
+      script("start-node", "1");
+      script("start-node", "2");
+      script("start-node", "3");
+    }
+  }
+
+  @Test
+  void durableFileLosesNothingWhenThePrimaryIsKilled() throws Exception {
+    Path plan = plan("kill", 5, 10);
+    RunReport report =
+        RUN.runWithFaults(Path.of("redis-replicated.yaml"), plan, overrides(), scratch);
+    assertTrue(report.complete(), report.errors().toString());
+    assertEquals(0, report.counters().lost(), "acknowledged then lost: " + report.faults());
+    assertTrue(report.counters().acknowledged() > 40_000, report.counters().toString());
+    assertEquals(1, report.faults().size(), report.faults().toString());
+    for (FaultOutcome f : report.faults()) {
+      assertNull(f.error(), f.toString());
+      assertEquals("primary", f.leaderMeaning(), f.toString());
+      assertNotNull(f.unavailableSeconds(), "unavailability: " + f);
+      assertTrue(f.availableAgain(), f.toString());
+      assertNotNull(f.recoverySeconds(), "recovery: " + f);
+      assertEquals(0, f.acknowledgedLost(), f.toString());
+    }
+  }
+
+  /**
+   * The weak file under a partition of the primary with its own Sentinel: the producer keeps
+   * writing to the old primary, which acknowledges at once (no WAIT), until the other two Sentinels
+   * promote a replica and the driver moves (2 s down-after and the election); the consumer reads a
+   * replica, which never gets those writes; the healed old primary becomes a replica and discards
+   * them. At 2,000 msg/s that is thousands of acknowledged messages lost, every time.
+   */
+  @Test
+  void weakFileLosesAcknowledgedMessagesWhenThePrimaryIsPartitioned() throws Exception {
+    Path plan = plan("partition", 5, 10);
+    RunReport report =
+        RUN.runWithFaults(Path.of("redis-replicated-weak.yaml"), plan, overrides(), scratch);
+    assertEquals(1, report.faults().size(), report.faults().toString());
+    FaultOutcome f = report.faults().get(0);
+    assertNull(f.error(), f.toString());
+    assertEquals(0, report.counters().failed(), "no WAIT, nothing fails: " + f);
+    long lost = report.counters().lost();
+    System.out.println("redis-replicated-weak.yaml, partition of the primary: lost " + lost);
+    // At least the 2 s before Sentinel even marks the primary down, at 2,000 msg/s.
+    assertTrue(lost > 2_000, "acknowledged then lost: " + lost + "; " + f);
+    assertEquals(lost, f.acknowledgedLost(), f.toString());
+  }
+
+  /** A plan of one fault on the leader, {@code at} s into the measured phase, for {@code s} s. */
+  private Path plan(String action, int at, int seconds) throws Exception {
+    Path plan = scratch.resolve(action + "-leader.yaml");
+    Files.writeString(
+        plan,
+        String.join(
+            "\n",
+            "faults:",
+            "  - at: " + at + "s",
+            "    action: " + action,
+            "    target: leader",
+            "    duration: " + seconds + "s",
+            ""));
+    return plan;
+  }
+
+  private static ClusterNode nodeNamed(LocalCluster cluster, String identity) {
+    return cluster.numberedNodes().stream()
+        .filter(n -> n.answersTo(identity))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(identity + " is no node of " + cluster.nodes()));
+  }
+
+  private static void script(String command, String node) throws Exception {
+    Path script = LocalCluster.of("redis").script();
+    Process p =
+        new ProcessBuilder(script.toString(), command, node)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      fail(script + " " + command + " " + node + " failed");
+    }
+  }
+
+  /** The primary's port as the first Sentinel names it. */
+  private static int primaryPort() {
+    try (Jedis sentinel = new Jedis("127.0.0.1", SENTINEL_PORT)) {
+      return Integer.parseInt(sentinel.sentinelGetMasterAddrByName("plumb").get(1));
+    }
+  }
+
+  /**
+   * Waits up to 90 s until every Sentinel names the same primary, which has both other servers
+   * online as replicas.
+   */
+  private static void awaitWhole() throws Exception {
+    String last = "";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      try {
+        Set<String> named = new HashSet<>();
+        for (int s = 0; s < 3; s++) {
+          try (Jedis sentinel = new Jedis("127.0.0.1", SENTINEL_PORT + s)) {
+            List<String> addr = sentinel.sentinelGetMasterAddrByName("plumb");
+            named.add(addr.get(0) + ":" + addr.get(1));
+          }
+        }
+        if (named.size() == 1) {
+          String primary = named.iterator().next();
+          try (Jedis jedis = new Jedis(redis.clients.jedis.HostAndPort.from(primary))) {
+            Replication r = Replication.parse(jedis.info("replication"));
+            if (!r.isReplica() && r.onlineReplicas().size() == 2) {
+              return;
+            }
+            last = primary + ": " + r;
+          }
+        } else {
+          last = "Sentinels name " + named;
+        }
+      } catch (JedisException e) {
+        last = e.toString();
+      }
+      Thread.sleep(250);
+    }
+    assertFalse(
+        true,
+        "the cluster is not whole after 90 s ("
+            + last
+            + "); ports from "
+            + BASE_PORT
+            + ": deploy/local/redis.sh status");
+  }
+}
