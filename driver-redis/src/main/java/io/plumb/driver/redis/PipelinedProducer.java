@@ -55,6 +55,7 @@ final class PipelinedProducer implements BenchmarkProducer {
 
   private final Supplier<ProducerConnection> connect;
   private final Supplier<HostAndPort> primary; // null: a fixed server
+  private final long maxBlockNanos; // 0: send() waits for room as long as it takes
   private final CommandEncoder encoder;
   private final ReplicaWait replicaWait; // null: no WAIT
   private final byte[] waitCommand;
@@ -74,6 +75,8 @@ final class PipelinedProducer implements BenchmarkProducer {
   private long released;
   private boolean senderWaiting;
   private boolean callerWaiting;
+  // The ring stayed full for maxBlockNanos: sends fail at once until there is room again.
+  private boolean stalled;
   private Throwable closedBecause;
 
   // The sender's; read by close() and primaryChanged() only to abort it. Null while the sender has
@@ -89,7 +92,7 @@ final class PipelinedProducer implements BenchmarkProducer {
       int depth,
       int maxPendingSends,
       ReplicaWait replicaWait) {
-    this(connect, null, encoder, topic, partitions, depth, maxPendingSends, replicaWait);
+    this(connect, null, encoder, topic, partitions, depth, maxPendingSends, 0, replicaWait);
   }
 
   /**
@@ -104,9 +107,11 @@ final class PipelinedProducer implements BenchmarkProducer {
       int partitions,
       int depth,
       int maxPendingSends,
+      long maxBlockMillis,
       ReplicaWait replicaWait) {
     this.connect = connect;
     this.primary = primary;
+    this.maxBlockNanos = TimeUnit.MILLISECONDS.toNanos(maxBlockMillis);
     this.encoder = encoder;
     this.replicaWait = replicaWait;
     this.waitCommand = replicaWait == null ? null : replicaWait.command();
@@ -130,11 +135,7 @@ final class PipelinedProducer implements BenchmarkProducer {
     Throwable failure;
     lock.lock();
     try {
-      while (closedBecause == null && sealed - released >= ring.length) {
-        callerWaiting = true;
-        room.await();
-      }
-      failure = closedBecause;
+      failure = awaitRoom();
       if (failure == null) {
         SendBatch batch = ring[(int) (sealed % ring.length)];
         encoder.encode(batch.commands, partition, key, payload);
@@ -155,6 +156,58 @@ final class PipelinedProducer implements BenchmarkProducer {
     }
     if (failure != null) {
       listener.sendCompleted(token, failure);
+    }
+  }
+
+  /**
+   * Waits for room in the ring, at most {@code maxBlockNanos} (if set); then, and for every later
+   * send until room appears, fails the send at once, so a server that stopped answering does not
+   * hold the caller. Called with the lock held.
+   *
+   * @return why the send fails, or null if there is room
+   */
+  private Throwable awaitRoom() throws InterruptedException {
+    if (closedBecause == null && sealed - released < ring.length) {
+      stalled = false;
+      return null;
+    }
+    if (maxBlockNanos == 0) {
+      while (closedBecause == null && sealed - released >= ring.length) {
+        callerWaiting = true;
+        room.await();
+      }
+      return closedBecause;
+    }
+    long left = stalled ? 0 : maxBlockNanos;
+    while (closedBecause == null && sealed - released >= ring.length && left > 0) {
+      callerWaiting = true;
+      left = room.awaitNanos(left);
+    }
+    if (closedBecause != null) {
+      return closedBecause;
+    }
+    if (sealed - released < ring.length) {
+      stalled = false;
+      return null;
+    }
+    stalled = true;
+    return new NoRoom(ring.length * depth, TimeUnit.NANOSECONDS.toMillis(maxBlockNanos));
+  }
+
+  /** A send refused because the producer's queue stayed full: the server is not answering. */
+  static final class NoRoom extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoRoom(int queued, long millis) {
+      super(
+          "send refused: the producer's "
+              + queued
+              + " queued sends have not moved for "
+              + millis
+              + " ms (maxBlockMillis); the server is not answering",
+          null,
+          false,
+          false);
     }
   }
 

@@ -249,6 +249,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               n,
               config.pipelineDepth(),
               config.maxPendingSends(),
+              config.maxBlockMillis(),
               config.replicaWait());
       Runnable unwatch = endpoint.onPrimaryChange(producer::primaryChanged);
       return CompletableFuture.completedFuture(

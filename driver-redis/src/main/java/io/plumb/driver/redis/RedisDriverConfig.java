@@ -26,6 +26,8 @@ import redis.clients.jedis.HostAndPort;
  * @param mode {@code streams} (default, as in OMB: XADD, consumer groups) or {@code pubsub}
  * @param pipelineDepth commands a producer sends per round trip (1 = one at a time)
  * @param maxPendingSends messages a producer queues for its sender; send() waits past this
+ * @param maxBlockMillis how long send() waits for room at most; then it fails the send, and every
+ *     later one at once until room appears
  * @param maxLen approximate stream length cap per partition (XADD MAXLEN ~), 0 for none
  * @param readBatchSize entries a stream consumer reads per XREADGROUP (COUNT)
  * @param readBlockMillis how long XREADGROUP waits for new entries (BLOCK)
@@ -52,6 +54,7 @@ public record RedisDriverConfig(
     Mode mode,
     Integer pipelineDepth,
     Integer maxPendingSends,
+    Integer maxBlockMillis,
     Long maxLen,
     Integer readBatchSize,
     Integer readBlockMillis,
@@ -163,6 +166,7 @@ public record RedisDriverConfig(
             mode,
             pipelineDepth,
             maxPendingSends,
+            atLeast(s, "maxBlockMillis", 1, 1000),
             maxLen,
             atLeast(s, "readBatchSize", 1, 500),
             atLeast(s, "readBlockMillis", 1, 100),
