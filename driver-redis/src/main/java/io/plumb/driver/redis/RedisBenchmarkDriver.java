@@ -100,6 +100,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       }
       Durability.apply(jedis, config, driverConfig.file())
           .forEach((k, v) -> facts.put("redis." + k, v));
+      facts.put("redis.producer", config.producer().toString());
       if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
         facts.put("redis.streams.pipelineDepth", String.valueOf(config.pipelineDepth()));
         facts.put("redis.streams.maxLen", String.valueOf(config.maxLen()));
@@ -240,6 +241,23 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
           config.mode() == RedisDriverConfig.Mode.STREAMS
               ? CommandEncoder.xadd(keys, config.maxLen())
               : CommandEncoder.publish(keys);
+      if (config.producer() == RedisDriverConfig.Producer.JEDIS) {
+        JedisPipelineProducer producer =
+            new JedisPipelineProducer(
+                endpoint::primary,
+                endpoint.sentinels(),
+                endpoint.dataConfig(),
+                config.mode() == RedisDriverConfig.Mode.STREAMS,
+                topic,
+                n,
+                config.maxLen(),
+                config.pipelineDepth(),
+                config.maxPendingSends(),
+                config.maxBlockMillis(),
+                config.replicaWait());
+        return CompletableFuture.completedFuture(
+            watched(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
+      }
       PipelinedProducer producer =
           new PipelinedProducer(
               () -> ProducerConnection.open(endpoint.primary(), endpoint.dataConfig()),
@@ -251,24 +269,28 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               config.maxPendingSends(),
               config.maxBlockMillis(),
               config.replicaWait());
-      Runnable unwatch = endpoint.onPrimaryChange(producer::primaryChanged);
       return CompletableFuture.completedFuture(
-          new BenchmarkProducer() {
-            @Override
-            public void send(
-                String key, byte[] payload, long token, io.plumb.driver.SendListener listener) {
-              producer.send(key, payload, token, listener);
-            }
-
-            @Override
-            public void close() throws Exception {
-              unwatch.run();
-              producer.close();
-            }
-          });
+          watched(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** {@code producer}, which stops hearing of primary changes when it closes. */
+  private static BenchmarkProducer watched(BenchmarkProducer producer, Runnable unwatch) {
+    return new BenchmarkProducer() {
+      @Override
+      public void send(
+          String key, byte[] payload, long token, io.plumb.driver.SendListener listener) {
+        producer.send(key, payload, token, listener);
+      }
+
+      @Override
+      public void close() throws Exception {
+        unwatch.run();
+        producer.close();
+      }
+    };
   }
 
   @Override

@@ -41,6 +41,8 @@ import redis.clients.jedis.HostAndPort;
  *     redisHost}/{@code redisPort} as the one server
  * @param sentinelMaster the master name the Sentinels monitor
  * @param consumeFrom where stream consumers read: the primary (consumer groups) or a replica
+ * @param producer the producer's sender: {@code resp}, the hand-written RESP pipeline (default), or
+ *     {@code jedis}, Jedis's own pipelining, kept to measure the difference
  */
 public record RedisDriverConfig(
     String name,
@@ -64,7 +66,19 @@ public record RedisDriverConfig(
     Integer waitTimeoutMillis,
     List<String> sentinels,
     String sentinelMaster,
-    ConsumeFrom consumeFrom) {
+    ConsumeFrom consumeFrom,
+    Producer producer) {
+
+  /** The producer's sender. */
+  public enum Producer {
+    RESP,
+    JEDIS;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
 
   /**
    * Where stream consumers read. {@code primary}: consumer groups (XREADGROUP, XACK) on the
@@ -177,7 +191,8 @@ public record RedisDriverConfig(
             atLeast(s, "waitTimeoutMillis", 1, 1000),
             List.copyOf(sentinels),
             sentinelMaster,
-            consumeFrom);
+            consumeFrom,
+            s.enumValue("producer", Producer.class, Producer.RESP));
     s.finish();
     return config;
   }

@@ -32,6 +32,18 @@ class RedisBenchmarkRunTest {
     return PORT.equals("6379") ? Map.of() : Map.of("redisPort", PORT);
   }
 
+  /** The Jedis-pipelining producer, kept to compare with the RESP one, delivers the same way. */
+  @ParameterizedTest
+  @ValueSource(strings = {"redis.yaml", "redis-pubsub.yaml"})
+  void jedisPipeliningProducerDeliversEveryMessageThroughTheEngine(String file) {
+    Map<String, String> jedis = new java.util.HashMap<>(overrides());
+    jedis.put("producer", "jedis");
+    RunReport report = RUN.run(Path.of(file), jedis, scratch);
+    assertEquals(List.of(), RUN.deliveryProblems(report));
+    assertEquals(
+        "jedis", report.brokerFacts().get("redis.producer"), report.brokerFacts().toString());
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {
