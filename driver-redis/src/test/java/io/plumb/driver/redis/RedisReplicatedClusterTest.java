@@ -154,7 +154,7 @@ class RedisReplicatedClusterTest {
     PipelinedProducerTest.Completions done = new PipelinedProducerTest.Completions(messages);
     try (PipelinedProducer producer =
         PipelinedProducerTest.producer(
-            PORT, topic, "cluster-wait-3", 1, 16, 32, new ReplicaWait(3, 20))) {
+            PORT, topic, "cluster-wait-3", 1, 16, 32, new ReplicaWait(3, 500))) {
       for (int i = 0; i < messages; i++) {
         producer.send(null, new byte[10], i, done);
       }
@@ -167,7 +167,7 @@ class RedisReplicatedClusterTest {
     for (Throwable failure : done.failures.values()) {
       assertInstanceOf(ReplicaWait.ReplicationShortfall.class, failure);
       assertEquals(
-          "WAIT 3 20 answered 2: fewer replicas than asked confirmed the batch within 20 ms",
+          "WAIT 3 500 answered 2: fewer replicas than asked confirmed the batch within 500 ms",
           failure.getMessage());
     }
   }
