@@ -11,7 +11,10 @@ final class FaultLines {
         new StringBuilder(
             String.format(
                 "Fault %-6d %s %s",
-                fault.index(), fault.action(), String.join(",", fault.nodes())));
+                fault.index(),
+                fault.action(),
+                (fault.nodes().size() == 1 ? "node " : "nodes ")
+                    + String.join(", ", fault.nodes())));
     if (fault.leaderMeaning() != null && !fault.nodes().isEmpty()) {
       line.append(" (")
           .append(fault.target())
@@ -19,6 +22,7 @@ final class FaultLines {
           .append(fault.leaderMeaning())
           .append(')');
     } else if (fault.nodes().isEmpty()) {
+      line.setLength(line.length() - "nodes ".length());
       line.append(fault.target());
     }
     if (fault.appliedSeconds() == null) {

@@ -62,7 +62,7 @@ final class FaultPlanReader {
   }
 
   private static FaultSpec entry(Path file, YamlTree tree, int i, Object value) {
-    String prefix = "faults[" + i + "].";
+    String prefix = "faults.[" + i + "].";
     int line =
         tree.lines().entrySet().stream()
             .filter(e -> e.getKey().startsWith(prefix))

@@ -32,7 +32,7 @@ public final class PublishTimeline {
     this.stallNanos = stallNanos;
   }
 
-  void acknowledged(long intended, long completed) {
+  public void acknowledged(long intended, long completed) {
     int slice = slice(intended);
     if (slice < 0) {
       return;
@@ -46,7 +46,7 @@ public final class PublishTimeline {
     firstAck[slice] = Math.min(firstAck[slice], completed);
   }
 
-  void failed(long intended) {
+  public void failed(long intended) {
     int slice = slice(intended);
     if (slice >= 0) {
       failed[slice]++;
