@@ -72,6 +72,17 @@ final class LocalKafkaCluster {
         .orElseThrow(() -> new AssertionError("no node.env names " + name));
   }
 
+  /** SIGKILL to the node's process, as its state file names it; returns once it is gone. */
+  static void kill(String node) throws Exception {
+    Path env = stateDir().resolve("nodes").resolve(node).resolve("node.env");
+    long pid =
+        Long.parseLong(value(env, "PID").orElseThrow(() -> new AssertionError("no PID in " + env)));
+    ProcessHandle process =
+        ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("node " + node + " is down"));
+    process.destroyForcibly();
+    process.onExit().get(30, TimeUnit.SECONDS);
+  }
+
   static void stopNode(String node) throws Exception {
     script("stop-node", node);
   }
