@@ -393,6 +393,8 @@ stop_nodes() {
   for node in "$@"; do
     if pid="$(running_pid "$node")"; then
       kill -TERM "$pid"
+      # A node frozen by a fault (SIGSTOP) acts on the SIGTERM only once it runs again.
+      kill -CONT "$pid" 2>/dev/null || true
       stopping[$node]=$pid
     fi
   done
