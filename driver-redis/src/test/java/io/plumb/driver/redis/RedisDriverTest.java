@@ -84,6 +84,15 @@ class RedisDriverTest {
     }
   }
 
+  /** Without Sentinels the leader is the one server, as it says it is the primary. */
+  @Test
+  void leaderOfTheOneServerIsThatServer() throws Exception {
+    try (RedisBenchmarkDriver driver = open("redis.yaml")) {
+      assertEquals("primary", driver.leaderMeaning());
+      assertEquals(java.util.Optional.of("127.0.0.1:" + PORT), driver.leaderOf("any-topic"));
+    }
+  }
+
   @Test
   void aofEverysecIsInEffectOnTheServer() throws Exception {
     admin.configSet("appendonly", "no");
