@@ -17,9 +17,9 @@ import java.util.List;
  * @param availableAgain false when publishing had not resumed by the end of the run
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due while this fault was the latest
- * @param recoverySeconds from the fault until consumer throughput and end-to-end p99 were back
- *     within 10% of their level before the first fault, for two periods in a row; null when they
- *     were not back before the next fault or the end
+ * @param recoverySeconds from the fault until consumer throughput was back within 10% of its mean
+ *     before the first fault and end-to-end p99 within 10% of the highest one-second p99 before it,
+ *     for two periods in a row; null when they were not back before the next fault or the end
  * @param publishFailures sends that failed, of messages due while this fault was the latest
  * @param slowPublishes sends acknowledged later than the plan's stall threshold
  * @param acknowledgedLost messages the broker acknowledged that no consumer received after the
