@@ -9,7 +9,8 @@
  *
  * <p>To add a driver: implement {@link io.plumb.driver.BenchmarkDriver}, list the class in {@code
  * META-INF/services/io.plumb.driver.BenchmarkDriver}, and ship a YAML whose {@code driverClass}
- * names it; read its fields through {@link io.plumb.driver.DriverSettings}. {@code driver-kafka} is
- * a complete example.
+ * names it; read its fields through {@link io.plumb.driver.DriverSettings}. The README's "Write a
+ * driver" walks through {@code driver-nats}, the smallest real driver, from these interfaces to a
+ * test against a real broker.
  */
 package io.plumb.driver;
