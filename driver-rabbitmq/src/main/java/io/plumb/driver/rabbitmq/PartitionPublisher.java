@@ -10,28 +10,42 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * Publishes one partition's messages on a channel of its own. With publisher confirms, a send
  * completes when the broker confirms (or nacks) its publish sequence number on this channel;
  * without, when basicPublish has handed the frame to the socket.
+ *
+ * <p>Faults: every send completes exactly once, within a bounded time. When the channel goes down
+ * (its connection lost, or the broker closed it) every send awaiting a confirm fails at once, since
+ * confirms never cross connections; a send while it is down (the client's recovery reconnecting)
+ * fails at once, without waiting; and a send the broker leaves unanswered on a live connection
+ * fails after {@code confirmTimeoutMs}. A failed send may still have reached the queue.
  */
 final class PartitionPublisher {
 
   /** What to tell when a publish sequence number is confirmed. */
-  private record Pending(long token, SendListener listener) {}
+  private record Pending(long token, SendListener listener, long publishedAt) {}
 
   private final Channel channel;
   private final String exchange;
   private final String routingKey;
   private final AMQP.BasicProperties properties;
   private final boolean confirms;
-  // Sorted by sequence number so a confirm with multiple=true completes a head range in one step.
+  private final long confirmTimeoutNanos;
+  // Sorted by sequence number so a confirm with multiple=true completes a head range in one step;
+  // within one channel's life, also by publish time.
   private final ConcurrentSkipListMap<Long, Pending> pending = new ConcurrentSkipListMap<>();
 
   PartitionPublisher(
-      Channel channel, String exchange, String routingKey, boolean persistent, boolean confirms)
+      Channel channel,
+      String exchange,
+      String routingKey,
+      boolean persistent,
+      boolean confirms,
+      long confirmTimeoutMillis)
       throws IOException {
     this.channel = channel;
     this.exchange = exchange;
@@ -39,7 +53,9 @@ final class PartitionPublisher {
     this.properties =
         persistent ? MessageProperties.MINIMAL_PERSISTENT_BASIC : MessageProperties.MINIMAL_BASIC;
     this.confirms = confirms;
+    this.confirmTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMillis);
     if (confirms) {
+      // The client's recovery puts a recovered channel back in confirm mode, with its listeners.
       channel.confirmSelect();
       channel.addConfirmListener(
           new ConfirmListener() {
@@ -74,12 +90,22 @@ final class PartitionPublisher {
     // before returning, so the array is not kept.
     synchronized (this) {
       long seq = channel.getNextPublishSeqNo();
-      pending.put(seq, new Pending(token, listener));
+      pending.put(seq, new Pending(token, listener, System.nanoTime()));
       try {
         channel.basicPublish(exchange, routingKey, properties, payload);
       } catch (Exception | Error e) {
         if (pending.remove(seq) != null) {
           listener.sendCompleted(token, e);
+        }
+        return;
+      }
+      if (channel.getNextPublishSeqNo() != seq + 1) {
+        // The client's recovery replaced the channel between reading the number and publishing:
+        // the message went out under another number on the new channel, whose confirm this entry
+        // would never match. Its fate is unknown: failed.
+        Pending p = pending.remove(seq);
+        if (p != null) {
+          listener.sendCompleted(token, new IOException("channel recovered while publishing"));
         }
       }
     }
@@ -104,6 +130,31 @@ final class PartitionPublisher {
 
   private void failAll(ShutdownSignalException cause) {
     failPending(cause);
+  }
+
+  /**
+   * Fails every send the broker has left unconfirmed for longer than {@code confirmTimeoutMs}; the
+   * producer calls it periodically.
+   */
+  void failExpired() {
+    long now = System.nanoTime();
+    while (true) {
+      Map.Entry<Long, Pending> oldest = pending.firstEntry();
+      if (oldest == null || now - oldest.getValue().publishedAt() < confirmTimeoutNanos) {
+        return;
+      }
+      if (pending.remove(oldest.getKey()) != null) {
+        oldest
+            .getValue()
+            .listener()
+            .sendCompleted(
+                oldest.getValue().token(),
+                new IOException(
+                    "broker did not confirm within "
+                        + TimeUnit.NANOSECONDS.toMillis(confirmTimeoutNanos)
+                        + " ms"));
+      }
+    }
   }
 
   /** Waits for the broker's confirms of everything published so far (no-op without confirms). */
