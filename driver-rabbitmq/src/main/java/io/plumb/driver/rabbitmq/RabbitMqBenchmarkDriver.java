@@ -98,7 +98,11 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     // Before any queue exists: a file asking for more copies than there are nodes is refused.
     cluster = new ClusterView(management);
     cluster.check(settings, config.replicas(), config.queueType().replicasArgument());
-    adminConnection = newConnection("plumb-admin");
+    // The admin connection declares through short-lived channels, closed once done: nothing of
+    // it is to be declared again on recovery (each consumer declares the queue it reads itself).
+    ConnectionFactory admin = factory.clone();
+    admin.setTopologyRecoveryEnabled(false);
+    adminConnection = newConnection(admin, "plumb-admin");
     probeBroker();
   }
 
@@ -186,6 +190,10 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
    * others in order when that one does not answer, at first and on every recovery.
    */
   private Connection newConnection(String name) throws Exception {
+    return newConnection(factory, name);
+  }
+
+  private Connection newConnection(ConnectionFactory factory, String name) throws Exception {
     int first = Math.floorMod(nextAddress.getAndIncrement(), addresses.size());
     List<Address> order = new ArrayList<>(addresses.size());
     for (int i = 0; i < addresses.size(); i++) {
