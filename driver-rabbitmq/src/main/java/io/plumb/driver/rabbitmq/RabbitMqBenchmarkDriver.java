@@ -135,6 +135,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     factory.setNetworkRecoveryInterval(c.recoveryIntervalMs());
     factory.setRequestedHeartbeat(c.heartbeatSeconds());
     factory.setConnectionTimeout(5_000);
+    factory.setExceptionHandler(new OneLineExceptionHandler());
     return factory;
   }
 
