@@ -32,6 +32,9 @@ import java.util.Map;
  *     the next of {@code amqpUris}) and recover its channels, consumers and declarations
  * @param confirmTimeoutMs a publish the broker has neither confirmed nor nacked after this fails
  *     (its connection may look alive while the broker never answers)
+ * @param maxUnconfirmed sends awaiting a confirm per partition channel at most (0: no bound but the
+ *     socket's); a send beyond waits up to {@code maxBlockMs} for room, then fails
+ * @param maxBlockMs how long a send may wait for room among {@code maxUnconfirmed}
  * @param producerCreationDelay accepted for OMB files; Plumb creates producers without delays
  * @param producerCreationBatchSize accepted for OMB files; ignored
  * @param consumerCreationDelay accepted for OMB files; ignored
@@ -53,6 +56,8 @@ public record RabbitMqConfig(
     Integer heartbeatSeconds,
     Integer recoveryIntervalMs,
     Long confirmTimeoutMs,
+    Integer maxUnconfirmed,
+    Long maxBlockMs,
     Long producerCreationDelay,
     Integer producerCreationBatchSize,
     Long consumerCreationDelay,
@@ -86,6 +91,8 @@ public record RabbitMqConfig(
     heartbeatSeconds = heartbeatSeconds == null ? DEFAULT_HEARTBEAT_SECONDS : heartbeatSeconds;
     recoveryIntervalMs = recoveryIntervalMs == null ? 1000 : recoveryIntervalMs;
     confirmTimeoutMs = confirmTimeoutMs == null ? 30_000L : confirmTimeoutMs;
+    maxUnconfirmed = maxUnconfirmed == null ? 0 : maxUnconfirmed;
+    maxBlockMs = maxBlockMs == null ? 5_000L : maxBlockMs;
   }
 
   /** The host of the first AMQP URI (127.0.0.1 if it has none or cannot be parsed). */
@@ -125,6 +132,8 @@ public record RabbitMqConfig(
             s.integer("heartbeatSeconds").orElse(null),
             s.integer("recoveryIntervalMs").orElse(null),
             s.longValue("confirmTimeoutMs").orElse(null),
+            s.integer("maxUnconfirmed").orElse(null),
+            s.longValue("maxBlockMs").orElse(null),
             s.longValue("producerCreationDelay").orElse(null),
             s.integer("producerCreationBatchSize").orElse(null),
             s.longValue("consumerCreationDelay").orElse(null),
@@ -179,6 +188,13 @@ public record RabbitMqConfig(
     if (recoveryIntervalMs <= 0) {
       throw s.error(
           "recoveryIntervalMs", recoveryIntervalMs + " is not allowed; allowed: 1 or more");
+    }
+    if (maxUnconfirmed < 0) {
+      throw s.error(
+          "maxUnconfirmed", maxUnconfirmed + " is not allowed; allowed: 0 (no bound) or more");
+    }
+    if (maxBlockMs < 0) {
+      throw s.error("maxBlockMs", maxBlockMs + " is not allowed; allowed: 0 or more");
     }
     if (confirmTimeoutMs <= 0) {
       throw s.error("confirmTimeoutMs", confirmTimeoutMs + " is not allowed; allowed: 1 or more");

@@ -189,7 +189,7 @@ class RabbitMqBenchmarkDriverTest {
             + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
             + " allowed: ackBatchSize, amqpUris, confirmTimeoutMs, consumerCreationBatchSize,"
             + " consumerCreationDelay, driverClass, durable, exchangeType, heartbeatSeconds,"
-            + " managementUris, messagePersistence, name, prefetchCount,"
+            + " managementUris, maxBlockMs, maxUnconfirmed, messagePersistence, name, prefetchCount,"
             + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType,"
             + " recoveryIntervalMs, replicas",
         e.getMessage());
