@@ -54,6 +54,15 @@ final class LocalRabbitMqCluster {
         .orElseGet(() -> fail(name + " is none of " + nodeNames()));
   }
 
+  /** The number of the node that answers to {@code identity} (its NAME, or one of its ports). */
+  static String nodeAnswering(String identity) {
+    return CLUSTER.numberedNodes().stream()
+        .filter(n -> n.answersTo(identity))
+        .map(ClusterNode::name)
+        .findFirst()
+        .orElseGet(() -> fail(identity + " names none of the nodes " + nodeNames()));
+  }
+
   static void stopNode(String node) throws Exception {
     script("stop-node", node);
   }

@@ -92,6 +92,29 @@ class RabbitMqLeaderClusterTest {
     }
   }
 
+  /** The stream driver names its first partition stream's leader by the address it advertises. */
+  @Test
+  void streamDriverNamesTheStreamLeader() throws Exception {
+    String topic = RoundTrip.topicName("plumb-test-stream-leader");
+    RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
+    driver.initialize(
+        DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol-replicated.yaml"), Map.of()));
+    try (driver) {
+      assertEquals("stream leader", driver.leaderMeaning());
+      driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
+      Optional<String> leader = driver.leaderOf(topic);
+      assertTrue(leader.isPresent(), "no leader named for a stream just created");
+      String node = LocalRabbitMqCluster.nodeAnswering(leader.get());
+      assertEquals(
+          LocalRabbitMqCluster.management()
+              .get("queues/%2F/" + StreamNames.partition(topic, 0))
+              .path("node")
+              .asText(),
+          LocalRabbitMqCluster.nodeNames().get(node));
+      driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
+    }
+  }
+
   private static RabbitMqBenchmarkDriver driver(String file) throws Exception {
     RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
     driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
