@@ -18,9 +18,14 @@
 # node 2 9094/9095, node 3 9096/9097.
 #
 # Each node has <state>/nodes/<n>/node.env, lines KEY=value for other tools (fault injection,
-# resource sampling): NODE, PID (empty while stopped), HOST, PORTS (client,controller),
-# CLIENT_PORT, CONTROLLER_PORT, DATA_DIR, LOG (the broker's log), CONSOLE (its stdout/stderr),
-# CONFIG (its server.properties).
+# resource sampling): NODE, NAME (the broker's own name for the node: its node.id), PID (empty
+# while stopped), HOST, PORTS (client,controller: every port the node's JVM listens on), CGROUP
+# (the cgroup the node's JVM runs in, empty where the machine has none to give), CLIENT_PORT,
+# CONTROLLER_PORT, DATA_DIR, LOG (the broker's log), CONSOLE (its stdout/stderr), CONFIG (its
+# server.properties).
+#
+# Each node's JVM runs in a cgroup of its own (deploy/local/node-cgroup.sh, plumb-kafka-<n>), so
+# that a fault can cut that one node's traffic while it keeps running.
 #
 # The broker comes from Maven Central (this machine has no Kafka distribution): Maven resolves
 # deploy/local/kafka/pom.xml once and the classpath is cached in the state directory.
@@ -42,6 +47,7 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+LOCAL_DIR="$REPO/deploy/local"
 STATE="${PLUMB_STATE_DIR:-$REPO/.plumb}/kafka"
 HOST="${PLUMB_KAFKA_HOST:-127.0.0.1}"
 PORT="${PLUMB_KAFKA_PORT:-9092}"
@@ -80,6 +86,7 @@ node_env() { echo "$NODES_DIR/$1/node.env"; }
 node_config() { echo "$NODES_DIR/$1/server.properties"; }
 node_log() { echo "$NODES_DIR/$1/server.log"; }
 node_console() { echo "$NODES_DIR/$1/console.out"; }
+node_cgroup_name() { echo "plumb-kafka-$1"; }
 
 # A single node keeps its data where it always did; a cluster's nodes each get a subdirectory.
 node_data_dir() {
@@ -109,9 +116,11 @@ write_node_env() {
   file="$(node_env "$node")"
   cat >"$file.tmp" <<EOF
 NODE=$node
+NAME=$node
 PID=$pid
 HOST=$HOST
 PORTS=$(client_port "$node"),$(controller_port "$node")
+CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(node_cgroup_name "$node")")
 CLIENT_PORT=$(client_port "$node")
 CONTROLLER_PORT=$(controller_port "$node")
 DATA_DIR=$(node_data_dir "$node" "$nodes")
@@ -295,9 +304,10 @@ launch_node() {
   local node="$1" nodes="$2" pid
   jvm_args "$node"
   # setsid: the broker must not die with the terminal or job that started it. In a
-  # non-interactive shell the child is no process-group leader, so setsid execs in place and
-  # $! is the JVM's own PID.
-  setsid java "${JVM_ARGS[@]}" kafka.Kafka "$(node_config "$node")" </dev/null >>"$(node_console "$node")" 2>&1 &
+  # non-interactive shell the child is no process-group leader, so setsid execs in place, and
+  # node-cgroup.sh execs java once it has joined the node's cgroup: $! is the JVM's own PID.
+  setsid "$LOCAL_DIR/node-cgroup.sh" run "$(node_cgroup_name "$node")" \
+    java "${JVM_ARGS[@]}" kafka.Kafka "$(node_config "$node")" </dev/null >>"$(node_console "$node")" 2>&1 &
   pid=$!
   write_node_env "$node" "$nodes" "$pid"
   # Until the forked shell has exec'd java, its command line does not name the node's config and
@@ -383,6 +393,8 @@ stop_nodes() {
   for node in "$@"; do
     if pid="$(running_pid "$node")"; then
       kill -TERM "$pid"
+      # A node frozen by a fault (SIGSTOP) acts on the SIGTERM only once it runs again.
+      kill -CONT "$pid" 2>/dev/null || true
       stopping[$node]=$pid
     fi
   done
@@ -517,6 +529,11 @@ start_node() {
   local node="$1" pid
   known_node "$node"
   if pid="$(running_pid "$node")"; then
+    # A node left frozen (SIGSTOP) by a fault that never thawed it runs again from here.
+    if [[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" == T ]]; then
+      kill -CONT "$pid"
+      echo "Kafka node $node was stopped by a signal (PID $pid): continued it"
+    fi
     echo "Kafka node $node already running (PID $pid)"
     return 0
   fi

@@ -226,6 +226,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
       }
       loaded.add(read);
     }
+    ClientLog.sendBeside(output).ifPresent(log -> out.println("Client logs  " + log));
     for (Path driver : drivers) {
       String driverClass = DriverLoader.identify(driver).driverClass();
       DriverLoader.instantiate(driver, driverClass);

@@ -197,13 +197,18 @@ public final class FaultSchedule implements AutoCloseable {
     List<ClusterNode> hit;
     try {
       hit = resolve(spec);
+      // Stamped as the action starts (the moment a kill lands), published once it has taken
+      // effect, so whoever sees the fault applied sees its effect too.
       long appliedAt = clock.getAsLong();
-      update(
-          index,
-          records[index].withApplied(hit.stream().map(ClusterNode::name).toList(), appliedAt));
+      List<String> names = hit.stream().map(ClusterNode::name).toList();
+      List<NetworkCut> cuts;
+      try {
+        cuts = apply(spec, hit);
+      } finally {
+        update(index, records[index].withApplied(names, appliedAt));
+      }
       progress.accept(
           "fault " + spec.index() + ": " + spec.action().word() + " " + describe(spec, hit));
-      List<NetworkCut> cuts = apply(spec, hit);
       boolean stopped =
           spec.duration().isPresent()
               ? waitUntil(appliedAt + spec.duration().get().toNanos())

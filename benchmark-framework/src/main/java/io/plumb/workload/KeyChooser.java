@@ -1,14 +1,20 @@
 package io.plumb.workload;
 
+import java.util.Base64;
 import java.util.SplittableRandom;
 
 /**
- * Picks message keys without allocating: keys come from a fixed set built up front. One instance
- * per producer; not thread-safe.
+ * Picks message keys without allocating: keys come from a fixed set built up front, as
+ * OpenMessaging Benchmark's {@code KeyDistributor} builds it (10,000 keys, each 7 random bytes in
+ * base64url without padding, so 10 characters: the same key bytes on the wire). One instance per
+ * producer; not thread-safe.
  */
 public final class KeyChooser {
-  private static final int KEY_COUNT = 10_000;
-  private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
+  /** OMB's {@code KeyDistributor.UNIQUE_COUNT}. */
+  static final int KEY_COUNT = 10_000;
+
+  /** OMB's {@code KeyDistributor.KEY_BYTE_SIZE}. */
+  private static final int KEY_BYTES = 7;
 
   private final KeyDistributorType type;
   private final String[] keys;
@@ -22,13 +28,12 @@ public final class KeyChooser {
 
   private static String[] buildKeys(long seed) {
     SplittableRandom random = new SplittableRandom(seed);
+    Base64.Encoder base64Url = Base64.getUrlEncoder().withoutPadding();
     String[] keys = new String[KEY_COUNT];
-    char[] chars = new char[7];
+    byte[] bytes = new byte[KEY_BYTES];
     for (int i = 0; i < KEY_COUNT; i++) {
-      for (int c = 0; c < chars.length; c++) {
-        chars[c] = ALPHABET[random.nextInt(ALPHABET.length)];
-      }
-      keys[i] = new String(chars);
+      random.nextBytes(bytes);
+      keys[i] = base64Url.encodeToString(bytes);
     }
     return keys;
   }

@@ -33,11 +33,15 @@ public final class Payloads {
     return randomizedPool(workload.messageSize(), 1, 1.0, seed);
   }
 
-  /** OMB's randomized payloads: the first {@code ratio} of each body random, the rest zeros. */
+  /**
+   * OMB's randomized payloads: the first {@code ratio} of each body random, the rest zeros. The
+   * random part is {@code (int) (size * ratio)} bytes, truncated as OMB truncates it (100 bytes at
+   * 0.29 is 28 random bytes, not 29).
+   */
   static List<byte[]> randomizedPool(int size, int count, double ratio, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     byte[][] pool = new byte[count][];
-    int randomBytes = (int) Math.round(size * ratio);
+    int randomBytes = (int) (size * ratio);
     for (int i = 0; i < count; i++) {
       pool[i] = new byte[size];
       for (int b = 0; b < randomBytes; b++) {

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
@@ -25,6 +26,12 @@ import org.apache.kafka.common.errors.WakeupException;
  * which would add a broker round trip per batch. Committing every position at a rebalance and at
  * close keeps a partition's next owner from reading messages again, which the framework would count
  * as duplicates.
+ *
+ * <p>When a broker dies, freezes or is cut off, the client itself finds the partition's new leader
+ * and the group's new coordinator (its request timeout and metadata refresh, set in the driver
+ * file, bound how long that takes): the poll thread just keeps polling. A commit that fails for a
+ * passing reason (the coordinator moving) is no error: the next one, a second later, carries the
+ * same positions.
  *
  * <p>{@link #pause} and {@link #resume} only set a flag: the poll thread applies it with {@link
  * KafkaConsumer#pause} before its next poll (the client may only be used from that thread), and
@@ -51,6 +58,13 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
   private volatile boolean pauseWanted;
 
   /**
+   * Set by the commit callback, which runs inside poll() on the poll thread, when a commit failed
+   * for a reason that passes (a coordinator moving): the next commit is due even with no new
+   * records.
+   */
+  private boolean commitAgain;
+
+  /**
    * Subscribes and starts polling at once.
    *
    * @param clientCommits true when the client auto-commits ({@code enable.auto.commit=true})
@@ -66,7 +80,11 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
     this.clientCommits = clientCommits;
     this.commitCallback =
         (offsets, exception) -> {
-          if (exception != null) {
+          if (exception instanceof RetriableException) {
+            // The group coordinator moved or is out of reach (a broker died or was cut off): the
+            // client finds the new one by itself, and the next commit carries these positions.
+            commitAgain = true;
+          } else if (exception != null) {
             listener.failed(exception);
           }
         };
@@ -95,7 +113,7 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
         for (ConsumerRecord<String, byte[]> record : records) {
           listener.received(record.value(), record.partition());
         }
-        uncommitted |= !records.isEmpty();
+        uncommitted |= !records.isEmpty() || commitAgain;
         if (uncommitted && !clientCommits) {
           long now = System.nanoTime();
           if (now - lastCommit >= COMMIT_INTERVAL_NANOS) {
@@ -103,6 +121,7 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
             consumer.commitAsync(commitCallback);
             lastCommit = now;
             uncommitted = false;
+            commitAgain = false;
           }
         }
       } catch (WakeupException e) {

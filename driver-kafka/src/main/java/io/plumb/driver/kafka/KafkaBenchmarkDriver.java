@@ -7,6 +7,7 @@ import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,11 +29,14 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
@@ -41,10 +45,19 @@ import org.apache.kafka.common.errors.InvalidReplicationFactorException;
  * Apache Kafka through the official kafka-clients: one admin client for topics, one {@link
  * KafkaProducer} per benchmark producer, one {@link KafkaConsumer} (and poll thread) per benchmark
  * consumer, the subscription being the consumer group.
+ *
+ * <p>As a {@link LeaderLocator} it names the broker leading partition 0 of a topic, as the
+ * cluster's metadata says now: the node a fault plan's {@code target: leader} hits.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver"})
-public final class KafkaBenchmarkDriver implements BenchmarkDriver {
+public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
   private static final Duration TOPIC_READY_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * How long one question for a topic's leader may take: a broker that does not answer (frozen, cut
+   * off) must not hold up the fault schedule, which asks again.
+   */
+  private static final int LEADER_TIMEOUT_MILLIS = 3_000;
 
   /** How long initialize() waits for the broker to answer before calling it unreachable. */
   private static final long CONNECT_TIMEOUT_SECONDS = 15;
@@ -365,6 +378,33 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver {
     return CompletableFuture.supplyAsync(
             () -> null, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS))
         .thenCompose(ignored -> next.get());
+  }
+
+  /**
+   * The node id of the broker leading partition 0 of {@code topic}, from the metadata of whichever
+   * broker the admin client asks ({@code describeTopics}); empty while the partition has no leader
+   * (an election under way, or every replica down).
+   */
+  @Override
+  public Optional<String> leaderOf(String topic) throws Exception {
+    TopicDescription description =
+        admin
+            .describeTopics(
+                List.of(topic), new DescribeTopicsOptions().timeoutMs(LEADER_TIMEOUT_MILLIS))
+            .allTopicNames()
+            .get(LEADER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+            .get(topic);
+    return description.partitions().stream()
+        .filter(partition -> partition.partition() == 0)
+        .findFirst()
+        .map(TopicPartitionInfo::leader)
+        .filter(leader -> leader != null && !leader.isEmpty())
+        .map(Node::idString);
+  }
+
+  @Override
+  public String leaderMeaning() {
+    return "leader of partition 0";
   }
 
   @Override

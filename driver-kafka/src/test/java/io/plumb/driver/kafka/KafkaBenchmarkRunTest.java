@@ -64,7 +64,8 @@ class KafkaBenchmarkRunTest {
           "kafka-replicated.yaml:"
               + line
               + ": field 'replicationFactor': asks for 3 copies but the Kafka cluster at"
-              + " 127.0.0.1:9092 has 1 broker (start 3: deploy/local/kafka.sh start --nodes 3)",
+              + " 127.0.0.1:9092,127.0.0.1:9094,127.0.0.1:9096 has 1 broker"
+              + " (start 3: deploy/local/kafka.sh start --nodes 3)",
           e.getMessage());
       assertFalse(e.getMessage().contains("\n"), e.getMessage());
       assertEquals(before, admin.listTopics().names().get(10, TimeUnit.SECONDS), "topics");

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# What durability buys, broker by broker: each broker's durable replicated file and a weak one on a
+# 3-node cluster, under a fault plan from faults/, one run after the other on this host.
+#
+#   deploy/local/fault-proof.sh [BROKER...]     (default: kafka pulsar rabbitmq nats redis)
+#
+# For each broker: start a clean 3-node cluster, run each (driver file, plan) pair below with
+# workloads/faults-1kb-2k.yaml (2,000 msg/s of 1 KB to one partition, 10 s warm-up, 60 s measured),
+# and stop the cluster. A plan undoes its faults and restarts killed nodes before the drain, so the
+# pairs of one broker share the cluster. Results go to results/fault-proof-<time>/; the table of
+# unavailability, recovery and acknowledged loss is printed at the end.
+#
+# Builds nothing: run `mvn -q package -DskipTests` first. Needs root for the partition and
+# isolate faults (nftables). Every node shares this host's cores and disk: the times are this
+# host's, the losses are the configurations'.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+WORKLOAD=workloads/faults-1kb-2k.yaml
+brokers=("$@")
+[ ${#brokers[@]} -gt 0 ] || brokers=(kafka pulsar rabbitmq nats redis)
+
+# Per broker, "driver file:plan" pairs: the durable file under the leader's death, then the weak
+# file under the fault that shows what it gives up.
+declare -A pairs=(
+  [kafka]="kafka-replicated.yaml:kill-leader kafka-replicated.yaml:partition-leader kafka-replicated-weak.yaml:partition-leader"
+  [pulsar]="pulsar-replicated.yaml:kill-leader"
+  [rabbitmq]="rabbitmq-quorum-replicated.yaml:kill-leader rabbitmq-classic-weak.yaml:kill-leader"
+  [nats]="nats-jetstream-replicated.yaml:kill-leader nats-jetstream-weak.yaml:kill-leader"
+  [redis]="redis-replicated.yaml:kill-leader redis-replicated-weak.yaml:partition-leader")
+
+out="results/fault-proof-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+running=""
+cleanup() {
+  if [ -n "$running" ]; then
+    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
+  fi
+}
+trap cleanup EXIT
+
+for broker in "${brokers[@]}"; do
+  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
+  sync
+  echo "== $broker: starting a clean 3-node cluster"
+  running="$broker"
+  deploy/local/"$broker".sh start --nodes 3 >"$out/$broker-start.log" 2>&1
+  for pair in ${pairs[$broker]}; do
+    file="${pair%%:*}"
+    plan="${pair##*:}"
+    name="$broker-${file%.yaml}-$plan"
+    echo "   $name (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    bin/benchmark -d "driver-$broker/$file" --faults "faults/$plan.yaml" -o "$out/$name.json" \
+      "$WORKLOAD" >"$out/$name.log" 2>&1 || echo "   $name ended with status $?: see $out/$name.log"
+  done
+  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
+  running=""
+done
+
+python3 - "$out" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+print("\n| broker | driver file | fault | nodes hit | unavailable (s) | recovered after (s) | acknowledged then lost | publish failures | duplicated | sent | complete |")
+print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+for path in sorted(glob.glob(os.path.join(out, "*.json"))):
+    r = json.load(open(path))
+    name = os.path.basename(path)[:-5]
+    broker = name.split("-", 1)[0]
+    file = r["driverConfig"]["file"].split("/")[-1]
+    c = r["counters"]
+    for f in r.get("faults", []):
+        hit = ",".join(f["nodes"]) + (f" ({f['leaderMeaning']})" if f.get("leaderMeaning") else "")
+        unavailable = "none" if f["unavailableSeconds"] is None else f"{f['unavailableSeconds']:.2f}" + ("" if f["availableAgain"] else " (not again)")
+        recovered = "no" if f["recoverySeconds"] is None else f"{f['recoverySeconds']:.1f}"
+        error = f" — {f['error']}" if f.get("error") else ""
+        print(f"| {broker} | {file} | {f['action']} {f['target']} | {hit} | {unavailable} | {recovered} | {f['acknowledgedLost']:,} | {f['publishFailures']:,} | {f['duplicates']:,} | {c['sent']:,} | {r['complete']}{error} |")
+PY
+echo "(results and consoles in $out)"

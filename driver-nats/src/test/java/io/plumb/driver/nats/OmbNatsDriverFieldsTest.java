@@ -1,0 +1,93 @@
+package io.plumb.driver.nats;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverLoader;
+import io.plumb.worker.DriverSettingsReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * OpenMessaging Benchmark's NATS driver file, field by field: each lands where OMB's {@code
+ * NatsBenchmarkDriver} puts it, checked up to the driver's settings (the JetStream streams they
+ * configure need a server: NatsDriverTest). The file mirrors OMB's {@code driver-nats/nats.yaml};
+ * {@code storageType} and {@code maxBytes} are fields of OMB's {@code NatsConfig} that its file
+ * leaves out.
+ */
+class OmbNatsDriverFieldsTest {
+  private static final String OMB_FILE =
+      """
+      name: NATS
+      driverClass: io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver
+
+      natsHostUrl: localhost:4222
+
+      replicationFactor: 3
+      """;
+
+  @TempDir Path dir;
+
+  private Path file;
+  private NatsDriverConfig config;
+
+  @BeforeEach
+  void read() throws IOException, DriverConfigException {
+    file = Files.writeString(dir.resolve("nats.yaml"), OMB_FILE);
+    config = read(OMB_FILE);
+  }
+
+  private NatsDriverConfig read(String yaml) throws IOException, DriverConfigException {
+    Path variant = Files.writeString(dir.resolve("variant.yaml"), yaml);
+    return NatsDriverConfig.read(
+        DriverSettingsReader.config(variant, Map.of()).settings(), Map.of());
+  }
+
+  @Test
+  void nameAndDriverClass() {
+    assertEquals("NATS", DriverLoader.identify(file).name());
+    assertInstanceOf(
+        NatsBenchmarkDriver.class,
+        DriverLoader.instantiate(file, DriverLoader.identify(file).driverClass()));
+  }
+
+  /** OMB: the server the client connects to, {@code host:port} as jnats accepts it. */
+  @Test
+  void natsHostUrl() {
+    assertEquals("localhost:4222", config.natsHostUrl());
+    assertArrayEquals(new String[] {"nats://localhost:4222"}, config.servers());
+  }
+
+  /** OMB: the replicas of each topic's JetStream stream (OMB always uses JetStream). */
+  @Test
+  void replicationFactor() {
+    assertEquals(3, config.replicationFactor());
+    assertEquals(NatsDriverConfig.Mode.JETSTREAM, config.mode());
+  }
+
+  /**
+   * OMB: the streams' storage, File (OMB's default) or Memory, as jnats's StorageType spells it.
+   */
+  @Test
+  void storageType() throws IOException, DriverConfigException {
+    assertEquals(NatsDriverConfig.Storage.FILE, config.storageType());
+    assertEquals(
+        NatsDriverConfig.Storage.MEMORY, read(OMB_FILE + "storageType: Memory\n").storageType());
+    assertEquals(
+        NatsDriverConfig.Storage.FILE, read(OMB_FILE + "storageType: File\n").storageType());
+  }
+
+  /** OMB: each stream's size limit in bytes, -1 (OMB's default) for none. */
+  @Test
+  void maxBytes() throws IOException, DriverConfigException {
+    assertEquals(-1L, config.maxBytes());
+    assertEquals(1_073_741_824L, read(OMB_FILE + "maxBytes: 1073741824\n").maxBytes());
+  }
+}

@@ -1,0 +1,187 @@
+package io.plumb.driver.pulsar;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverLoader;
+import io.plumb.worker.DriverSettingsReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.pulsar.client.api.SubscriptionType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * OpenMessaging Benchmark's Pulsar driver file, field by field: each lands where OMB's {@code
+ * PulsarBenchmarkDriver} puts it, checked up to the driver's settings (applying them to a client,
+ * namespace and topics needs a broker: PulsarBenchmarkDriverTest). The file mirrors OMB's {@code
+ * driver-pulsar/pulsar.yaml}, empty values included.
+ */
+class OmbPulsarDriverFieldsTest {
+  private static final String OMB_FILE =
+      """
+      name: Pulsar
+      driverClass: io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver
+
+      # Pulsar client-specific configuration
+      client:
+        serviceUrl: pulsar://localhost:6650
+        httpUrl: http://localhost:8080
+        ioThreads: 16
+        connectionsPerBroker: 8
+        clusterName: local
+        namespacePrefix: benchmark/ns
+        topicType: persistent
+        persistence:
+          ensembleSize: 3
+          writeQuorum: 3
+          ackQuorum: 2
+          deduplicationEnabled: false
+        tlsAllowInsecureConnection: false
+        tlsEnableHostnameVerification: false
+        tlsTrustCertsFilePath:
+        authentication:
+          plugin:
+          data:
+
+      # Producer configuration
+      producer:
+        batchingEnabled: true
+        batchingMaxPublishDelayMs: 1
+        batchingMaxBytes: 131072
+        blockIfQueueFull: true
+        pendingQueueSize: 0
+
+      # Consumer configuration
+      consumer:
+        receiverQueueSize: 10000
+        subscriptionType: Failover
+      """;
+
+  @TempDir Path dir;
+
+  private Path file;
+  private PulsarConfig config;
+
+  @BeforeEach
+  void read() throws IOException, DriverConfigException {
+    file = Files.writeString(dir.resolve("pulsar.yaml"), OMB_FILE);
+    config = read(file);
+  }
+
+  private static PulsarConfig read(Path file) throws DriverConfigException {
+    return PulsarConfig.read(DriverSettingsReader.config(file, Map.of()).settings(), Map.of());
+  }
+
+  @Test
+  void nameAndDriverClass() {
+    assertEquals("Pulsar", DriverLoader.identify(file).name());
+    assertInstanceOf(
+        PulsarBenchmarkDriver.class,
+        DriverLoader.instantiate(file, DriverLoader.identify(file).driverClass()));
+  }
+
+  /** OMB: the client's binary and admin URLs; OMB's TLS settings apply to both. */
+  @Test
+  void clientUrlsAndTls() {
+    assertEquals("pulsar://localhost:6650", config.client().serviceUrl());
+    assertEquals("http://localhost:8080", config.client().httpUrl());
+    assertFalse(config.client().tlsAllowInsecureConnection());
+    assertFalse(config.client().tlsEnableHostnameVerification());
+    assertNull(config.client().tlsTrustCertsFilePath(), "empty in OMB's file: none");
+  }
+
+  /** OMB: the client's I/O threads and connections per broker (and OMB's defaults beside). */
+  @Test
+  void clientThreadsAndConnections() {
+    assertEquals(16, config.client().ioThreads());
+    assertEquals(8, config.client().connectionsPerBroker());
+    // Not in OMB's file; OMB's defaults.
+    assertEquals(256L, config.client().clientMemoryLimitMB());
+    assertEquals(1000, config.client().maxConcurrentLookupRequests());
+  }
+
+  /**
+   * OMB: the namespace {@code <namespacePrefix>-<random>} is created in {@code clusterName}, and
+   * topics are {@code <topicType>://<namespace>/...}.
+   */
+  @Test
+  void namespaceClusterAndTopicType() throws IOException, DriverConfigException {
+    assertEquals("local", config.client().clusterName());
+    assertEquals("benchmark/ns", config.client().namespacePrefix());
+    assertEquals(TopicType.PERSISTENT, config.client().topicType());
+    assertEquals("persistent", config.client().topicType().toString());
+    // OMB's enum (Pulsar's TopicDomain) spells the other one non_persistent.
+    Path nonPersistent =
+        Files.writeString(
+            dir.resolve("np.yaml"),
+            OMB_FILE.replace("topicType: persistent", "topicType: non_persistent"));
+    assertEquals("non-persistent", read(nonPersistent).client().topicType().toString());
+  }
+
+  /** OMB: the namespace's BookKeeper ensemble, write and ack quorums, and deduplication. */
+  @Test
+  void persistence() {
+    PulsarClientSettings.Persistence p = config.client().persistence();
+    assertEquals(3, p.ensembleSize());
+    assertEquals(3, p.writeQuorum());
+    assertEquals(2, p.ackQuorum());
+    assertFalse(p.deduplicationEnabled());
+  }
+
+  /** OMB: an authentication plugin and its data, for client and admin; empty means none. */
+  @Test
+  void authentication() throws IOException, DriverConfigException {
+    assertNull(config.client().authentication().plugin());
+    assertNull(config.client().authentication().data());
+    Path withToken =
+        Files.writeString(
+            dir.resolve("auth.yaml"),
+            OMB_FILE.replace(
+                "    plugin:\n    data:\n",
+                "    plugin: org.apache.pulsar.client.impl.auth.AuthenticationToken\n"
+                    + "    data: token:abc\n"));
+    PulsarClientSettings.Authentication auth = read(withToken).client().authentication();
+    assertEquals("org.apache.pulsar.client.impl.auth.AuthenticationToken", auth.plugin());
+    assertEquals("token:abc", auth.data());
+  }
+
+  /** OMB: the producer builder's batching, blocking and pending-queue settings. */
+  @Test
+  void producer() {
+    PulsarProducerSettings producer = config.producer();
+    assertTrue(producer.batchingEnabled());
+    assertEquals(1, producer.batchingMaxPublishDelayMs());
+    assertEquals(131072, producer.batchingMaxBytes());
+    assertTrue(producer.blockIfQueueFull());
+    assertEquals(0, producer.pendingQueueSize());
+  }
+
+  /** OMB: the consumer builder's receiver queue and subscription type. */
+  @Test
+  void consumer() {
+    assertEquals(10000, config.consumer().receiverQueueSize());
+    assertEquals(SubscriptionType.Failover, config.consumer().subscriptionType());
+  }
+
+  /** OMB's pulsar-effectively-once.yaml: deduplication on, fewer I/O threads. */
+  @Test
+  void effectivelyOnceVariant() throws IOException, DriverConfigException {
+    Path variant =
+        Files.writeString(
+            dir.resolve("pulsar-effectively-once.yaml"),
+            OMB_FILE
+                .replace("ioThreads: 16", "ioThreads: 4")
+                .replace("deduplicationEnabled: false", "deduplicationEnabled: true"));
+    PulsarConfig effectivelyOnce = read(variant);
+    assertTrue(effectivelyOnce.client().persistence().deduplicationEnabled());
+    assertEquals(4, effectivelyOnce.client().ioThreads());
+  }
+}

@@ -1,0 +1,97 @@
+package io.plumb.driver.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.plumb.driver.DriverConfigException;
+import io.plumb.worker.DriverLoader;
+import io.plumb.worker.DriverSettingsReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * OpenMessaging Benchmark's Redis driver file, field by field: each lands where OMB's {@code
+ * RedisBenchmarkDriver} puts it, checked up to the driver's settings (connecting needs a server:
+ * RedisDriverTest). The file mirrors OMB's {@code driver-redis/redis.yaml}; {@code redisUser} and
+ * {@code redisPass} are fields of OMB's {@code RedisClientConfig} that its file leaves out.
+ */
+class OmbRedisDriverFieldsTest {
+  private static final String OMB_FILE =
+      """
+      name: Redis
+      driverClass: io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver
+
+      redisPort: 6379
+      redisHost: 127.0.0.1
+      jedisPoolMaxTotal: 8
+      jedisPoolMaxIdle: 8
+      """;
+
+  @TempDir Path dir;
+
+  private Path file;
+  private RedisDriverConfig config;
+
+  @BeforeEach
+  void read() throws IOException, DriverConfigException {
+    file = Files.writeString(dir.resolve("redis.yaml"), OMB_FILE);
+    config = read(OMB_FILE);
+  }
+
+  private RedisDriverConfig read(String yaml) throws IOException, DriverConfigException {
+    Path variant = Files.writeString(dir.resolve("variant.yaml"), yaml);
+    return RedisDriverConfig.read(
+        DriverSettingsReader.config(variant, Map.of()).settings(), Map.of(), Map.of());
+  }
+
+  @Test
+  void nameAndDriverClass() {
+    assertEquals("Redis", DriverLoader.identify(file).name());
+    assertInstanceOf(
+        RedisBenchmarkDriver.class,
+        DriverLoader.instantiate(file, DriverLoader.identify(file).driverClass()));
+  }
+
+  /** OMB: the server's host and port; OMB writes to Redis Streams (XADD, consumer groups). */
+  @Test
+  void redisHostAndPort() {
+    assertEquals("127.0.0.1", config.redisHost());
+    assertEquals(6379, config.redisPort());
+    assertEquals("127.0.0.1:6379", config.address());
+    assertEquals(RedisDriverConfig.Mode.STREAMS, config.mode());
+  }
+
+  /** OMB: authenticate with the password (and the ACL user, when given); none when absent. */
+  @Test
+  void redisUserAndPass() throws IOException, DriverConfigException {
+    assertNull(config.redisUser());
+    assertNull(config.redisPass());
+    RedisDriverConfig auth = read(OMB_FILE + "redisUser: bench\nredisPass: secret\n");
+    assertEquals("bench", auth.redisUser());
+    assertEquals("secret", auth.redisPass());
+  }
+
+  /**
+   * OMB: the Jedis pool's maximum and idle connections. In OMB every send and read borrows from
+   * this pool; in Plumb it serves administrative commands only, producers and consumers holding a
+   * connection each.
+   */
+  @Test
+  void jedisPoolSizes() throws IOException, DriverConfigException {
+    assertEquals(8, config.jedisPoolMaxTotal());
+    assertEquals(8, config.jedisPoolMaxIdle());
+    RedisDriverConfig other =
+        read(
+            OMB_FILE
+                .replace("jedisPoolMaxTotal: 8", "jedisPoolMaxTotal: 32")
+                .replace("jedisPoolMaxIdle: 8", "jedisPoolMaxIdle: 4"));
+    assertEquals(32, other.jedisPoolMaxTotal());
+    assertEquals(4, other.jedisPoolMaxIdle());
+  }
+}
