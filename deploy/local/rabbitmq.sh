@@ -255,6 +255,8 @@ stop_node_process() {
   )"
   pids="$(echo "$pids" | sort -u)"
   for pid in $pids; do
+    # A node left frozen (SIGSTOP) would not act on SIGTERM until continued.
+    kill -CONT "$pid" 2>/dev/null || true
     kill "$pid" 2>/dev/null || true
   done
   for pid in $pids; do
