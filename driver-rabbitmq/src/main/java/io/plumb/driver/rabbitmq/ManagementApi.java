@@ -76,6 +76,12 @@ final class ManagementApi {
     return endpoints.stream().map(u -> u.getHost() + ":" + u.getPort()).collect(joining(","));
   }
 
+  /** The endpoint that answered last (the first, before any answered), for messages. */
+  String answering() {
+    URI u = endpoints.get(preferred);
+    return u.getHost() + ":" + u.getPort();
+  }
+
   /** GETs {@code /api/<path>} and parses the JSON answer. */
   JsonNode get(String path) throws IOException, InterruptedException {
     return get(path, REQUEST_TIMEOUT);
