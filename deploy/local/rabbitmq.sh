@@ -18,14 +18,19 @@
 #   home/.erlang.cookie   one cookie for every node and the CLI (the same HOME)
 #   epmd.pid              the epmd this script started, if it had to start one
 #   nodes/<n>/node.env    KEY=value lines for other tools (fault injection, resource sampling):
-#                         NODE, PID (empty while stopped), PORTS (amqp,stream,management,distribution),
-#                         AMQP_PORT, STREAM_PORT, MGMT_PORT, DIST_PORT, DATA_DIR, LOG
+#                         NODE and NAME (the Erlang node name, r2@localhost), PID (the node's beam.smp,
+#                         which holds its sockets; empty while stopped), PORTS (every port the node
+#                         listens on: amqp,stream,management,distribution; not epmd's 4369, which
+#                         all nodes share), CGROUP (the cgroup the node runs in, empty where the
+#                         machine has none to give), AMQP_PORT, STREAM_PORT, MGMT_PORT, DIST_PORT,
+#                         DATA_DIR, LOG
 #   nodes/<n>/            rabbitmq.conf, enabled_plugins, rabbitmq.pid, mnesia/ (data), log/
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STATE="${PLUMB_STATE_DIR:-$REPO/.plumb}/rabbitmq"
 RMQ_BIN=/usr/lib/rabbitmq/bin
+LOCAL_DIR="$REPO/deploy/local"
 EPMD_PORT=4369
 EPMD_PID_FILE="$STATE/epmd.pid"
 MAX_NODES=9
@@ -97,10 +102,14 @@ port_taken() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
+# The cgroup node n runs in (node-cgroup.sh), so a fault can cut exactly that node's traffic.
+cgroup_name() { echo "plumb-rabbitmq-$1"; }
+
 # Writes node n's config, plugins and node.env (with no PID yet).
 write_node_files() {
-  local n=$1 name=$2 dir
+  local n=$1 name=$2 dir cgroup
   dir="$(node_dir "$n")"
+  cgroup="$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")")"
   mkdir -p "$dir/mnesia" "$dir/log"
   # stream.advertised_port is per node: a stream-protocol client connects to each stream's leader
   # and replicas at the host and port their node advertises, so nodes 2 and 3 must not all claim
@@ -118,7 +127,9 @@ EOF
   : >"$dir/rabbitmq-env.conf"
   cat >"$dir/node.env" <<EOF
 NODE=$name
+NAME=$name
 PID=
+CGROUP=$cgroup
 PORTS=$(amqp_port "$n"),$(stream_port "$n"),$(mgmt_port "$n"),$(dist_port "$n")
 AMQP_PORT=$(amqp_port "$n")
 STREAM_PORT=$(stream_port "$n")
@@ -192,22 +203,32 @@ stop_epmd() {
 
 # --- One node ----------------------------------------------------------------------------------
 
-# Boots node n in the background and records its PID. Fails (without exiting) if the node writes
-# no PID file in time; the caller decides what else to stop.
+# Boots node n in the background, in its own cgroup, and records its PID. Fails (without exiting)
+# if the node writes no PID file in time; the caller decides what else to stop.
+#
+# Not `rabbitmq-server -detached`, which forks the VM away from the command that started it:
+# with RABBITMQ_ALLOW_INPUT set, rabbitmq-server execs erl, erl execs erlexec and erlexec execs
+# beam.smp, so setsid, node-cgroup.sh and the VM are one process (-noinput keeps the Erlang shell
+# off stdin). The node writes that same PID to its PID file, which is the PID recorded here.
 launch_node() {
   local n=$1 dir pid_file
   dir="$(node_dir "$n")"
   pid_file="$dir/rabbitmq.pid"
   rm -f "$pid_file"
+  local launched
   (
     node_environment "$n"
     export PLUMB_RABBITMQ_NODE_DIR="$dir"
-    "$RMQ_BIN/rabbitmq-server" -detached >>"$dir/log/detached.out" 2>&1
-  ) || return 1
-  # -detached returns before the node exists; await_startup fails at once on a node that has not
-  # registered yet, so first wait (bounded) for the node to write its PID file.
+    export RABBITMQ_ALLOW_INPUT=true
+    exec setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
+      "$RMQ_BIN/rabbitmq-server" -noinput
+  ) >>"$dir/log/detached.out" 2>&1 </dev/null &
+  launched=$!
+  # await_startup fails at once on a node that has not registered yet, so first wait (bounded)
+  # for the node to write its PID file, or to exit.
   for _ in $(seq 1 $((START_TIMEOUT * 10))); do
     [[ -s "$pid_file" ]] && break
+    kill -0 "$launched" 2>/dev/null || return 1
     sleep 0.1
   done
   [[ -s "$pid_file" ]] || return 1
@@ -234,6 +255,8 @@ stop_node_process() {
   )"
   pids="$(echo "$pids" | sort -u)"
   for pid in $pids; do
+    # A node left frozen (SIGSTOP) would not act on SIGTERM until continued.
+    kill -CONT "$pid" 2>/dev/null || true
     kill "$pid" 2>/dev/null || true
   done
   for pid in $pids; do
@@ -422,6 +445,12 @@ start_node() {
   local n
   n="$(existing_node "${1:-}")"
   if pid="$(running_pid "$n")"; then
+    # A node left frozen (SIGSTOP) is running but answers nothing: let it go on.
+    if [[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" == T ]]; then
+      kill -CONT "$pid" 2>/dev/null || true
+      echo "node $n $(node_get "$n" NODE) was stopped (SIGSTOP); continued it (pid $pid)"
+      return 0
+    fi
     echo "node $n $(node_get "$n" NODE) already running (pid $pid)"
     return 0
   fi

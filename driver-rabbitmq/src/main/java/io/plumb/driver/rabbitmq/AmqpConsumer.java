@@ -1,16 +1,20 @@
 package io.plumb.driver.rabbitmq;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +30,13 @@ import java.util.concurrent.TimeUnit;
  * channel's acknowledgement with {@code multiple=true} covers only deliveries already handed to the
  * listener, and its counters need no synchronization; different channels may deliver concurrently
  * (the listener is thread-safe).
+ *
+ * <p>Faults: when the connection is lost, the client's automatic recovery reconnects (to the next
+ * node that answers), declares each queue again, and restarts its consumers; the broker requeues
+ * what was delivered but not acknowledged, so those messages may arrive twice. When the broker
+ * cancels a consumer itself (its queue went away with its node, as a classic queue does) or closes
+ * its channel, this consumer declares the queue again on a new channel and consumes from it, every
+ * {@code recoveryIntervalMs} until that works, unless the topic is being deleted.
  */
 final class AmqpConsumer implements BenchmarkConsumer {
 
@@ -36,40 +47,53 @@ final class AmqpConsumer implements BenchmarkConsumer {
   private final QueueType queueType;
   private final int prefetchCount;
   private final int ackBatchSize;
+  private final long resubscribeDelayMillis;
   private final SubscriptionGroup group;
+  private final ScheduledExecutorService timers;
   private final Map<Integer, PartitionConsumer> byPartition = new HashMap<>();
+  private volatile boolean closed;
 
   AmqpConsumer(
       Connection connection,
       MessageListener listener,
       RabbitMqConfig config,
-      SubscriptionGroup group) {
+      SubscriptionGroup group,
+      ScheduledExecutorService timers) {
     this.connection = connection;
     this.listener = listener;
     this.queueType = config.queueType();
     this.prefetchCount = config.prefetchCount();
     this.ackBatchSize = config.ackBatchSize();
+    this.resubscribeDelayMillis = config.recoveryIntervalMs();
     this.group = group;
+    this.timers = timers;
   }
 
   /**
-   * Starts consuming a partition queue on a new channel. {@code streamOffset} is where a stream
-   * queue resumes (the offset after the last one a previous owner delivered), or -1 to read from
-   * the first message.
+   * Declares and binds a partition queue (a no-op while it exists) and starts consuming it on a new
+   * channel. {@code streamOffset} is where a stream queue resumes (the offset after the last one a
+   * previous owner delivered), or -1 to read from the first message.
    */
   synchronized void acquire(int partition, String queue, long streamOffset) throws IOException {
     Channel channel = connection.createChannel();
-    // Per consumer (global=false): the queue's own window of unacknowledged deliveries.
-    channel.basicQos(prefetchCount, false);
-    PartitionConsumer consumer = new PartitionConsumer(channel, partition, streamOffset - 1);
-    Map<String, Object> arguments = Map.of();
-    if (queueType == QueueType.STREAM) {
-      arguments = Map.of("x-stream-offset", streamOffset < 0 ? (Object) "first" : streamOffset);
+    try {
+      group.declare(channel, partition);
+      // Per consumer (global=false): the queue's own window of unacknowledged deliveries.
+      channel.basicQos(prefetchCount, false);
+      PartitionConsumer consumer =
+          new PartitionConsumer(channel, partition, queue, streamOffset - 1);
+      Map<String, Object> arguments = Map.of();
+      if (queueType == QueueType.STREAM) {
+        arguments = Map.of("x-stream-offset", streamOffset < 0 ? (Object) "first" : streamOffset);
+      }
+      // Keep the tag basicConsume returns: DefaultConsumer learns it only when handleConsumeOk is
+      // dispatched, which may come after a quick reassignment has already cancelled this consumer.
+      consumer.tag = channel.basicConsume(queue, false, "", false, false, arguments, consumer);
+      byPartition.put(partition, consumer);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(channel);
+      throw e;
     }
-    // Keep the tag basicConsume returns: DefaultConsumer learns it only when handleConsumeOk is
-    // dispatched, which may come after a quick reassignment has already cancelled this consumer.
-    consumer.tag = channel.basicConsume(queue, false, "", false, false, arguments, consumer);
-    byPartition.put(partition, consumer);
   }
 
   /**
@@ -83,16 +107,66 @@ final class AmqpConsumer implements BenchmarkConsumer {
       return -1;
     }
     Channel channel = consumer.getChannel();
-    if (channel.isOpen()) {
-      channel.basicCancel(consumer.tag);
-      consumer.cancelled.get(CANCEL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      channel.close();
+    if (channel.isOpen() && !consumer.cancelled.isDone()) {
+      try {
+        channel.basicCancel(consumer.tag);
+        consumer.cancelled.get(CANCEL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      } catch (IOException | RuntimeException e) {
+        // The channel went down meanwhile: the broker requeues what was not acknowledged.
+      }
     }
+    closeQuietly(channel);
     return consumer.lastStreamOffset;
+  }
+
+  /**
+   * Consumes partition {@code p} again on a new channel after the broker cancelled {@code lost} or
+   * closed its channel; tried again later while it fails.
+   */
+  private void resubscribeLater(int p, PartitionConsumer lost) {
+    if (closed || group.deleted()) {
+      return;
+    }
+    try {
+      timers.schedule(() -> resubscribe(p, lost), resubscribeDelayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // The driver is closing.
+    }
+  }
+
+  private synchronized void resubscribe(int p, PartitionConsumer lost) {
+    if (closed || group.deleted() || byPartition.get(p) != lost) {
+      return;
+    }
+    if (!connection.isOpen()) {
+      // The connection's own recovery runs; try once it is back.
+      resubscribeLater(p, lost);
+      return;
+    }
+    byPartition.remove(p);
+    closeQuietly(lost.getChannel());
+    long resume = lost.lastStreamOffset < 0 ? -1 : lost.lastStreamOffset + 1;
+    try {
+      acquire(p, lost.queue, resume);
+    } catch (IOException | RuntimeException e) {
+      byPartition.put(p, lost);
+      resubscribeLater(p, lost);
+    }
+  }
+
+  private static void closeQuietly(Channel channel) {
+    try {
+      if (channel.isOpen()) {
+        channel.close();
+      }
+    } catch (Exception e) {
+      // already closed, or its connection is down
+    }
   }
 
   @Override
   public void close() throws Exception {
+    closed = true;
     try {
       // Hands this member's queues to the remaining members; each release flushes acks, so
       // nothing this consumer delivered is requeued and delivered twice.
@@ -100,6 +174,9 @@ final class AmqpConsumer implements BenchmarkConsumer {
     } finally {
       if (connection.isOpen()) {
         connection.close();
+      } else {
+        // Lost and still recovering: abort ends the recovery attempts too.
+        connection.abort();
       }
     }
   }
@@ -107,6 +184,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
   /** Consumes one partition queue on its own channel. */
   private final class PartitionConsumer extends DefaultConsumer {
     private final int partition;
+    private final String queue;
     private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
     private long lastStreamOffset;
     private volatile String tag;
@@ -114,9 +192,10 @@ final class AmqpConsumer implements BenchmarkConsumer {
     private long lastDeliveryTag;
     private int unacked;
 
-    PartitionConsumer(Channel channel, int partition, long lastStreamOffset) {
+    PartitionConsumer(Channel channel, int partition, String queue, long lastStreamOffset) {
       super(channel);
       this.partition = partition;
+      this.queue = queue;
       this.lastStreamOffset = lastStreamOffset;
     }
 
@@ -137,11 +216,20 @@ final class AmqpConsumer implements BenchmarkConsumer {
       }
     }
 
-    /** Acknowledges every delivery up to the last one; on the dispatch thread. */
+    /**
+     * Acknowledges every delivery up to the last one; on the dispatch thread. On a channel that is
+     * down (its connection lost) there is nothing to acknowledge: the broker requeues those
+     * deliveries, and the recovered channel numbers its deliveries after them.
+     */
     private void acknowledge() {
+      if (!getChannel().isOpen()) {
+        return;
+      }
       try {
         getChannel().basicAck(lastDeliveryTag, true);
         unacked = 0;
+      } catch (AlreadyClosedException e) {
+        // went down meanwhile: as above
       } catch (IOException | RuntimeException e) {
         listener.failed(e);
       }
@@ -150,7 +238,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
     @Override
     public void handleCancelOk(String consumerTag) {
       // Runs on the dispatch thread after every earlier delivery of this channel.
-      if (unacked > 0 && getChannel().isOpen()) {
+      if (unacked > 0) {
         acknowledge();
       }
       cancelled.complete(null);
@@ -158,17 +246,26 @@ final class AmqpConsumer implements BenchmarkConsumer {
 
     @Override
     public void handleCancel(String consumerTag) {
-      // The broker cancelled us (queue deleted): not an error while the run is being torn down.
+      // The broker cancelled us: the queue was deleted (the run's teardown) or went down with its
+      // node. Acknowledge what was delivered, then consume again unless the topic is going away.
+      if (unacked > 0) {
+        acknowledge();
+      }
       cancelled.complete(null);
+      resubscribeLater(partition, this);
     }
 
     @Override
-    public void handleShutdownSignal(
-        String consumerTag, com.rabbitmq.client.ShutdownSignalException sig) {
-      if (!sig.isInitiatedByApplication()) {
-        listener.failed(sig);
+    public void handleShutdownSignal(String consumerTag, ShutdownSignalException sig) {
+      if (sig.isInitiatedByApplication()) {
+        cancelled.complete(null);
+      } else if (!sig.isHardError()) {
+        // The broker closed this channel alone (its connection lives): the client does not
+        // recover a channel on its own, so consume again on a new one.
+        cancelled.complete(null);
+        resubscribeLater(partition, this);
       }
-      cancelled.complete(null);
+      // A lost connection: the client's automatic recovery reopens the channel and consumes again.
     }
   }
 }

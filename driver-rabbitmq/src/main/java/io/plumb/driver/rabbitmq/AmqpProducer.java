@@ -4,6 +4,9 @@ import com.rabbitmq.client.Connection;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
 import java.io.IOException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Publishes to one topic exchange over its own connection, routing each message to a partition's
@@ -14,6 +17,9 @@ import java.io.IOException;
  * channel for all partitions would push the whole producer's traffic through that one process (one
  * core), a limit of the client's layout rather than of the broker. Each partition keeps its order,
  * since all of its messages go through one channel.
+ *
+ * <p>The connection recovers by itself when lost (the client's automatic recovery); sends that were
+ * awaiting a confirm on it fail (see {@link PartitionPublisher}).
  */
 final class AmqpProducer implements BenchmarkProducer {
 
@@ -22,22 +28,34 @@ final class AmqpProducer implements BenchmarkProducer {
   private final Connection connection;
   private final PartitionPublisher[] publishers;
   private final Partitioner partitioner;
+  private final ScheduledFuture<?> expiry;
 
-  AmqpProducer(Connection connection, String exchange, int partitions, RabbitMqConfig config)
+  AmqpProducer(
+      Connection connection,
+      String exchange,
+      int partitions,
+      RabbitMqConfig config,
+      ScheduledExecutorService timers)
       throws IOException {
     this.connection = connection;
     String[] routingKeys = RoutingKeys.forPartitions(partitions);
     this.publishers = new PartitionPublisher[partitions];
     for (int p = 0; p < partitions; p++) {
       publishers[p] =
-          new PartitionPublisher(
-              connection.createChannel(),
-              exchange,
-              routingKeys[p],
-              config.messagePersistence(),
-              config.publisherConfirms());
+          new PartitionPublisher(connection.createChannel(), exchange, routingKeys[p], config);
     }
     this.partitioner = new Partitioner(partitions);
+    long period = Math.max(10, Math.min(1000, config.confirmTimeoutMs() / 4));
+    this.expiry =
+        timers.scheduleWithFixedDelay(
+            () -> {
+              for (PartitionPublisher publisher : publishers) {
+                publisher.failExpired();
+              }
+            },
+            period,
+            period,
+            TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -58,11 +76,15 @@ final class AmqpProducer implements BenchmarkProducer {
     } catch (Exception e) {
       // whatever is still pending fails below
     } finally {
+      expiry.cancel(false);
       for (PartitionPublisher publisher : publishers) {
         publisher.failPending(new IOException("producer closed before the broker confirmed"));
       }
       if (connection.isOpen()) {
         connection.close();
+      } else {
+        // Lost and still recovering: abort ends the recovery attempts too.
+        connection.abort();
       }
     }
   }

@@ -70,7 +70,7 @@ final class ClusterView {
               + " copies ("
               + argument
               + ") but the RabbitMQ cluster at "
-              + api.address()
+              + api.answering()
               + " has "
               + nodes
               + (nodes == 1 ? " running node" : " running nodes")

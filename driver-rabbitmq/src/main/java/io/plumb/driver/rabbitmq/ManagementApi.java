@@ -1,5 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
+import static java.util.stream.Collectors.joining;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.ConnectionFactory;
@@ -22,30 +24,46 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads topology back from the management plugin's HTTP API (port 15672 on the first host), which
- * neither AMQP nor the stream protocol can do: a topic's partition count on a worker that did not
- * create it, the cluster's running nodes, and which nodes hold each queue or stream.
+ * Reads topology back from the management plugin's HTTP API, which neither AMQP nor the stream
+ * protocol can do: a topic's partition count on a worker that did not create it, the cluster's
+ * running nodes, which nodes hold each queue or stream, and which one leads it. Asks the endpoint
+ * that answered last and, when it does not answer (its node is down, frozen or cut off), the next.
  */
 final class ManagementApi {
-  static final int PORT = 15672;
+  static final int PORT = RabbitMqConfig.MANAGEMENT_PORT;
 
   /** How often {@link #awaitCopies} asks again, and for how long at most. */
   private static final long POLL_MILLIS = 200;
 
   private static final Duration COPIES_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
-  private final String host;
+  private final List<URI> endpoints;
   private final String username;
   private final String password;
   private final String virtualHost;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+  // The endpoint that answered last: asked first next time.
+  private volatile int preferred;
 
-  ManagementApi(String host, String username, String password, String virtualHost) {
-    this.host = host;
+  /**
+   * @param endpoints base URIs of the management plugin ({@code http://host:15672}), in order of
+   *     preference
+   */
+  ManagementApi(List<URI> endpoints, String username, String password, String virtualHost) {
+    if (endpoints.isEmpty()) {
+      throw new IllegalArgumentException("no management endpoint");
+    }
+    this.endpoints = List.copyOf(endpoints);
     this.username = username;
     this.password = password;
     this.virtualHost = virtualHost;
+  }
+
+  /** The API on port 15672 of {@code host}. */
+  ManagementApi(String host, String username, String password, String virtualHost) {
+    this(List.of(URI.create("http://" + host + ":" + PORT)), username, password, virtualHost);
   }
 
   /** The API on the AMQP factory's host, with its credentials and virtual host. */
@@ -55,25 +73,66 @@ final class ManagementApi {
 
   /** Where the API answers, for messages. */
   String address() {
-    return host + ":" + PORT;
+    return endpoints.stream().map(u -> u.getHost() + ":" + u.getPort()).collect(joining(","));
+  }
+
+  /** The endpoint that answered last (the first, before any answered), for messages. */
+  String answering() {
+    URI u = endpoints.get(preferred);
+    return u.getHost() + ":" + u.getPort();
   }
 
   /** GETs {@code /api/<path>} and parses the JSON answer. */
   JsonNode get(String path) throws IOException, InterruptedException {
+    return get(path, REQUEST_TIMEOUT);
+  }
+
+  /**
+   * GETs {@code /api/<path>} from the first endpoint that answers within {@code timeout}, and
+   * parses the JSON answer. An endpoint that cannot be reached, does not answer in time or answers
+   * 5xx is passed over; any other answer than 200 is an error.
+   */
+  JsonNode get(String path, Duration timeout) throws IOException, InterruptedException {
     String auth =
         Base64.getEncoder()
             .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://" + address() + "/api/" + path))
-            .header("Authorization", "Basic " + auth)
-            .timeout(Duration.ofSeconds(10))
-            .build();
-    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IOException(
-          "management API " + path + " answered " + response.statusCode() + ": " + response.body());
+    IOException unreachable = null;
+    int first = preferred;
+    for (int i = 0; i < endpoints.size(); i++) {
+      int index = (first + i) % endpoints.size();
+      URI base = endpoints.get(index);
+      HttpRequest request =
+          HttpRequest.newBuilder(base.resolve("/api/" + path))
+              .header("Authorization", "Basic " + auth)
+              .timeout(timeout)
+              .build();
+      HttpResponse<String> response;
+      try {
+        response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      } catch (IOException e) {
+        unreachable = new IOException(base + ": " + e, e);
+        continue;
+      }
+      if (response.statusCode() >= 500) {
+        unreachable =
+            new IOException(base + " answered " + response.statusCode() + ": " + response.body());
+        continue;
+      }
+      preferred = index;
+      if (response.statusCode() != 200) {
+        throw new IOException(
+            "management API "
+                + path
+                + " answered "
+                + response.statusCode()
+                + ": "
+                + response.body());
+      }
+      return new ObjectMapper().readTree(response.body());
     }
-    return new ObjectMapper().readTree(response.body());
+    throw new IOException(
+        "management API " + path + ": no endpoint answered; last: " + unreachable.getMessage(),
+        unreachable);
   }
 
   String vhostPath() {
@@ -96,9 +155,9 @@ final class ManagementApi {
           "topic "
               + exchange
               + " was created elsewhere and its partition count could not be read from the"
-              + " management API (enable rabbitmq_management on port "
-              + PORT
-              + "): "
+              + " management API at "
+              + address()
+              + " (enable rabbitmq_management): "
               + e.getMessage(),
           e);
     }
@@ -171,6 +230,44 @@ final class ManagementApi {
     // A stream's record names no leader; its node is the leader's (where its writer runs).
     String leader = q.path("leader").asText(node);
     return Optional.of(new QueueCopies(queue, type, List.copyOf(members), leader));
+  }
+
+  /**
+   * The node leading a queue now, as the broker names it ({@code r1@localhost}): a quorum queue's
+   * Raft leader, a stream's leader, a classic queue's own node; empty when the queue does not exist
+   * or names no leader (an election under way). Each endpoint gets {@code timeout} to answer.
+   */
+  Optional<String> leader(String queue, Duration timeout) throws IOException, InterruptedException {
+    JsonNode q;
+    try {
+      q =
+          get(
+              "queues/"
+                  + vhostPath()
+                  + "/"
+                  + URLEncoder.encode(queue, StandardCharsets.UTF_8)
+                  + "?columns=name,type,leader,node",
+              timeout);
+    } catch (IOException e) {
+      if (e.getMessage().contains(" answered 404")) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+    String leader = q.path("leader").asText("");
+    if (leader.isBlank()) {
+      leader = q.path("node").asText("");
+    }
+    return leader.isBlank() ? Optional.empty() : Optional.of(leader);
+  }
+
+  /** The names of the queues of the virtual host, as the broker lists them. */
+  List<String> queueNames() throws IOException, InterruptedException {
+    List<String> names = new ArrayList<>();
+    for (JsonNode q : get("queues/" + vhostPath() + "?columns=name")) {
+      names.add(q.path("name").asText());
+    }
+    return names;
   }
 
   /** {@link #copies} once the broker reports them, waiting at most 30 s. */

@@ -10,46 +10,74 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * Publishes one partition's messages on a channel of its own. With publisher confirms, a send
  * completes when the broker confirms (or nacks) its publish sequence number on this channel;
  * without, when basicPublish has handed the frame to the socket.
+ *
+ * <p>Faults: every send completes exactly once, within a bounded time. When the channel goes down
+ * (its connection lost, or the broker closed it) every send awaiting a confirm fails at once, since
+ * confirms never cross connections; a send while it is down (the client's recovery reconnecting)
+ * fails at once, without waiting; and a send the broker leaves unanswered on a live connection
+ * fails after {@code confirmTimeoutMs}. A failed send may still have reached the queue.
+ *
+ * <p>With {@code maxUnconfirmed}, at most that many sends await a confirm: a send beyond waits for
+ * room up to {@code maxBlockMs}, and fails when none came; from then on sends fail at once until
+ * the broker confirms again. Without it the socket is the only bound: a broker that stops reading
+ * (its flow control while a queue cannot be reached) holds send() as long as that lasts.
  */
 final class PartitionPublisher {
 
   /** What to tell when a publish sequence number is confirmed. */
-  private record Pending(long token, SendListener listener) {}
+  private record Pending(long token, SendListener listener, long publishedAt) {}
 
   private final Channel channel;
   private final String exchange;
   private final String routingKey;
   private final AMQP.BasicProperties properties;
   private final boolean confirms;
-  // Sorted by sequence number so a confirm with multiple=true completes a head range in one step.
+  private final long confirmTimeoutNanos;
+  // Sorted by sequence number so a confirm with multiple=true completes a head range in one step;
+  // within one channel's life, also by publish time.
   private final ConcurrentSkipListMap<Long, Pending> pending = new ConcurrentSkipListMap<>();
+  // Room for unconfirmed sends (null: unbounded), and whether the broker left it full too long.
+  private final Semaphore window;
+  private final int windowSize;
+  private final long maxBlockMillis;
+  private volatile boolean stalled;
 
-  PartitionPublisher(
-      Channel channel, String exchange, String routingKey, boolean persistent, boolean confirms)
+  PartitionPublisher(Channel channel, String exchange, String routingKey, RabbitMqConfig config)
       throws IOException {
     this.channel = channel;
     this.exchange = exchange;
     this.routingKey = routingKey;
     this.properties =
-        persistent ? MessageProperties.MINIMAL_PERSISTENT_BASIC : MessageProperties.MINIMAL_BASIC;
-    this.confirms = confirms;
+        config.messagePersistence()
+            ? MessageProperties.MINIMAL_PERSISTENT_BASIC
+            : MessageProperties.MINIMAL_BASIC;
+    this.confirms = config.publisherConfirms();
+    this.confirmTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.confirmTimeoutMs());
+    this.windowSize = config.maxUnconfirmed();
+    this.window = confirms && windowSize > 0 ? new Semaphore(windowSize) : null;
+    this.maxBlockMillis = config.maxBlockMs();
     if (confirms) {
+      // The client's recovery puts a recovered channel back in confirm mode, with its listeners.
       channel.confirmSelect();
       channel.addConfirmListener(
           new ConfirmListener() {
             @Override
             public void handleAck(long seq, boolean multiple) {
+              stalled = false;
               complete(seq, multiple, null);
             }
 
             @Override
             public void handleNack(long seq, boolean multiple) {
+              stalled = false;
               complete(seq, multiple, new IOException("broker nacked the message"));
             }
           });
@@ -68,42 +96,106 @@ final class PartitionPublisher {
       listener.sendCompleted(token, null);
       return;
     }
+    if (window != null && !enterWindow()) {
+      listener.sendCompleted(
+          token,
+          new IOException(
+              windowSize
+                  + " sends await the broker's confirm, none came for "
+                  + maxBlockMillis
+                  + " ms"));
+      return;
+    }
     // Reading the next sequence number and publishing must not interleave with another sender
     // on this channel; the client takes its own channel lock inside basicPublish anyway, so this
     // uncontended monitor adds next to nothing. basicPublish writes the payload into the frame
     // before returning, so the array is not kept.
     synchronized (this) {
       long seq = channel.getNextPublishSeqNo();
-      pending.put(seq, new Pending(token, listener));
+      pending.put(seq, new Pending(token, listener, System.nanoTime()));
       try {
         channel.basicPublish(exchange, routingKey, properties, payload);
       } catch (Exception | Error e) {
-        if (pending.remove(seq) != null) {
-          listener.sendCompleted(token, e);
-        }
+        finish(pending.remove(seq), e);
+        return;
+      }
+      if (channel.getNextPublishSeqNo() != seq + 1) {
+        // The client's recovery replaced the channel between reading the number and publishing:
+        // the message went out under another number on the new channel, whose confirm this entry
+        // would never match. Its fate is unknown: failed.
+        finish(pending.remove(seq), new IOException("channel recovered while publishing"));
       }
     }
+  }
+
+  /**
+   * Takes room in the window: at once if there is some, else waiting up to maxBlockMs, unless the
+   * broker already left it full that long since its last confirm.
+   */
+  private boolean enterWindow() {
+    if (window.tryAcquire()) {
+      return true;
+    }
+    if (stalled) {
+      return false;
+    }
+    try {
+      if (window.tryAcquire(maxBlockMillis, TimeUnit.MILLISECONDS)) {
+        return true;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    stalled = true;
+    return false;
+  }
+
+  /** Tells the sender of a send this caller removed from pending (null: another caller did). */
+  private void finish(Pending p, Throwable failure) {
+    if (p == null) {
+      return;
+    }
+    if (window != null) {
+      window.release();
+    }
+    p.listener().sendCompleted(p.token(), failure);
   }
 
   private void complete(long seq, boolean multiple, Throwable failure) {
     if (multiple) {
       ConcurrentNavigableMap<Long, Pending> head = pending.headMap(seq, true);
-      for (Map.Entry<Long, Pending> e : head.entrySet()) {
+      for (Long key : head.keySet()) {
         // remove() decides the one caller that completes each message (a shutdown may race).
-        if (pending.remove(e.getKey()) != null) {
-          e.getValue().listener().sendCompleted(e.getValue().token(), failure);
-        }
+        finish(pending.remove(key), failure);
       }
     } else {
-      Pending p = pending.remove(seq);
-      if (p != null) {
-        p.listener().sendCompleted(p.token(), failure);
-      }
+      finish(pending.remove(seq), failure);
     }
   }
 
   private void failAll(ShutdownSignalException cause) {
     failPending(cause);
+  }
+
+  /**
+   * Fails every send the broker has left unconfirmed for longer than {@code confirmTimeoutMs}; the
+   * producer calls it periodically.
+   */
+  void failExpired() {
+    long now = System.nanoTime();
+    while (true) {
+      Map.Entry<Long, Pending> oldest = pending.firstEntry();
+      if (oldest == null || now - oldest.getValue().publishedAt() < confirmTimeoutNanos) {
+        return;
+      }
+      finish(
+          pending.remove(oldest.getKey()),
+          new IOException(
+              "broker did not confirm within "
+                  + TimeUnit.NANOSECONDS.toMillis(confirmTimeoutNanos)
+                  + " ms"));
+    }
   }
 
   /** Waits for the broker's confirms of everything published so far (no-op without confirms). */
@@ -116,6 +208,7 @@ final class PartitionPublisher {
 
   /** Completes every send still awaiting a confirm with {@code failure}. */
   void failPending(Throwable failure) {
+    stalled = false;
     if (!pending.isEmpty()) {
       complete(Long.MAX_VALUE, true, failure);
     }

@@ -1,5 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
+import com.rabbitmq.client.Address;
+import com.rabbitmq.client.AddressResolver;
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -10,18 +12,24 @@ import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;
+import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,14 +38,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with their own order, and the consumers of a subscription split the queues between them.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver"})
-public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
+public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
 
   /** Exchange argument recording the partition count, for workers that did not create the topic. */
   static final String PARTITIONS_ARGUMENT = "x-plumb-partitions";
 
   private RabbitMqConfig config;
-  private final List<ConnectionFactory> factories = new ArrayList<>();
-  private final AtomicInteger nextFactory = new AtomicInteger();
+  private ConnectionFactory factory;
+  private List<Address> addresses;
+  private final AtomicInteger nextAddress = new AtomicInteger();
+  private ManagementApi management;
   private Connection adminConnection;
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<String, SubscriptionGroup> groups = new ConcurrentHashMap<>();
@@ -51,28 +61,92 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
             t.setDaemon(true);
             return t;
           });
+  // Fails publishes left unconfirmed too long, and resubscribes consumers the broker cancelled.
+  private final ScheduledExecutorService timers =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "plumb-rabbitmq-timer");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** How long {@link #leaderOf} gives each management endpoint to answer. */
+  private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(3);
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
     DriverSettings settings =
         RabbitMqConfig.withEnvironment(driverConfig.settings(), System.getenv());
     config = RabbitMqConfig.read(settings);
+    factory = connectionFactory(settings, config);
+    addresses = new ArrayList<>();
     for (String uri : config.amqpUris()) {
-      ConnectionFactory factory = new ConnectionFactory();
-      try {
-        factory.setUri(uri);
-      } catch (Exception e) {
-        throw settings.error("amqpUris", "'" + uri + "' is not an AMQP URI: " + e.getMessage());
-      }
-      // Benchmarks want failures visible, not hidden behind reconnects.
-      factory.setAutomaticRecoveryEnabled(false);
-      factories.add(factory);
+      ConnectionFactory parsed = parse(settings, uri);
+      addresses.add(new Address(parsed.getHost(), parsed.getPort()));
     }
+    List<URI> endpoints = new ArrayList<>();
+    for (String uri : config.managementUris()) {
+      try {
+        endpoints.add(URI.create(uri));
+      } catch (IllegalArgumentException e) {
+        throw settings.error("managementUris", "'" + uri + "' is not a URI: " + e.getMessage());
+      }
+    }
+    management =
+        new ManagementApi(
+            endpoints, factory.getUsername(), factory.getPassword(), factory.getVirtualHost());
     // Before any queue exists: a file asking for more copies than there are nodes is refused.
-    cluster = new ClusterView(new ManagementApi(factories.get(0)));
+    cluster = new ClusterView(management);
     cluster.check(settings, config.replicas(), config.queueType().replicasArgument());
-    adminConnection = newConnection("plumb-admin");
+    // The admin connection declares through short-lived channels, closed once done: nothing of
+    // it is to be declared again on recovery (each consumer declares the queue it reads itself).
+    ConnectionFactory admin = factory.clone();
+    admin.setTopologyRecoveryEnabled(false);
+    adminConnection = newConnection(admin, "plumb-admin");
     probeBroker();
+  }
+
+  /**
+   * One factory for every connection, from the first URI: its credentials, virtual host and TLS
+   * hold for all of {@code amqpUris}, which differ only in host and port. The client's own
+   * automatic recovery reconnects a lost connection (to the next address that answers), reopens its
+   * channels with their prefetch and confirm mode, redeclares what it declared and restarts its
+   * consumers; sends on the lost connection fail (see {@link PartitionPublisher}).
+   */
+  private static ConnectionFactory connectionFactory(DriverSettings settings, RabbitMqConfig c)
+      throws Exception {
+    ConnectionFactory factory = parse(settings, c.amqpUris().get(0));
+    for (String uri : c.amqpUris()) {
+      ConnectionFactory other = parse(settings, uri);
+      if (!other.getUsername().equals(factory.getUsername())
+          || !other.getPassword().equals(factory.getPassword())
+          || !other.getVirtualHost().equals(factory.getVirtualHost())
+          || other.isSSL() != factory.isSSL()) {
+        throw settings.error(
+            "amqpUris",
+            "'"
+                + uri
+                + "' differs from the first URI in credentials, virtual host or TLS; allowed:"
+                + " URIs of one cluster, differing only in host and port");
+      }
+    }
+    factory.setAutomaticRecoveryEnabled(true);
+    factory.setTopologyRecoveryEnabled(true);
+    factory.setNetworkRecoveryInterval(c.recoveryIntervalMs());
+    factory.setRequestedHeartbeat(c.heartbeatSeconds());
+    factory.setConnectionTimeout(5_000);
+    factory.setExceptionHandler(new OneLineExceptionHandler());
+    return factory;
+  }
+
+  private static ConnectionFactory parse(DriverSettings settings, String uri) throws Exception {
+    ConnectionFactory factory = new ConnectionFactory();
+    try {
+      factory.setUri(uri);
+    } catch (Exception e) {
+      throw settings.error("amqpUris", "'" + uri + "' is not an AMQP URI: " + e.getMessage());
+    }
+    return factory;
   }
 
   /**
@@ -112,10 +186,35 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
         config.queueType().declareArguments(config.replicas()));
   }
 
+  /**
+   * A new connection to the next of {@code amqpUris} in turn (round robin), which falls back to the
+   * others in order when that one does not answer, at first and on every recovery.
+   */
   private Connection newConnection(String name) throws Exception {
-    ConnectionFactory factory =
-        factories.get(Math.floorMod(nextFactory.getAndIncrement(), factories.size()));
-    return factory.newConnection(name);
+    return newConnection(factory, name);
+  }
+
+  private Connection newConnection(ConnectionFactory factory, String name) throws Exception {
+    int first = Math.floorMod(nextAddress.getAndIncrement(), addresses.size());
+    List<Address> order = new ArrayList<>(addresses.size());
+    for (int i = 0; i < addresses.size(); i++) {
+      order.add(addresses.get((first + i) % addresses.size()));
+    }
+    // No executor of our own: the client gives each connection its consumer dispatch pool.
+    return factory.newConnection(null, new InOrder(order), name);
+  }
+
+  /** The addresses in the order given: the client would otherwise shuffle them. */
+  private record InOrder(List<Address> addresses) implements AddressResolver {
+    @Override
+    public List<Address> getAddresses() {
+      return addresses;
+    }
+
+    @Override
+    public List<Address> maybeShuffle(List<Address> input) {
+      return input;
+    }
   }
 
   /**
@@ -182,8 +281,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
       return known;
     }
     // Another worker created the topic: read the count back from the exchange's arguments.
-    int discovered =
-        new ManagementApi(factories.get(0)).exchangeIntArgument(topic, PARTITIONS_ARGUMENT);
+    int discovered = management.exchangeIntArgument(topic, PARTITIONS_ARGUMENT);
     partitionsByTopic.put(topic, discovered);
     return discovered;
   }
@@ -195,7 +293,11 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
           try {
             AmqpProducer producer =
                 new AmqpProducer(
-                    newConnection("plumb-producer-" + topic), topic, partitions(topic), config);
+                    newConnection("plumb-producer-" + topic),
+                    topic,
+                    partitions(topic),
+                    config,
+                    timers);
             clients.add(producer);
             return producer;
           } catch (Exception e) {
@@ -217,7 +319,8 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
                     newConnection("plumb-consumer-" + topic + "-" + subscription),
                     listener,
                     config,
-                    group);
+                    group,
+                    timers);
             clients.add(consumer);
             group.join(consumer);
             return consumer;
@@ -242,13 +345,22 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
         return existing;
       }
       int partitions = partitions(topic);
-      SubscriptionGroup group = new SubscriptionGroup(topic, subscription, partitions);
       String[] keys = RoutingKeys.forPartitions(partitions);
+      // Each consumer declares and binds the queue it reads as well (the same declaration, so a
+      // no-op while the queue exists): its connection's recovery then declares it again before it
+      // consumes, as does a consumer the broker cancelled because the queue went with its node.
+      SubscriptionGroup group =
+          new SubscriptionGroup(
+              topic,
+              subscription,
+              partitions,
+              (channel, p, queue) -> {
+                declareQueue(channel, queue);
+                channel.queueBind(queue, topic, keys[p]);
+              });
       try (Channel channel = adminConnection.createChannel()) {
         for (int p = 0; p < partitions; p++) {
-          String queue = group.queues().get(p);
-          declareQueue(channel, queue);
-          channel.queueBind(queue, topic, keys[p]);
+          group.declare(channel, p);
         }
       }
       groups.put(id, group);
@@ -264,6 +376,8 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
             for (String topic : topics) {
               for (Map.Entry<String, SubscriptionGroup> e : groups.entrySet()) {
                 if (e.getKey().startsWith(topic + "\u0000")) {
+                  // Its consumers, cancelled by the deletion, must not declare the queues again.
+                  e.getValue().markDeleted();
                   for (String queue : e.getValue().queues()) {
                     channel.queueDelete(queue);
                   }
@@ -295,9 +409,52 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver {
       adminConnection.close();
     }
     executor.shutdownNow();
+    timers.shutdownNow();
     if (first != null) {
       throw first;
     }
+  }
+
+  /**
+   * The node leading the topic's first queue (partition 0 of its first subscription, by name) as
+   * the management API reports it: a quorum queue's Raft leader, a stream queue's leader, a classic
+   * queue's node. Every node of {@code managementUris} is asked in turn until one answers.
+   */
+  @Override
+  public Optional<String> leaderOf(String topic) throws Exception {
+    Optional<String> queue = firstQueue(topic);
+    if (queue.isEmpty()) {
+      return Optional.empty();
+    }
+    return management.leader(queue.get(), LEADER_TIMEOUT);
+  }
+
+  /** Partition 0's queue of the topic's first subscription: this driver's, else the broker's. */
+  private Optional<String> firstQueue(String topic) throws Exception {
+    TreeSet<String> queues = new TreeSet<>();
+    for (SubscriptionGroup group : groups.values()) {
+      if (group.topic().equals(topic)) {
+        queues.add(group.queues().get(0));
+      }
+    }
+    if (queues.isEmpty()) {
+      // Consumers on another worker: the broker's queues named <topic>.<subscription>.0.
+      for (String name : management.queueNames()) {
+        if (name.startsWith(topic + ".") && name.endsWith(".0")) {
+          queues.add(name);
+        }
+      }
+    }
+    return queues.isEmpty() ? Optional.empty() : Optional.of(queues.first());
+  }
+
+  @Override
+  public String leaderMeaning() {
+    return switch (config.queueType()) {
+      case QUORUM -> "quorum queue leader";
+      case STREAM -> "stream leader";
+      case CLASSIC -> "node of the classic queue";
+    };
   }
 
   RabbitMqConfig config() {

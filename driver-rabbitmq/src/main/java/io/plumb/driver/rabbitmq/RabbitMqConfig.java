@@ -2,6 +2,7 @@ package io.plumb.driver.rabbitmq;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,17 @@ import java.util.Map;
  * @param replicas nodes holding a copy of each quorum queue ({@code x-quorum-initial-group-size})
  *     or stream queue ({@code x-initial-cluster-size}); null leaves the broker's default (every
  *     node); classic queues have one copy and take none
+ * @param managementUris the management plugin's HTTP endpoints, tried in turn (leader, topology and
+ *     partition counts are read there); by default port 15672 on the first AMQP host
+ * @param heartbeatSeconds AMQP heartbeat the client asks for: a silent (frozen, cut off) node's
+ *     connection is given up after about twice this
+ * @param recoveryIntervalMs wait between the client's attempts to reconnect a lost connection (to
+ *     the next of {@code amqpUris}) and recover its channels, consumers and declarations
+ * @param confirmTimeoutMs a publish the broker has neither confirmed nor nacked after this fails
+ *     (its connection may look alive while the broker never answers)
+ * @param maxUnconfirmed sends awaiting a confirm per partition channel at most (0: no bound but the
+ *     socket's); a send beyond waits up to {@code maxBlockMs} for room, then fails
+ * @param maxBlockMs how long a send may wait for room among {@code maxUnconfirmed}
  * @param producerCreationDelay accepted for OMB files; Plumb creates producers without delays
  * @param producerCreationBatchSize accepted for OMB files; ignored
  * @param consumerCreationDelay accepted for OMB files; ignored
@@ -40,12 +52,24 @@ public record RabbitMqConfig(
     Integer prefetchCount,
     Integer ackBatchSize,
     Integer replicas,
+    List<String> managementUris,
+    Integer heartbeatSeconds,
+    Integer recoveryIntervalMs,
+    Long confirmTimeoutMs,
+    Integer maxUnconfirmed,
+    Long maxBlockMs,
     Long producerCreationDelay,
     Integer producerCreationBatchSize,
     Long consumerCreationDelay,
     Integer consumerCreationBatchSize) {
 
   static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672";
+
+  /** The management plugin's default port, on the first AMQP host unless managementUris says. */
+  static final int MANAGEMENT_PORT = 15672;
+
+  /** The client's own default heartbeat. */
+  static final int DEFAULT_HEARTBEAT_SECONDS = 60;
 
   public RabbitMqConfig {
     amqpUris =
@@ -60,6 +84,25 @@ public record RabbitMqConfig(
     prefetchCount = prefetchCount == null ? 1000 : prefetchCount;
     ackBatchSize =
         ackBatchSize == null ? Math.max(1, Math.min(64, prefetchCount / 4)) : ackBatchSize;
+    managementUris =
+        managementUris == null || managementUris.isEmpty()
+            ? List.of("http://" + firstHost(amqpUris) + ":" + MANAGEMENT_PORT)
+            : List.copyOf(managementUris);
+    heartbeatSeconds = heartbeatSeconds == null ? DEFAULT_HEARTBEAT_SECONDS : heartbeatSeconds;
+    recoveryIntervalMs = recoveryIntervalMs == null ? 1000 : recoveryIntervalMs;
+    confirmTimeoutMs = confirmTimeoutMs == null ? 30_000L : confirmTimeoutMs;
+    maxUnconfirmed = maxUnconfirmed == null ? 0 : maxUnconfirmed;
+    maxBlockMs = maxBlockMs == null ? 5_000L : maxBlockMs;
+  }
+
+  /** The host of the first AMQP URI (127.0.0.1 if it has none or cannot be parsed). */
+  private static String firstHost(List<String> uris) {
+    try {
+      String host = URI.create(uris.get(0)).getHost();
+      return host == null || host.isBlank() ? "127.0.0.1" : host;
+    } catch (IllegalArgumentException e) {
+      return "127.0.0.1";
+    }
   }
 
   /** Environment variable that replaces {@code amqpUris}, beneath {@code --driver-set}. */
@@ -85,6 +128,12 @@ public record RabbitMqConfig(
             s.integer("prefetchCount").orElse(null),
             s.integer("ackBatchSize").orElse(null),
             s.integer(ClusterView.REPLICAS_FIELD).orElse(null),
+            s.list("managementUris").orElse(null),
+            s.integer("heartbeatSeconds").orElse(null),
+            s.integer("recoveryIntervalMs").orElse(null),
+            s.longValue("confirmTimeoutMs").orElse(null),
+            s.integer("maxUnconfirmed").orElse(null),
+            s.longValue("maxBlockMs").orElse(null),
             s.longValue("producerCreationDelay").orElse(null),
             s.integer("producerCreationBatchSize").orElse(null),
             s.longValue("consumerCreationDelay").orElse(null),
@@ -124,6 +173,31 @@ public record RabbitMqConfig(
     }
     if (replicas != null && replicas < 1) {
       throw s.error(ClusterView.REPLICAS_FIELD, replicas + "; allowed: 1 or more");
+    }
+    for (String uri : managementUris) {
+      if (!uri.startsWith("http://") && !uri.startsWith("https://")) {
+        throw s.error(
+            "managementUris",
+            "'" + uri + "' is not allowed; allowed: http://host:port of a management plugin");
+      }
+    }
+    if (heartbeatSeconds < 0) {
+      throw s.error(
+          "heartbeatSeconds", heartbeatSeconds + " is not allowed; allowed: 0 (none) or more");
+    }
+    if (recoveryIntervalMs <= 0) {
+      throw s.error(
+          "recoveryIntervalMs", recoveryIntervalMs + " is not allowed; allowed: 1 or more");
+    }
+    if (maxUnconfirmed < 0) {
+      throw s.error(
+          "maxUnconfirmed", maxUnconfirmed + " is not allowed; allowed: 0 (no bound) or more");
+    }
+    if (maxBlockMs < 0) {
+      throw s.error("maxBlockMs", maxBlockMs + " is not allowed; allowed: 0 or more");
+    }
+    if (confirmTimeoutMs <= 0) {
+      throw s.error("confirmTimeoutMs", confirmTimeoutMs + " is not allowed; allowed: 1 or more");
     }
   }
 }

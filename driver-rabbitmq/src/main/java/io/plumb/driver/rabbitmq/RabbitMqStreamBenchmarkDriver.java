@@ -8,13 +8,17 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
+import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +31,7 @@ import java.util.concurrent.Executors;
  * <topic>-<p>}); producers confirm per message; each subscription reads every partition from its
  * first offset, its members splitting the partitions between them.
  */
-public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
+public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
 
   private RabbitMqStreamConfig config;
   private Environment environment;
@@ -63,8 +67,9 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
     cluster.check(driverConfig.settings(), config.replicas(), REPLICAS_ARGUMENT);
     environment =
         Environment.builder()
-            .host(config.host())
-            .port(config.port())
+            // The locator connection (where the client asks which node leads each stream) uses
+            // these, another when one fails; producers and consumers connect where it says.
+            .uris(locatorUris(config))
             .username(config.username())
             .password(config.password())
             .virtualHost(config.virtualHost())
@@ -81,6 +86,18 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
     }
     facts.put("rabbitmq.stream.endpoint", config.host() + ":" + config.port());
     facts.put("rabbitmq.stream.created", "verified (streams are durable, written to disk)");
+  }
+
+  /** A stream URI per locator port, with the file's credentials and virtual host. */
+  private static List<String> locatorUris(RabbitMqStreamConfig c) {
+    String userInfo =
+        URLEncoder.encode(c.username(), StandardCharsets.UTF_8)
+            + ":"
+            + URLEncoder.encode(c.password(), StandardCharsets.UTF_8);
+    String vhost = URLEncoder.encode(c.virtualHost(), StandardCharsets.UTF_8);
+    return c.locatorPorts().stream()
+        .map(p -> "rabbitmq-stream://" + userInfo + "@" + c.host() + ":" + p + "/" + vhost)
+        .toList();
   }
 
   private static void putEnv(Map<String, String> overrides, String variable, String key) {
@@ -221,6 +238,38 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver {
           }
         },
         executor);
+  }
+
+  /**
+   * The leader of the topic's first partition stream, as the stream protocol's metadata names it:
+   * the host and stream port its node advertises ({@code 127.0.0.1:5553}), which is the address
+   * producers publish to. Asked of {@code host:port} on a connection of its own.
+   */
+  @Override
+  public Optional<String> leaderOf(String topic) {
+    String stream = StreamNames.partition(topic, 0);
+    Client client =
+        new Client(
+            new Client.ClientParameters()
+                .host(config.host())
+                .port(config.port())
+                .username(config.username())
+                .password(config.password())
+                .virtualHost(config.virtualHost()));
+    try {
+      Client.StreamMetadata metadata = client.metadata(stream).get(stream);
+      if (metadata == null || !metadata.isResponseOk() || metadata.getLeader() == null) {
+        return Optional.empty();
+      }
+      return Optional.of(metadata.getLeader().getHost() + ":" + metadata.getLeader().getPort());
+    } finally {
+      client.close();
+    }
+  }
+
+  @Override
+  public String leaderMeaning() {
+    return "stream leader";
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.plumb.driver.rabbitmq;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,6 +32,9 @@ import java.util.Map;
  * @param replicas nodes holding a copy of each partition stream (the leader and its replicas: the
  *     stream argument {@code x-initial-cluster-size}); null leaves the broker's default (every
  *     node)
+ * @param locatorPorts stream ports of every node, on {@code host}, for the client's locator
+ *     connection (where it asks which node leads each stream): it uses the next when one fails, so
+ *     producers and consumers find a new leader after a node is lost; by default {@code port} only
  */
 public record RabbitMqStreamConfig(
     String name,
@@ -48,7 +53,8 @@ public record RabbitMqStreamConfig(
     Long maxLengthBytes,
     Integer producersByConnection,
     Integer consumersByConnection,
-    Integer replicas) {
+    Integer replicas,
+    List<Integer> locatorPorts) {
 
   public RabbitMqStreamConfig {
     host = host == null ? "127.0.0.1" : host;
@@ -65,6 +71,8 @@ public record RabbitMqStreamConfig(
     maxLengthBytes = maxLengthBytes == null ? 0L : maxLengthBytes;
     producersByConnection = producersByConnection == null ? 1 : producersByConnection;
     consumersByConnection = consumersByConnection == null ? 1 : consumersByConnection;
+    locatorPorts =
+        locatorPorts == null || locatorPorts.isEmpty() ? List.of(port) : List.copyOf(locatorPorts);
   }
 
   /** Reads and checks the file's settings, with host and port from the environment if set. */
@@ -91,10 +99,27 @@ public record RabbitMqStreamConfig(
             s.longValue("maxLengthBytes").orElse(null),
             s.integer("producersByConnection").orElse(null),
             s.integer("consumersByConnection").orElse(null),
-            s.integer(ClusterView.REPLICAS_FIELD).orElse(null));
+            s.integer(ClusterView.REPLICAS_FIELD).orElse(null),
+            locatorPorts(s));
     s.finish();
     config.validate(s);
     return config;
+  }
+
+  private static List<Integer> locatorPorts(DriverSettings s) throws DriverConfigException {
+    List<String> values = s.list("locatorPorts").orElse(null);
+    if (values == null) {
+      return null;
+    }
+    List<Integer> ports = new ArrayList<>();
+    for (String value : values) {
+      try {
+        ports.add(Integer.parseInt(value.trim()));
+      } catch (NumberFormatException e) {
+        throw s.error("locatorPorts", "'" + value + "' is not allowed; allowed: port numbers");
+      }
+    }
+    return ports;
   }
 
   private void validate(DriverSettings s) throws DriverConfigException {

@@ -1,5 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
+import com.rabbitmq.client.Channel;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,13 +14,25 @@ import java.util.List;
  * still receives each message once.
  */
 final class SubscriptionGroup {
+
+  /** Declares a partition's queue and binds it, on the channel given. */
+  @FunctionalInterface
+  interface Declaration {
+    void declare(Channel channel, int partition, String queue) throws IOException;
+  }
+
+  private final String topic;
+  private final Declaration declaration;
+  private volatile boolean deleted;
   private final String[] queues;
   private final List<AmqpConsumer> members = new ArrayList<>();
   private final AmqpConsumer[] owners;
   // Next stream offset to read per partition (-1: from the first message).
   private final long[] resumeOffsets;
 
-  SubscriptionGroup(String topic, String subscription, int partitions) {
+  SubscriptionGroup(String topic, String subscription, int partitions, Declaration declaration) {
+    this.topic = topic;
+    this.declaration = declaration;
     this.queues = new String[partitions];
     for (int p = 0; p < partitions; p++) {
       queues[p] = RoutingKeys.queueName(topic, subscription, p);
@@ -30,6 +44,24 @@ final class SubscriptionGroup {
 
   List<String> queues() {
     return List.of(queues);
+  }
+
+  String topic() {
+    return topic;
+  }
+
+  /** Declares and binds partition {@code p}'s queue on {@code channel}. */
+  void declare(Channel channel, int p) throws IOException {
+    declaration.declare(channel, p, queues[p]);
+  }
+
+  /** The topic is being deleted: its queues are not to be declared again. */
+  void markDeleted() {
+    deleted = true;
+  }
+
+  boolean deleted() {
+    return deleted;
   }
 
   synchronized void join(AmqpConsumer consumer) throws Exception {

@@ -187,10 +187,11 @@ class RabbitMqBenchmarkDriverTest {
     assertEquals(
         file
             + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
-            + " allowed: ackBatchSize, amqpUris, consumerCreationBatchSize, consumerCreationDelay,"
-            + " driverClass, durable, exchangeType, messagePersistence, name, prefetchCount,"
+            + " allowed: ackBatchSize, amqpUris, confirmTimeoutMs, consumerCreationBatchSize,"
+            + " consumerCreationDelay, driverClass, durable, exchangeType, heartbeatSeconds,"
+            + " managementUris, maxBlockMs, maxUnconfirmed, messagePersistence, name, prefetchCount,"
             + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType,"
-            + " replicas",
+            + " recoveryIntervalMs, replicas",
         e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
   }

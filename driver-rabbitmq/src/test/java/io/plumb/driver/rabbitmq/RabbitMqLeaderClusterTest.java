@@ -1,0 +1,150 @@
+package io.plumb.driver.rabbitmq;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.worker.DriverSettingsReader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The AMQP driver as a {@code LeaderLocator} on the local 3-node cluster ({@code
+ * deploy/local/rabbitmq.sh start --nodes 3}; runs only with {@code -Pcluster}): it names the node
+ * leading the topic's queue, as that node's state file names it, and follows the leadership when
+ * that node stops.
+ */
+class RabbitMqLeaderClusterTest {
+
+  @BeforeAll
+  static void clusterHasThreeNodes() throws Exception {
+    LocalRabbitMqCluster.requireThreeNodes();
+  }
+
+  @AfterAll
+  static void clusterIsWholeAgain() throws Exception {
+    LocalRabbitMqCluster.makeWhole();
+  }
+
+  @Test
+  void namesTheQuorumQueueLeaderAndFollowsItWhenItStops() throws Exception {
+    String topic = RoundTrip.topicName("plumb-test-leader");
+    RabbitMqBenchmarkDriver driver = driver("rabbitmq-quorum-replicated.yaml");
+    try (driver) {
+      assertEquals("quorum queue leader", driver.leaderMeaning());
+      driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
+      try (BenchmarkConsumer consumer = consumer(driver, topic)) {
+        Optional<String> leader = driver.leaderOf(topic);
+        assertTrue(leader.isPresent(), "no leader named for a queue just declared");
+        Map<String, String> names = LocalRabbitMqCluster.nodeNames();
+        assertTrue(names.containsValue(leader.get()), leader.get() + " is none of " + names);
+        assertEquals(
+            LocalRabbitMqCluster.management()
+                .get("queues/%2F/" + RoutingKeys.queueName(topic, "sub", 0))
+                .path("leader")
+                .asText(),
+            leader.get());
+
+        String node = LocalRabbitMqCluster.nodeNamed(leader.get());
+        LocalRabbitMqCluster.stopNode(node);
+        try {
+          String next = awaitOtherLeader(driver, topic, leader.get());
+          assertNotEquals(leader.get(), next);
+          assertTrue(names.containsValue(next), next + " is none of " + names);
+        } finally {
+          LocalRabbitMqCluster.startNode(node);
+        }
+      }
+      driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The weak file's classic queue has no leader but its node, which the driver names. */
+  @Test
+  void namesTheNodeOfAClassicQueue() throws Exception {
+    String topic = RoundTrip.topicName("plumb-test-classic-node");
+    RabbitMqBenchmarkDriver driver = driver("rabbitmq-classic-weak.yaml");
+    try (driver) {
+      assertEquals("node of the classic queue", driver.leaderMeaning());
+      driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
+      assertEquals(Optional.empty(), driver.leaderOf(topic), "no queue yet, no leader");
+      try (BenchmarkConsumer consumer = consumer(driver, topic)) {
+        Optional<String> node = driver.leaderOf(topic);
+        assertEquals(
+            Optional.of(
+                LocalRabbitMqCluster.management()
+                    .get("queues/%2F/" + RoutingKeys.queueName(topic, "sub", 0))
+                    .path("node")
+                    .asText()),
+            node);
+        assertTrue(LocalRabbitMqCluster.nodeNames().containsValue(node.get()), node.get());
+      }
+      driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The stream driver names its first partition stream's leader by the address it advertises. */
+  @Test
+  void streamDriverNamesTheStreamLeader() throws Exception {
+    String topic = RoundTrip.topicName("plumb-test-stream-leader");
+    RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
+    driver.initialize(
+        DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol-replicated.yaml"), Map.of()));
+    try (driver) {
+      assertEquals("stream leader", driver.leaderMeaning());
+      driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
+      Optional<String> leader = driver.leaderOf(topic);
+      assertTrue(leader.isPresent(), "no leader named for a stream just created");
+      String node = LocalRabbitMqCluster.nodeAnswering(leader.get());
+      assertEquals(
+          LocalRabbitMqCluster.management()
+              .get("queues/%2F/" + StreamNames.partition(topic, 0))
+              .path("node")
+              .asText(),
+          LocalRabbitMqCluster.nodeNames().get(node));
+      driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  private static RabbitMqBenchmarkDriver driver(String file) throws Exception {
+    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
+    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
+    return driver;
+  }
+
+  private static BenchmarkConsumer consumer(RabbitMqBenchmarkDriver driver, String topic)
+      throws Exception {
+    return driver
+        .createConsumer(topic, "sub", new RoundTrip.Subscription("sub").member(new AtomicInteger()))
+        .get(60, TimeUnit.SECONDS);
+  }
+
+  /** The leader named once {@code old} has stopped; a question may fail while leadership moves. */
+  private static String awaitOtherLeader(RabbitMqBenchmarkDriver driver, String topic, String old)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String last = "nothing";
+    while (System.nanoTime() < deadline) {
+      try {
+        Optional<String> leader = driver.leaderOf(topic);
+        if (leader.isPresent() && !leader.get().equals(old)) {
+          return leader.get();
+        }
+        last = leader.orElse("no leader");
+      } catch (Exception e) {
+        last = e.toString();
+      }
+      Thread.sleep(200);
+    }
+    return fail("the quorum queue leader is still " + old + " 60 s after it stopped: " + last);
+  }
+}
