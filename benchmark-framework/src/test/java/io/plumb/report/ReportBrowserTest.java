@@ -112,4 +112,27 @@ class ReportBrowserTest {
     assertEquals(periods(slow), charts.get("consumeRate").points());
     assertTrue(charts.get("consumeRate").ink() > 50);
   }
+
+  @Test
+  void faultsAreMarkedOnEveryTimeline() throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode result = (ObjectNode) mapper.readTree(slow.toFile());
+    // No rate points at all, so whatever ink the chart holds is the fault's marker.
+    result.putArray("publishRate");
+    ObjectNode fault = result.putArray("faults").addObject();
+    fault
+        .put("index", 1)
+        .put("action", "kill")
+        .put("appliedSeconds", 0.25)
+        .put("undoneSeconds", 0.5);
+    fault.putArray("nodes").add("2");
+    Path marked = dir.resolve("marked.json");
+    mapper.writeValue(marked.toFile(), result);
+
+    String dom = render(dir.resolve("marked"), List.of(marked));
+    assertTrue(dom.contains("data-charts-failed=\"0\""), "a chart threw");
+    Drawn publishRate = chartsIn(dom).get("publishRate");
+    assertEquals(0, publishRate.points());
+    assertTrue(publishRate.ink() > 20, "a marker in the result's colour: " + publishRate);
+  }
 }
