@@ -33,10 +33,11 @@ final class JetStreamConsumer implements BenchmarkConsumer {
 
   /**
    * How long one pull request lasts on the server; jnats asks for heartbeats every half of it and
-   * pulls anew after three missed ones (here 4.5 s), where its default (30 s) would leave a
-   * consumer idle for 45 s after its server went away.
+   * pulls anew after three missed ones (here 3 s; its timer notices within 6 s), where its default
+   * (30 s) would leave a consumer idle for 45 to 90 s after its server or its durable's leader went
+   * away.
    */
-  static final java.time.Duration PULL_EXPIRES = java.time.Duration.ofSeconds(3);
+  static final java.time.Duration PULL_EXPIRES = java.time.Duration.ofSeconds(2);
 
   /**
    * A delivered message not acknowledged within this is delivered again (the server's default is 30

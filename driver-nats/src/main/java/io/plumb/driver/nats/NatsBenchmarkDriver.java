@@ -1,6 +1,7 @@
 package io.plumb.driver.nats;
 
 import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
 import io.nats.client.ErrorListener;
 import io.nats.client.JetStream;
@@ -88,6 +89,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   private final Map<Consumer, MessageListener> slowConsumerListeners = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
   private final Set<String> createdStreams = ConcurrentHashMap.newKeySet();
+  private final Set<JetStreamProducer> producers = ConcurrentHashMap.newKeySet();
 
   public NatsBenchmarkDriver() {
     this(System.getenv());
@@ -194,8 +196,29 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
             .maxPingsOut(MAX_PINGS_OUT)
             .requestCleanupInterval(REQUEST_TIMEOUT)
             .errorListener(new SlowConsumerReporter())
+            .connectionListener(this::connectionEvent)
             .build();
     return Nats.connect(options);
+  }
+
+  /**
+   * When the publishing connection loses its server, the acks of the JetStream publishes sent on it
+   * can no longer come: their sends fail now rather than at jnats's request timeout, so send()
+   * waiting for a free slot is not held up by them.
+   */
+  private void connectionEvent(Connection connection, ConnectionListener.Events event) {
+    if ((event == ConnectionListener.Events.DISCONNECTED
+            || event == ConnectionListener.Events.CLOSED)
+        && connection == publishConnection) {
+      java.io.IOException cause =
+          new java.io.IOException(
+              "NATS connection lost ("
+                  + event.getEvent()
+                  + ") before the publish was acknowledged");
+      for (JetStreamProducer producer : producers) {
+        producer.failOutstanding(cause);
+      }
+    }
   }
 
   /** Tells a core consumer's listener that the client dropped its messages (slow consumer). */
@@ -301,11 +324,14 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     try {
       int partitions = partitions(topic);
-      BenchmarkProducer producer =
-          config.mode() == NatsDriverConfig.Mode.CORE
-              ? new CoreNatsProducer(publishConnection, topic, partitions)
-              : new JetStreamProducer(
-                  jetStream, topic, partitions, config.maxOutstandingPublishes());
+      if (config.mode() == NatsDriverConfig.Mode.CORE) {
+        return CompletableFuture.completedFuture(
+            new CoreNatsProducer(publishConnection, topic, partitions));
+      }
+      JetStreamProducer producer =
+          new JetStreamProducer(
+              jetStream, topic, partitions, config.maxOutstandingPublishes(), producers::remove);
+      producers.add(producer);
       return CompletableFuture.completedFuture(producer);
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
