@@ -44,20 +44,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * in core mode, the client's slow-consumer handling) never stalls the publishing connection.
  *
  * <p>Faults: both connections use jnats's own recovery (see {@link #connect}): they notice a dead,
- * frozen or cut-off server within seconds, reconnect to another server of the list without limit,
- * and every JetStream publish awaiting its ack fails once the client's request timeout passes, so
- * each send completes exactly once, acknowledged or failed, within a bounded time. Pull consumers
- * ask again when their pull's heartbeats stop (see {@link JetStreamConsumer}). As a {@link
- * LeaderLocator} the driver names the server that leads a topic's stream, as the server says.
+ * frozen or cut-off server within seconds and reconnect to another server of the list without
+ * limit. A JetStream publish awaiting its ack fails at once when the publishing connection loses
+ * its server, and otherwise once the client's request timeout passes, so each send completes
+ * exactly once, acknowledged or failed, within a bounded time. Pull consumers ask again when their
+ * pull's heartbeats stop (see {@link JetStreamConsumer}). As a {@link LeaderLocator} the driver
+ * names the server that leads a topic's stream, as the server says.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver"})
 public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
 
   /**
    * How often each connection pings its server, and how many pings may go unanswered before the
-   * client drops the connection and reconnects elsewhere: a server killed, frozen (SIGSTOP) or cut
-   * off is noticed within about 3 s, where jnats's default (2 minutes, 2 pings) would leave a
-   * connection on a frozen server for 4 minutes.
+   * client drops the connection and reconnects elsewhere: a server frozen (SIGSTOP) or cut off is
+   * noticed within 3 to 5 s (a killed one at once, by its closed socket), where jnats's default (2
+   * minutes, 2 pings) would leave a connection on a frozen server for 4 minutes.
    */
   static final Duration PING_INTERVAL = Duration.ofSeconds(1);
 
