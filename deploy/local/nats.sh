@@ -20,8 +20,11 @@
 # nats.pid, store/ (the JetStream store, wiped by `start`, kept by `start-node`) and node.env,
 # which a fault injector reads, one KEY=value a line:
 #   NODE=2  NAME=n2  PID=12345  CLIENT_PORT=4223  MONITOR_PORT=8223  CLUSTER_PORT=6223
-#   PORTS=4223,8223,6223  DATA_DIR=<dir>  LOG=<file>  CONF=<file>
-# PID is empty while the node is stopped by stop-node.
+#   PORTS=4223,8223,6223  CGROUP=<dir>  DATA_DIR=<dir>  LOG=<file>  CONF=<file>
+# NAME is the node's server_name (what JetStream names a stream leader), PORTS every port the node
+# listens on, CGROUP the cgroup the node runs in, alone (node-cgroup.sh; empty where this machine
+# has none), so a fault can cut that one process off the network. PID is empty while the node is
+# stopped by stop-node.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -31,6 +34,7 @@ base_port="${PLUMB_NATS_PORT:-4222}"
 base_monitor_port="${PLUMB_NATS_MONITOR_PORT:-8222}"
 base_cluster_port="${PLUMB_NATS_CLUSTER_PORT:-6222}"
 cluster_name=plumb
+LOCAL_DIR="$repo/deploy/local"
 # Generous: other brokers may be starting on the same two cores, and a cluster's JetStream needs
 # its routes up and a meta leader elected before it accepts streams.
 ready_timeout_s="${PLUMB_NATS_READY_TIMEOUT:-60}"
@@ -44,6 +48,7 @@ die() {
 # --- where node n lives -------------------------------------------------------------------------
 
 node_dir() { echo "$nodes_dir/$1"; }
+cgroup_name() { echo "plumb-nats-$1"; }
 node_env_file() { echo "$nodes_dir/$1/node.env"; }
 client_port() { echo $((base_port + $1 - 1)); }
 monitor_port() { echo $((base_monitor_port + $1 - 1)); }
@@ -110,6 +115,7 @@ CLIENT_PORT=$(client_port "$n")
 MONITOR_PORT=$(monitor_port "$n")
 CLUSTER_PORT=$cport
 PORTS=$ports
+CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")")
 DATA_DIR=$dir/store
 LOG=$dir/nats.log
 CONF=$dir/nats.conf
@@ -152,8 +158,10 @@ launch_node() {
   done
   rm -f "$dir/nats.pid"
   # nats-server has no daemon mode: detach it into its own session so it outlives this shell.
-  # setsid execs nats-server here (a background job is no process-group leader), so $! is its PID.
-  setsid nats-server -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
+  # setsid execs node-cgroup.sh here (a background job is no process-group leader), which joins
+  # the node's own cgroup and execs nats-server, so $! is nats-server's PID.
+  setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
+    nats-server -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
   write_node_env "$n" "$count" "$!"
 }
 
@@ -223,6 +231,8 @@ stop_node_process() {
   local n=$1 pid deadline
   if pid="$(running_pid "$n")"; then
     kill "$pid" 2>/dev/null || true
+    # A frozen node (SIGSTOP, a freeze fault) handles the SIGTERM only once it runs again.
+    kill -CONT "$pid" 2>/dev/null || true
     deadline=$((SECONDS + stop_timeout_s))
     while kill -0 "$pid" 2>/dev/null; do
       if ((SECONDS >= deadline)); then
@@ -322,6 +332,7 @@ stop() {
   for n in $(known_nodes); do
     if pid="$(running_pid "$n")"; then
       kill "$pid" 2>/dev/null || true
+      kill -CONT "$pid" 2>/dev/null || true
       pids+=("$n:$pid")
     fi
   done
@@ -389,6 +400,12 @@ start_node() {
   local n=$1 count pid
   count="$(known_nodes | wc -l)"
   if pid="$(running_pid "$n")"; then
+    # A frozen node (SIGSTOP) counts as running: let it run again rather than start a second one.
+    if [[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" == "T" ]]; then
+      kill -CONT "$pid" 2>/dev/null || true
+      echo "nats node $n was stopped by a signal: resumed (pid $pid)"
+      exit 0
+    fi
     echo "nats node $n already running (pid $pid)"
     exit 0
   fi

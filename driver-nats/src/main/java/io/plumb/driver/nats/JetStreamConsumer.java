@@ -21,8 +21,31 @@ import io.plumb.driver.MessageListener;
  * one subscription bind to the same durable consumer, so they share its messages; each subscription
  * has its own durable, so each gets every message. Every message is acknowledged explicitly after
  * the listener has seen it, and the durable's {@code maxAckPending} bounds what is in flight.
+ *
+ * <p>Faults: the durable has as many replicas as its stream, so it survives the loss of a server
+ * with its delivered and acknowledged state. A pull consumer's requests expire after {@link
+ * #PULL_EXPIRES} with heartbeats at half that: when none arrive for three heartbeats (the server
+ * holding the pull died, froze or was cut off, or the consumer's leader moved), jnats drops the
+ * pull and asks again, on the connection it has reconnected meanwhile. A message delivered but
+ * never acknowledged (lost on the way, or its ack lost) is delivered again after {@link #ACK_WAIT}.
  */
 final class JetStreamConsumer implements BenchmarkConsumer {
+
+  /**
+   * How long one pull request lasts on the server; jnats asks for heartbeats every half of it and
+   * pulls anew after three missed ones (here 3 s; its timer notices within 6 s), where its default
+   * (30 s) would leave a consumer idle for 45 to 90 s after its server or its durable's leader went
+   * away.
+   */
+  static final java.time.Duration PULL_EXPIRES = java.time.Duration.ofSeconds(2);
+
+  /**
+   * A delivered message not acknowledged within this is delivered again (the server's default is 30
+   * s). Acknowledgements here follow the listener at once, so only a message or ack lost to a fault
+   * waits this long; shorter than a fault run's drain, so such messages arrive again before the run
+   * stops waiting for them.
+   */
+  static final java.time.Duration ACK_WAIT = java.time.Duration.ofSeconds(10);
 
   private final AutoCloseable stop;
 
@@ -55,6 +78,7 @@ final class JetStreamConsumer implements BenchmarkConsumer {
         ConsumerConfiguration.builder()
             .durable(durable)
             .ackPolicy(AckPolicy.Explicit)
+            .ackWait(ACK_WAIT)
             .deliverPolicy(DeliverPolicy.All)
             .maxAckPending(config.maxAckPending());
     if (config.consumerType() == NatsDriverConfig.ConsumerType.PULL) {
@@ -62,7 +86,12 @@ final class JetStreamConsumer implements BenchmarkConsumer {
       MessageConsumer consumer =
           jetStream
               .getConsumerContext(stream, durable)
-              .consume(ConsumeOptions.builder().batchSize(config.pullBatchSize()).build(), handler);
+              .consume(
+                  ConsumeOptions.builder()
+                      .batchSize(config.pullBatchSize())
+                      .expiresIn(PULL_EXPIRES.toMillis())
+                      .build(),
+                  handler);
       return new JetStreamConsumer(consumer);
     }
     // Push: the server delivers to a subject; the deliver group makes members share the messages.

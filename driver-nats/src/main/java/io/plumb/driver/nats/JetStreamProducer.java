@@ -1,27 +1,51 @@
 package io.plumb.driver.nats;
 
 import io.nats.client.JetStream;
+import io.nats.client.api.PublishAck;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Publishes to a JetStream stream asynchronously: each message's publish ack (the stream stored it,
  * per its storage and replicas) completes its send. At most {@code maxOutstanding} publishes await
  * their ack; past that send() waits for one, which the framework sees as send delay rather than as
  * an unbounded queue inside the client.
+ *
+ * <p>Every send completes exactly once: with its ack, with the server's error (for example 503 no
+ * responders while the stream has no leader), when jnats gives up waiting for the ack (its request
+ * timeout), or, for publishes awaiting their ack when the connection to the server is lost, at once
+ * through {@link #failOutstanding}: their acks can no longer arrive on that connection, and jnats
+ * itself would only fail them at its timeout.
  */
 final class JetStreamProducer implements BenchmarkProducer {
 
   private final JetStream jetStream;
   private final String[] subjects;
   private final Semaphore outstanding;
+  private final Map<Long, CompletableFuture<PublishAck>> awaiting = new ConcurrentHashMap<>();
+  private final AtomicLong ids = new AtomicLong();
+  private final Consumer<JetStreamProducer> onClose;
   private int roundRobin;
 
-  JetStreamProducer(JetStream jetStream, String topic, int partitions, int maxOutstanding) {
+  /**
+   * @param onClose told when the producer closes (the driver stops telling it of lost connections)
+   */
+  JetStreamProducer(
+      JetStream jetStream,
+      String topic,
+      int partitions,
+      int maxOutstanding,
+      Consumer<JetStreamProducer> onClose) {
     this.jetStream = jetStream;
+    this.onClose = onClose;
     this.subjects = new String[partitions];
     for (int p = 0; p < partitions; p++) {
       subjects[p] = Subjects.partition(topic, p);
@@ -35,16 +59,32 @@ final class JetStreamProducer implements BenchmarkProducer {
     try {
       String subject = subjects[Subjects.choose(key, subjects.length, roundRobin++)];
       // jnats keeps the array until its writer thread flushes it; the framework reuses it.
-      jetStream
-          .publishAsync(subject, Arrays.copyOf(payload, payload.length))
-          .whenComplete(
-              (ack, failure) -> {
-                outstanding.release();
-                listener.sendCompleted(token, unwrap(failure));
-              });
+      CompletableFuture<PublishAck> ack =
+          jetStream.publishAsync(subject, Arrays.copyOf(payload, payload.length));
+      long id = ids.incrementAndGet();
+      awaiting.put(id, ack);
+      // A future completes once: whichever of the ack, its failure or failOutstanding comes first
+      // completes the send, and the others are ignored.
+      ack.whenComplete(
+          (done, failure) -> {
+            awaiting.remove(id);
+            outstanding.release();
+            listener.sendCompleted(token, unwrap(failure));
+          });
     } catch (RuntimeException e) {
       outstanding.release();
       listener.sendCompleted(token, e);
+    }
+  }
+
+  /**
+   * Fails every publish still awaiting its ack: the connection they were sent on is gone. A message
+   * among them may still have been stored (its ack lost with the connection); the run counts it as
+   * failed, and sees it arrive.
+   */
+  void failOutstanding(Throwable cause) {
+    for (CompletableFuture<PublishAck> ack : awaiting.values()) {
+      ack.completeExceptionally(cause);
     }
   }
 
@@ -57,5 +97,6 @@ final class JetStreamProducer implements BenchmarkProducer {
   @Override
   public void close() {
     // The connection belongs to the driver; outstanding acks still complete their sends.
+    onClose.accept(this);
   }
 }

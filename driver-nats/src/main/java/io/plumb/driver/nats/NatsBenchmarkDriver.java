@@ -1,6 +1,7 @@
 package io.plumb.driver.nats;
 
 import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
 import io.nats.client.ErrorListener;
 import io.nats.client.JetStream;
@@ -20,11 +21,14 @@ import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -38,9 +42,40 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Publishing and consuming use separate connections so that a consumer that falls behind (and,
  * in core mode, the client's slow-consumer handling) never stalls the publishing connection.
+ *
+ * <p>Faults: both connections use jnats's own recovery (see {@link #connect}): they notice a dead,
+ * frozen or cut-off server within seconds and reconnect to another server of the list without
+ * limit. A JetStream publish awaiting its ack fails at once when the publishing connection loses
+ * its server, and otherwise once the client's request timeout passes, so each send completes
+ * exactly once, acknowledged or failed, within a bounded time. Pull consumers ask again when their
+ * pull's heartbeats stop (see {@link JetStreamConsumer}). As a {@link LeaderLocator} the driver
+ * names the server that leads a topic's stream, as the server says.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver"})
-public final class NatsBenchmarkDriver implements BenchmarkDriver {
+public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
+
+  /**
+   * How often each connection pings its server, and how many pings may go unanswered before the
+   * client drops the connection and reconnects elsewhere: a server frozen (SIGSTOP) or cut off is
+   * noticed within 3 to 5 s (a killed one at once, by its closed socket), where jnats's default (2
+   * minutes, 2 pings) would leave a connection on a frozen server for 4 minutes.
+   */
+  static final Duration PING_INTERVAL = Duration.ofSeconds(1);
+
+  static final int MAX_PINGS_OUT = 3;
+
+  /**
+   * A request (a JetStream publish awaiting its ack, an API call) not answered within this fails;
+   * jnats checks every interval, so an unanswered publish fails 5 to 10 s after it was sent. This
+   * is jnats's default, written here because it bounds how long a send can stay pending.
+   */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Pause after trying every server of the list before trying them again. */
+  static final Duration RECONNECT_WAIT = Duration.ofSeconds(1);
+
+  /** Bounds each connection attempt, so a server whose traffic is dropped costs 2 s, not more. */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
   /** Environment variable that overrides {@code natsHostUrl} of the file. */
   public static final String URL_ENV = NatsDriverConfig.URL_ENV;
@@ -55,6 +90,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
   private final Map<Consumer, MessageListener> slowConsumerListeners = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
   private final Set<String> createdStreams = ConcurrentHashMap.newKeySet();
+  private final Set<JetStreamProducer> producers = ConcurrentHashMap.newKeySet();
 
   public NatsBenchmarkDriver() {
     this(System.getenv());
@@ -143,15 +179,47 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
                 + ")");
   }
 
+  /**
+   * One connection to the cluster, with jnats's own recovery: it knows every server of {@code
+   * natsHostUrl} (and those the server announces), reconnects without limit when its server goes
+   * away, keeps publishes made meanwhile in its reconnect buffer (8 MiB) and resubscribes; a
+   * publish that does not fit fails at once. See the constants above for how fast it notices.
+   */
   private Connection connect(String name) throws java.io.IOException, InterruptedException {
     Options options =
         new Options.Builder()
             .servers(config.servers())
             .connectionName(name)
-            .connectionTimeout(Duration.ofSeconds(5))
+            .connectionTimeout(CONNECT_TIMEOUT)
+            .maxReconnects(-1)
+            .reconnectWait(RECONNECT_WAIT)
+            .pingInterval(PING_INTERVAL)
+            .maxPingsOut(MAX_PINGS_OUT)
+            .requestCleanupInterval(REQUEST_TIMEOUT)
             .errorListener(new SlowConsumerReporter())
+            .connectionListener(this::connectionEvent)
             .build();
     return Nats.connect(options);
+  }
+
+  /**
+   * When the publishing connection loses its server, the acks of the JetStream publishes sent on it
+   * can no longer come: their sends fail now rather than at jnats's request timeout, so send()
+   * waiting for a free slot is not held up by them.
+   */
+  private void connectionEvent(Connection connection, ConnectionListener.Events event) {
+    if ((event == ConnectionListener.Events.DISCONNECTED
+            || event == ConnectionListener.Events.CLOSED)
+        && connection == publishConnection) {
+      java.io.IOException cause =
+          new java.io.IOException(
+              "NATS connection lost ("
+                  + event.getEvent()
+                  + ") before the publish was acknowledged");
+      for (JetStreamProducer producer : producers) {
+        producer.failOutstanding(cause);
+      }
+    }
   }
 
   /** Tells a core consumer's listener that the client dropped its messages (slow consumer). */
@@ -257,11 +325,14 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     try {
       int partitions = partitions(topic);
-      BenchmarkProducer producer =
-          config.mode() == NatsDriverConfig.Mode.CORE
-              ? new CoreNatsProducer(publishConnection, topic, partitions)
-              : new JetStreamProducer(
-                  jetStream, topic, partitions, config.maxOutstandingPublishes());
+      if (config.mode() == NatsDriverConfig.Mode.CORE) {
+        return CompletableFuture.completedFuture(
+            new CoreNatsProducer(publishConnection, topic, partitions));
+      }
+      JetStreamProducer producer =
+          new JetStreamProducer(
+              jetStream, topic, partitions, config.maxOutstandingPublishes(), producers::remove);
+      producers.add(producer);
       return CompletableFuture.completedFuture(producer);
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
@@ -397,6 +468,44 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver {
       }
     }
     return names;
+  }
+
+  /**
+   * The server leading the topic's stream now, as the cluster names it (its {@code server_name},
+   * e.g. {@code n2}), from the stream's cluster information; a server outside any cluster leads its
+   * streams itself. Empty while the stream has no leader: an election under way, or the request
+   * unanswered because the server this connection uses went away (it reconnects meanwhile).
+   */
+  @Override
+  public Optional<String> leaderOf(String topic) throws Exception {
+    if (config.mode() == NatsDriverConfig.Mode.CORE) {
+      throw new UnsupportedOperationException(
+          "core NATS keeps no stream, so no server leads a topic: use a JetStream file");
+    }
+    StreamInfo info;
+    try {
+      info = management.getStreamInfo(Subjects.name(topic));
+    } catch (JetStreamApiException e) {
+      if (e.getApiErrorCode() == STREAM_NOT_FOUND) {
+        throw e;
+      }
+      // For example "JetStream system temporarily unavailable" during an election.
+      return Optional.empty();
+    } catch (IOException e) {
+      // No answer in time: the stream or the connection is between servers.
+      return Optional.empty();
+    }
+    ClusterInfo cluster = info.getClusterInfo();
+    if (cluster == null) {
+      return Optional.of(publishConnection.getServerInfo().getServerName());
+    }
+    String leader = cluster.getLeader();
+    return leader == null || leader.isBlank() ? Optional.empty() : Optional.of(leader);
+  }
+
+  @Override
+  public String leaderMeaning() {
+    return "stream leader";
   }
 
   /** The parsed driver file, after overrides (for tests and diagnostics). */

@@ -55,7 +55,9 @@ class NatsReplicationTest {
   void replicatedFileIsRefusedOnOneNodeBeforeAnyJetStreamRequest() throws Exception {
     assertRefused(
         Path.of("nats-jetstream-replicated.yaml"),
-        "nats-jetstream-replicated.yaml:13" + REFUSAL.formatted("nats://127.0.0.1:4222"));
+        "nats-jetstream-replicated.yaml:13"
+            + REFUSAL.formatted(
+                "nats://127.0.0.1:4222,nats://127.0.0.1:4223,nats://127.0.0.1:4224"));
   }
 
   /** OpenMessaging Benchmark's NATS file asks for 3 replicas: on one node, the same one line. */

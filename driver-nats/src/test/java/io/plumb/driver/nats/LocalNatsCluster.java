@@ -1,0 +1,104 @@
+package io.plumb.driver.nats;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The local 3-node cluster of {@code deploy/local/nats.sh start --nodes 3}, for cluster tests:
+ * checks it is there, and makes it whole again (every node running, one JetStream meta leader that
+ * every node knows) after a test that stopped, froze or cut off a node.
+ */
+final class LocalNatsCluster {
+  private static final Path SCRIPT = Path.of("../deploy/local/nats.sh");
+  private static final int NODES = 3;
+  private static final int MONITOR_PORT = 8222;
+  private static final Pattern META_LEADER =
+      Pattern.compile("\"meta_cluster\"\\s*:\\s*\\{[^}]*\"leader\"\\s*:\\s*\"([^\"]+)\"");
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private LocalNatsCluster() {}
+
+  /** Fails with the command that starts the cluster when its 3 nodes are not all running. */
+  static void requireThreeNodes() throws Exception {
+    int status = script("status");
+    if (status != 0) {
+      throw new AssertionError(
+          "the NATS cluster is not running with 3 nodes (deploy/local/nats.sh status exit "
+              + status
+              + "): start it with deploy/local/nats.sh start --nodes 3");
+    }
+  }
+
+  /**
+   * Starts (or resumes) any node that is not running, then waits up to 60 s until every node is
+   * healthy and all name the same JetStream meta leader.
+   */
+  static void makeWhole() throws Exception {
+    for (int n = 1; n <= NODES; n++) {
+      // Quiet when the node runs; resumes it when frozen; starts it with its store when stopped.
+      int exit = script("start-node", String.valueOf(n));
+      if (exit != 0) {
+        throw new AssertionError("deploy/local/nats.sh start-node " + n + " exited " + exit);
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String last = "";
+    while (System.nanoTime() < deadline) {
+      Set<String> leaders = new HashSet<>();
+      boolean healthy = true;
+      for (int n = 1; n <= NODES && healthy; n++) {
+        healthy = get(n, "/healthz").contains("\"ok\"");
+        Matcher m = META_LEADER.matcher(get(n, "/jsz"));
+        leaders.add(m.find() ? m.group(1) : "");
+      }
+      last = "healthy " + healthy + ", meta leaders named " + leaders;
+      if (healthy && leaders.size() == 1 && !leaders.contains("")) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("the NATS cluster is not whole after 60 s: " + last);
+  }
+
+  private static String get(int node, String path) {
+    try {
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (MONITOR_PORT + node - 1) + path))
+              .timeout(Duration.ofSeconds(2))
+              .build();
+      return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body();
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
+  private static int script(String... args) throws Exception {
+    String[] command = new String[args.length + 1];
+    command[0] = SCRIPT.toString();
+    System.arraycopy(args, 0, command, 1, args.length);
+    Process p =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(String.join(" ", command) + " took over 120 s");
+    }
+    return p.exitValue();
+  }
+}
