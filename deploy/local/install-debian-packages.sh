@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian-packaged brokers and tools that deploy/local uses, and the headless Chromium
 # the report's browser test opens reports in, when missing. Idempotent and quiet: does nothing (not
-# even `apt-get update`) when everything is already installed.
+# even `apt-get update`) when everything is already installed. nftables cuts a node off the
+# network for the isolate and partition faults.
 set -euo pipefail
 
-packages=(redis-server redis-tools nats-server rabbitmq-server iproute2 chromium)
+packages=(redis-server redis-tools nats-server rabbitmq-server iproute2 nftables chromium)
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -3,6 +3,7 @@ package io.plumb.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunOptions;
+import io.plumb.fault.FaultPlan;
 import io.plumb.input.BadInputException;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.ResultJson;
@@ -77,6 +78,10 @@ import picocli.CommandLine.Parameters;
       "  # the highest rate that meets a latency target",
       "  bin/benchmark -d driver-kafka/kafka.yaml \\",
       "      --slo 'p99 end-to-end <= 10ms' workloads/peak-1kb.yaml",
+      "",
+      "  # what a leader's death costs on a 3-node cluster",
+      "  bin/benchmark -d driver-kafka/kafka-replicated.yaml \\",
+      "      --faults faults/kill-leader.yaml workloads/faults-1kb-2k.yaml",
       "",
       "  # one run per rate, and a summary",
       "  bin/benchmark -d driver-kafka/kafka.yaml --rates 10k,50k,100k,200k \\",
@@ -162,6 +167,13 @@ public final class BenchmarkCommand implements Callable<Integer> {
           "Measured length of each search probe (default 15), after 1 s of warm-up. Probes must outlast what the broker absorbs in memory (page cache): shorter ones find rates a long run cannot hold.")
   Double probeSeconds;
 
+  @Option(
+      names = "--faults",
+      paramLabel = "PLAN",
+      description =
+          "Applies a fault plan to the local cluster (deploy/local/<broker>.sh start --nodes 3) during the measured phase: kill, freeze, isolate, partition or restart the leader or a node at set times, e.g. faults/kill-leader.yaml. Each fault's unavailability, recovery and acknowledged loss are reported.")
+  Path faultPlan;
+
   private final PrintStream out;
   private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
   private final CountDownLatch finished = new CountDownLatch(1);
@@ -220,6 +232,10 @@ public final class BenchmarkCommand implements Callable<Integer> {
       remote.checkDriver(driver, driverClass);
     }
     refuseUnusedSearchOptions(loaded, target.isPresent(), sweep != null);
+    Optional<FaultPlan> faults = Optional.ofNullable(faultPlan).map(FaultPlan::read);
+    if (faults.isPresent()) {
+      refuseWhatFaultsCannotJoin(loaded, target.isPresent(), sweep != null);
+    }
     ResultPaths paths =
         new ResultPaths(
             output, drivers.size() * loaded.size() * (sweep == null ? 1 : sweep.size() + 1));
@@ -227,6 +243,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
         RunOptions.defaults().withDriverOverrides(driverOverrides).withKeepTopics(keepTopics);
     if (periodSeconds != null) {
       options = options.withPeriod(Duration.ofMillis(Math.round(periodSeconds * 1000)));
+    }
+    if (faults.isPresent()) {
+      options = options.withFaultPlan(faults.get());
     }
     installInterruptHandler();
     int status = 0;
@@ -275,6 +294,29 @@ public final class BenchmarkCommand implements Callable<Integer> {
     }
     if (probeSeconds != null) {
       throw new BadInputException("--probe-seconds: applies only to searches; " + why);
+    }
+  }
+
+  /**
+   * A fault plan acts on the cluster of this host during one fixed-rate run: searches and sweeps
+   * are many runs, and remote workers keep their clocks (and the cluster's state files) elsewhere.
+   */
+  private void refuseWhatFaultsCannotJoin(List<Workload> loaded, boolean slo, boolean sweep) {
+    if (slo || sweep) {
+      throw new BadInputException(
+          "--faults: applies to single fixed-rate runs; drop " + (slo ? "--slo" : "--rates"));
+    }
+    for (Workload workload : loaded) {
+      if (workload.producerRate() == 0) {
+        throw new BadInputException(
+            "--faults: "
+                + workload.file()
+                + " searches for a peak rate (producerRate: 0); faults need a fixed rate");
+      }
+    }
+    if (remote.remote()) {
+      throw new BadInputException(
+          "--faults: needs the in-process worker, on the host whose cluster it acts on; drop --workers");
     }
   }
 

@@ -3,6 +3,7 @@ package io.plumb.cli;
 import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.driver.BrokerFactNames;
+import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.Percentiles;
 import io.plumb.result.RunReport;
@@ -146,6 +147,14 @@ final class ConsoleReporter implements RunListener {
         c.duplicated(),
         c.outOfOrder(),
         c.consumerErrors());
+    for (FaultOutcome fault : report.faults()) {
+      out.println(FaultLines.describe(fault));
+    }
+    if (c.receivedUnacknowledged() > 0) {
+      out.printf(
+          "Messages     received although their send failed or was never acknowledged: %,d%n",
+          c.receivedUnacknowledged());
+    }
     StringBuilder header = new StringBuilder(String.format("%-26s", "Latency (ms)"));
     for (double percentile : Percentiles.REPORTED) {
       header.append(String.format("%10s", Percentiles.label(percentile)));

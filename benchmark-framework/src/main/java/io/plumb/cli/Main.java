@@ -15,7 +15,7 @@ public final class Main {
     System.exit(run(args, System.out, System.err));
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     // `report` is dispatched here rather than as a picocli subcommand: picocli would first demand
     // the run's required --drivers and WORKLOAD, which a report has no use for.
     boolean report = args.length > 0 && args[0].equals("report");

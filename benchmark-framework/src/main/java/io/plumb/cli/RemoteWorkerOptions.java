@@ -120,6 +120,11 @@ final class RemoteWorkerOptions {
    * consumers on different workers, nothing sent could ever be received. Refused before any worker
    * is called, rather than failing the subscription check a minute later.
    */
+  /** Whether runs go to remote workers (after {@link #validate}). */
+  boolean remote() {
+    return !endpoints.isEmpty();
+  }
+
   void checkDriver(Path driverFile, String driverClass) {
     if (endpoints.size() > 1
         && parsedRoles == WorkerRoles.SPLIT

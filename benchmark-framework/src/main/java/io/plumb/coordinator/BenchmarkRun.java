@@ -1,5 +1,6 @@
 package io.plumb.coordinator;
 
+import io.plumb.fault.FaultOutcome;
 import io.plumb.input.BadInputException;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
@@ -8,6 +9,7 @@ import io.plumb.worker.WorkerSpecs.LoadSpec;
 import io.plumb.workload.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,11 +26,13 @@ public final class BenchmarkRun {
   private static final Duration FIRST_MESSAGE_DELAY = Duration.ofMillis(20);
 
   private final RunContext run;
+  private final Optional<FaultSteps> faults;
   private volatile BacklogOutcome backlogOutcome;
 
   public BenchmarkRun(
       Workload workload, Path driverFile, Worker worker, RunOptions options, RunListener listener) {
     this.run = new RunContext(workload, driverFile, worker, options, listener);
+    this.faults = FaultSteps.of(run);
   }
 
   /** Stops the run at the next opportunity; the report is marked incomplete with {@code reason}. */
@@ -53,11 +57,13 @@ public final class BenchmarkRun {
     try {
       checkSupported();
       PrepareTopics.run(run);
+      faults.ifPresent(FaultSteps::check);
       CreateClients.run(run);
       SubscriptionCheck.run(run);
       if (workload.consumerBacklogSizeGB() > 0) {
         BacklogPhase.checkConsumersPause(run);
       }
+      faults.ifPresent(FaultSteps::beforeLoad);
       startLoad();
       loadStarted = true;
       PeriodLoop periods = new PeriodLoop(run);
@@ -86,6 +92,7 @@ public final class BenchmarkRun {
     DeliveryBalance.DrainOutcome drained = DeliveryBalance.DrainOutcome.NOT_DRAINED;
     if (loadStarted) {
       worker.stopLoad();
+      faults.ifPresent(FaultSteps::loadStopped);
       if (failure == null) {
         announce(Phase.DRAIN);
         drained = Drain.run(run);
@@ -93,8 +100,9 @@ public final class BenchmarkRun {
     }
     Counters counters = DeliveryCount.of(run, drained);
     run.errors().addAll(worker.firstErrors());
+    List<FaultOutcome> faultOutcomes = faults.map(FaultSteps::outcomes).orElse(List.of());
     Teardown.run(run);
-    RunReport report = RunVerdict.report(run, counters, failure);
+    RunReport report = RunVerdict.report(run, counters, failure, faultOutcomes);
     run.listener().finished(report);
     return report;
   }
@@ -121,6 +129,7 @@ public final class BenchmarkRun {
   }
 
   private void announce(Phase phase) {
+    faults.ifPresent(f -> f.phaseStarted(phase));
     run.listener().phaseStarted(phase);
   }
 }

@@ -10,18 +10,38 @@ final class DeliveryCount {
 
   private DeliveryCount() {}
 
-  /** Acknowledged messages not yet received, summed over subscriptions. */
+  /**
+   * Acknowledged messages not yet received, summed over subscriptions: counted by sequence number,
+   * so a message whose send failed but that arrived anyway never stands in for one acknowledged and
+   * missing.
+   */
   static long outstanding(RunPlan plan, Totals totals) {
     long missing = 0;
     for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
       for (var producer : plan.producers()) {
         if (producer.topic().equals(entry.getValue())) {
-          long acked = totals.ackedByProducer().getOrDefault(producer.producerId(), 0L);
-          missing += Math.max(0, acked - totals.distinct(entry.getKey(), producer.producerId()));
+          missing += totals.missing(entry.getKey(), producer.producerId()).size();
         }
       }
     }
     return missing;
+  }
+
+  /**
+   * Messages received although their send failed or was never acknowledged, summed over
+   * subscriptions: a broker that stored a write whose acknowledgement was lost in a fault.
+   */
+  static long receivedUnacknowledged(RunPlan plan, Totals totals) {
+    long count = 0;
+    for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
+      for (var producer : plan.producers()) {
+        if (producer.topic().equals(entry.getValue())) {
+          var received = totals.received(entry.getKey(), producer.producerId());
+          count += received.size() - received.overlap(totals.acked(producer.producerId()));
+        }
+      }
+    }
+    return count;
   }
 
   static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome) {
@@ -45,6 +65,7 @@ final class DeliveryCount {
         whole.consumerErrors(),
         whole.untimedAcknowledgements(),
         whole.negativeEndToEnd(),
-        whole.foreign());
+        whole.foreign(),
+        plan == null ? 0 : receivedUnacknowledged(plan, totals));
   }
 }

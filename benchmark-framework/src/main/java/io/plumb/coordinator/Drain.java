@@ -6,7 +6,8 @@ import java.time.Duration;
 /**
  * After load stops: waits, bounded by the drain timeout, for outstanding acknowledgements and
  * deliveries, and says how the wait ended, which decides whether missing messages are lost or still
- * in flight.
+ * in flight. Once every send has completed, consumers that receive nothing for the drain's idle
+ * time end it: what is missing then is lost, not in flight.
  */
 final class Drain {
   /** Consumers that received nothing for this long at the end of the drain are stalled. */
@@ -16,7 +17,8 @@ final class Drain {
 
   static DeliveryBalance.DrainOutcome run(RunContext run) {
     Measurement measurement = run.measurement();
-    Duration timeout = run.options().drainTimeout();
+    Duration timeout = run.options().effectiveDrainTimeout();
+    Duration idle = run.options().drainIdle();
     long deadline = System.nanoTime() + timeout.toNanos();
     long lastReceived = -1;
     long lastProgress = System.nanoTime();
@@ -32,6 +34,15 @@ final class Drain {
       long missing = DeliveryCount.outstanding(run.plan(), run.worker().totals());
       if (sendsDone && missing == 0) {
         outcome = DeliveryBalance.DrainOutcome.COMPLETE;
+        break;
+      }
+      if (sendsDone && System.nanoTime() - lastProgress > idle.toNanos()) {
+        outcome = DeliveryBalance.DrainOutcome.STALLED;
+        run.errors()
+            .add(
+                String.format(
+                    "drain: consumers received nothing for %d s with %,d acknowledged delivery(ies) missing, so they count as lost",
+                    idle.toSeconds(), missing));
         break;
       }
       if (System.nanoTime() > deadline) {

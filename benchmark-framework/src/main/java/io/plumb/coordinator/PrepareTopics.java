@@ -29,6 +29,7 @@ final class PrepareTopics {
                     driverFile.toString(), readText(driverFile), run.options().driverOverrides()),
                 run.runId());
     run.driverName(driverNameFrom(driverFile, info));
+    run.driverClass(info.driverClass());
     run.brokerFacts(info.brokerFacts());
     RunPlan plan = RunPlan.of(run.workload(), info.topicNamePrefix(), run.tag());
     run.plan(plan);

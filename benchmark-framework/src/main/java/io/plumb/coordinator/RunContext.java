@@ -33,6 +33,7 @@ final class RunContext {
   private final CountDownLatch aborted = new CountDownLatch(1);
   private volatile String abortReason;
   private String driverName;
+  private String driverClass = "";
   private Map<String, String> brokerFacts = Map.of();
   private RunPlan plan;
 
@@ -103,6 +104,15 @@ final class RunContext {
 
   void driverName(String name) {
     driverName = name;
+  }
+
+  /** The driver's class, once the worker has loaded it. */
+  String driverClass() {
+    return driverClass;
+  }
+
+  void driverClass(String name) {
+    driverClass = name;
   }
 
   Map<String, String> brokerFacts() {

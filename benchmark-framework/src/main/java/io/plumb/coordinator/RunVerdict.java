@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.workload.Workload;
@@ -23,7 +24,8 @@ final class RunVerdict {
 
   private RunVerdict() {}
 
-  static RunReport report(RunContext run, Counters counters, String failure) {
+  static RunReport report(
+      RunContext run, Counters counters, String failure, List<FaultOutcome> faults) {
     Workload workload = run.workload();
     Measurement measurement = run.measurement();
     double measured = measurement.measuredSeconds();
@@ -62,7 +64,8 @@ final class RunVerdict {
         run.brokerFacts(),
         Environment.describe(),
         run.start(),
-        Instant.now());
+        Instant.now(),
+        faults);
   }
 
   private static int threadsUsed(RunContext run) {

@@ -1,5 +1,6 @@
 package io.plumb.coordinator;
 
+import io.plumb.fault.FaultPlan;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
@@ -88,6 +89,24 @@ public record SmokeRun(
    * Runs {@code driverFile} with a one-second warm-up; the workload file goes to {@code scratch}.
    */
   public RunReport run(Path driverFile, Map<String, String> overrides, Path scratch) {
+    return run(driverFile, overrides, scratch, RunOptions.defaults());
+  }
+
+  /**
+   * Runs {@code driverFile} with the fault plan {@code faultPlan} applied to the local cluster
+   * during the measured phase (read and checked as {@code --faults} does).
+   */
+  public RunReport runWithFaults(
+      Path driverFile, Path faultPlan, Map<String, String> overrides, Path scratch) {
+    return run(
+        driverFile,
+        overrides,
+        scratch,
+        RunOptions.defaults().withFaultPlan(FaultPlan.read(faultPlan)));
+  }
+
+  private RunReport run(
+      Path driverFile, Map<String, String> overrides, Path scratch, RunOptions base) {
     Path workloadFile = scratch.resolve("smoke-" + driverFile.getFileName());
     String yaml =
         String.join(
@@ -111,8 +130,7 @@ public record SmokeRun(
       throw new UncheckedIOException(e);
     }
     Workload workload = WorkloadReader.read(workloadFile);
-    RunOptions options =
-        RunOptions.defaults().withDriverOverrides(overrides).withPeriod(Duration.ofSeconds(1));
+    RunOptions options = base.withDriverOverrides(overrides).withPeriod(Duration.ofSeconds(1));
     return new BenchmarkRun(workload, driverFile, new LocalWorker(), options, RunListener.SILENT)
         .execute();
   }

@@ -125,14 +125,23 @@ public final class ProducerTask implements SendListener {
   @Override
   public void sendCompleted(long sequence, Throwable failure) {
     EventRing ring = Thread.currentThread() == loopThread ? loopRing : stats.ring();
+    long completedAt = ring.deferring() ? 0 : clock.now();
     if (failure != null) {
       stats.noteSendFailure(failure);
-      ring.sendFailed(localIndex);
+      ring.sendFailed(localIndex, sequence, schedule.intendedTime(sequence), completedAt);
       return;
     }
-    long completedAt = ring.deferring() ? 0 : clock.now();
     ring.acknowledged(
-        localIndex, schedule.intendedTime(sequence), inFlight.sentAt(sequence), completedAt);
+        localIndex,
+        sequence,
+        schedule.intendedTime(sequence),
+        inFlight.sentAt(sequence),
+        completedAt);
+  }
+
+  /** When message {@code sequence} was due on this producer's schedule. */
+  public long intendedTime(long sequence) {
+    return schedule.intendedTime(sequence);
   }
 
   public int producerId() {

@@ -53,18 +53,24 @@ final class Harvest {
   }
 
   /**
-   * Acknowledgements add up (each producer lives on one worker), but what consumers received is
+   * Acknowledgements join up (each producer lives on one worker), but what consumers received is
    * merged as sets: one subscription's consumers may sit on several workers, and a message the
    * broker delivered to two of them (a redelivery after a rebalance) is one distinct message and
    * one duplicate that neither worker could see on its own.
    */
   Totals totals() {
-    Map<Integer, Long> acked = new LinkedHashMap<>();
+    Map<Integer, SequenceRanges> acked = new LinkedHashMap<>();
+    Map<Integer, SequenceRanges> failed = new LinkedHashMap<>();
     Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
     long duplicates = 0;
     List<Totals> each = fleet.tolerant(fleet.live(), Worker::totals);
     for (Totals totals : each) {
-      totals.ackedByProducer().forEach((id, count) -> acked.merge(id, count, Long::sum));
+      totals
+          .ackedByProducer()
+          .forEach((id, ranges) -> acked.merge(id, ranges, SequenceRanges::union));
+      totals
+          .failedByProducer()
+          .forEach((id, ranges) -> failed.merge(id, ranges, SequenceRanges::union));
       duplicates += totals.duplicatesAcrossWorkers();
       for (var subscription : totals.receivedBySubscription().entrySet()) {
         Map<Integer, SequenceRanges> merged =
@@ -76,6 +82,6 @@ final class Harvest {
         }
       }
     }
-    return new Totals(acked, received, duplicates);
+    return new Totals(acked, failed, received, duplicates);
   }
 }

@@ -118,11 +118,39 @@ final class ReportPage {
         }
       }
     }
+    // Fault markers for every timeline: when each fault was applied and undone.
+    ArrayNode faults = data.putArray("faults");
+    for (int i = 0; i < results.size(); i++) {
+      for (var fault : results.get(i).json().path("faults")) {
+        if (!fault.path("appliedSeconds").isNumber()) {
+          continue;
+        }
+        ObjectNode marker = faults.addObject().put("result", i);
+        marker.put(
+            "label",
+            "fault "
+                + fault.path("index").asInt()
+                + ": "
+                + fault.path("action").asText()
+                + " "
+                + String.join(",", nodeNames(fault)));
+        marker.put("applied", fault.path("appliedSeconds").asDouble());
+        if (fault.path("undoneSeconds").isNumber()) {
+          marker.put("undone", fault.path("undoneSeconds").asDouble());
+        }
+      }
+    }
     try {
       return MAPPER.writeValueAsString(data);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static List<String> nodeNames(com.fasterxml.jackson.databind.JsonNode fault) {
+    List<String> names = new java.util.ArrayList<>();
+    fault.path("nodes").forEach(node -> names.add("node " + node.asText()));
+    return names;
   }
 
   /** Each result's {@code search} object, shown whole whatever its shape. */

@@ -17,6 +17,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *     flight than the producer's ring), so service time and send delay were not recorded for them
  * @param negativeEndToEnd end-to-end values below zero (clocks disagreeing), recorded as zero
  * @param foreign messages without this run's header (another run's messages on a reused topic)
+ * @param receivedUnacknowledged received although the send failed or was never acknowledged (a
+ *     broker that kept a write whose acknowledgement a fault cut off), summed over subscriptions
  */
 public record Counters(
     long sent,
@@ -30,7 +32,8 @@ public record Counters(
     long consumerErrors,
     long untimedAcknowledgements,
     long negativeEndToEnd,
-    long foreign) {
+    long foreign,
+    long receivedUnacknowledged) {
 
   /** Sent but neither acknowledged nor failed when the run ended (none after a full drain). */
   @JsonProperty("unacknowledged")

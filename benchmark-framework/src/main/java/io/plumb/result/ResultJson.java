@@ -56,6 +56,10 @@ public final class ResultJson {
         "consumeMBPerSec", run.consumeRate() * run.workload().messageSize() / (1024 * 1024));
     throughput.put("producerThreadTimeInSendPercent", run.producerSendShare() * 100);
     json.set("counters", MAPPER.valueToTree(run.counters()));
+    if (!run.faults().isEmpty()) {
+      // One entry per planned fault: what it hit, when, and what it cost (see FaultOutcome).
+      json.set("faults", MAPPER.valueToTree(run.faults()));
+    }
     ArrayNode errors = json.putArray("errors");
     run.errors().forEach(errors::add);
 

@@ -1,6 +1,7 @@
 package io.plumb.result;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.fault.FaultOutcome;
 import io.plumb.stats.PeriodStats;
 import io.plumb.workload.Workload;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.Map;
  * @param incompleteReason why the run stopped early, or null when it completed
  * @param generatorBoundReasons why the generator rather than the broker limited the run; empty if
  *     not
+ * @param faults what each fault of the plan did to the run; empty without a fault plan
  */
 public record RunReport(
     Workload workload,
@@ -33,7 +35,12 @@ public record RunReport(
     Map<String, String> brokerFacts,
     Map<String, Object> environment,
     Instant startTime,
-    Instant endTime) {
+    Instant endTime,
+    List<FaultOutcome> faults) {
+
+  public RunReport {
+    faults = List.copyOf(faults);
+  }
 
   public boolean complete() {
     return incompleteReason == null;

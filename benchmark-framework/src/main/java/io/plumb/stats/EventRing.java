@@ -115,12 +115,14 @@ public final class EventRing {
    * A send of producer {@code producer} (worker-local index) completed at {@code completedAt}, or
    * at the stamp when times are deferred.
    */
-  public void acknowledged(int producer, long intended, long sentAt, long completedAt) {
-    put(header(ACK, producer, 0), intended, sentAt, deferring() ? 0 : completedAt);
+  public void acknowledged(
+      int producer, long sequence, long intended, long sentAt, long completedAt) {
+    put(header(ACK, producer, (int) sequence), intended, sentAt, deferring() ? 0 : completedAt);
   }
 
-  public void sendFailed(int producer) {
-    put(header(SEND_FAILED, producer, 0), 0, 0, 0);
+  /** A send failed (at {@code failedAt}, or at the stamp when times are deferred). */
+  public void sendFailed(int producer, long sequence, long intended, long failedAt) {
+    put(header(SEND_FAILED, producer, (int) sequence), intended, 0, deferring() ? 0 : failedAt);
   }
 
   /**
@@ -229,13 +231,15 @@ public final class EventRing {
       long w0 = events[base];
       int index = (int) ((w0 >>> 32) & 0xFF_FFFF);
       switch (type(w0)) {
-        case ACK -> sink.acknowledged(index, events[base + 1], events[base + 2], events[base + 3]);
+        case ACK ->
+            sink.acknowledged(
+                index, (int) w0, events[base + 1], events[base + 2], events[base + 3]);
         case DELIVERY -> {
           long w1 = events[base + 1];
           sink.delivered(
               index, (int) w0, (int) (w1 >>> 32), (int) w1, events[base + 2], events[base + 3]);
         }
-        case SEND_FAILED -> sink.sendFailed(index);
+        case SEND_FAILED -> sink.sendFailed(index, (int) w0, events[base + 1], events[base + 3]);
         case CONSUMER_ERROR -> sink.consumerError(index);
         case FOREIGN -> sink.foreign(index);
         case PROBE -> sink.probe(index);

@@ -2,9 +2,13 @@ package io.plumb.stats;
 
 /** Where a drained {@link EventRing} hands its events, one call per event, in the ring's order. */
 interface EventSink {
-  void acknowledged(int producer, long intended, long sentAt, long completedAt);
+  /**
+   * @param sequenceLow the low 32 bits of the message's sequence number; the receiver extends it
+   *     (acknowledgements of one producer are never 2^31 apart)
+   */
+  void acknowledged(int producer, int sequenceLow, long intended, long sentAt, long completedAt);
 
-  void sendFailed(int producer);
+  void sendFailed(int producer, int sequenceLow, long intended, long completedAt);
 
   void delivered(
       int subscription, int partition, int producerId, int length, long sequence, long latency);

@@ -19,23 +19,57 @@ public final class PublishRecorder {
   private long failed;
   private long untimed;
   private long[] ackedByProducer;
+  private SequenceTracker[] ackedSequences;
+  private SequenceTracker[] failedSequences;
+  private long[] highestSequence;
+  private PublishTimeline timeline;
 
   /**
    * @param producers how many producers report here; they are numbered from 0 (local index)
    */
   public PublishRecorder(int producers) {
-    this.ackedByProducer = new long[producers];
+    this.ackedByProducer = new long[0];
+    this.ackedSequences = new SequenceTracker[0];
+    this.failedSequences = new SequenceTracker[0];
+    this.highestSequence = new long[0];
+    expectProducers(producers);
   }
 
   void expectProducers(int producers) {
     if (producers > ackedByProducer.length) {
+      int old = ackedByProducer.length;
       ackedByProducer = Arrays.copyOf(ackedByProducer, producers);
+      highestSequence = Arrays.copyOf(highestSequence, producers);
+      ackedSequences = Arrays.copyOf(ackedSequences, producers);
+      failedSequences = Arrays.copyOf(failedSequences, producers);
+      for (int i = old; i < producers; i++) {
+        ackedSequences[i] = new SequenceTracker();
+        failedSequences[i] = new SequenceTracker();
+      }
     }
   }
 
-  public void acknowledged(int producer, long intended, long actual, long completed) {
+  /** Keeps a {@link PublishTimeline} of every send from now on (for runs with a fault plan). */
+  void keepTimeline(long stallNanos) {
+    timeline = new PublishTimeline(stallNanos);
+  }
+
+  /** The timeline so far; empty when none is kept. */
+  public PublishTimeline.Snapshot timeline() {
+    return timeline == null ? PublishTimeline.Snapshot.EMPTY : timeline.snapshot();
+  }
+
+  /**
+   * @param sequenceLow the low 32 bits of the sequence number (see {@link EventSink})
+   */
+  public void acknowledged(
+      int producer, int sequenceLow, long intended, long actual, long completed) {
     acked++;
     ackedByProducer[producer]++;
+    ackedSequences[producer].add(extend(producer, sequenceLow));
+    if (timeline != null) {
+      timeline.acknowledged(intended, completed);
+    }
     publish.record(Math.max(0, completed - intended));
     if (actual == UNKNOWN) {
       untimed++;
@@ -45,13 +79,46 @@ public final class PublishRecorder {
     sendDelay.record(Math.max(0, actual - intended));
   }
 
-  public void failed() {
+  public void failed(int producer, int sequenceLow, long intended) {
     failed++;
+    failedSequences[producer].add(extend(producer, sequenceLow));
+    if (timeline != null) {
+      timeline.failed(intended);
+    }
   }
 
   /** Acknowledged messages over the whole run, by local producer index. */
   public long ackedBy(int producer) {
     return ackedByProducer[producer];
+  }
+
+  /** The sequence numbers the broker acknowledged, by local producer index. */
+  public SequenceRanges ackedSequences(int producer) {
+    return ackedSequences[producer].received();
+  }
+
+  /** The sequence numbers whose send failed, by local producer index. */
+  public SequenceRanges failedSequences(int producer) {
+    return failedSequences[producer].received();
+  }
+
+  /**
+   * The full sequence number from its low 32 bits: the one nearest the highest seen so far, since a
+   * producer's completions are never anywhere near 2^31 sends apart.
+   */
+  private long extend(int producer, int sequenceLow) {
+    long highest = highestSequence[producer];
+    long candidate = (highest & ~0xFFFF_FFFFL) | (sequenceLow & 0xFFFF_FFFFL);
+    if (candidate - highest > (1L << 31)) {
+      candidate -= 1L << 32;
+    } else if (highest - candidate > (1L << 31)) {
+      candidate += 1L << 32;
+    }
+    if (candidate < 0) {
+      candidate += 1L << 32;
+    }
+    highestSequence[producer] = Math.max(highest, candidate);
+    return candidate;
   }
 
   /** Adds everything recorded since the last call to {@code into} and starts a new period. */

@@ -110,6 +110,44 @@ public record SequenceRanges(long[] bounds) {
     return both;
   }
 
+  /** Every number in this set that is not in {@code other}. */
+  public SequenceRanges minus(SequenceRanges other) {
+    if (bounds.length == 0 || other.bounds.length == 0) {
+      return this;
+    }
+    Builder left = new Builder();
+    int j = 0;
+    for (int i = 0; i < bounds.length; i += 2) {
+      long start = bounds[i];
+      long end = bounds[i + 1];
+      // Skip the other's ranges that end before this one starts; they cannot cut it.
+      while (j < other.bounds.length && other.bounds[j + 1] <= start) {
+        j += 2;
+      }
+      int k = j;
+      while (start < end && k < other.bounds.length && other.bounds[k] < end) {
+        if (other.bounds[k] > start) {
+          left.add(start, other.bounds[k]);
+        }
+        start = Math.max(start, other.bounds[k + 1]);
+        k += 2;
+      }
+      if (start < end) {
+        left.add(start, end);
+      }
+    }
+    return left.build();
+  }
+
+  /** Calls {@code action} with each number in the set, in ascending order. */
+  public void forEach(java.util.function.LongConsumer action) {
+    for (int i = 0; i < bounds.length; i += 2) {
+      for (long number = bounds[i]; number < bounds[i + 1]; number++) {
+        action.accept(number);
+      }
+    }
+  }
+
   @Override
   public boolean equals(Object other) {
     return other instanceof SequenceRanges ranges && Arrays.equals(bounds, ranges.bounds);

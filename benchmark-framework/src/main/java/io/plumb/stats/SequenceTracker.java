@@ -58,6 +58,15 @@ final class SequenceTracker {
     return Arrival.FIRST_IN_ORDER;
   }
 
+  /** Records {@code sequence} without ordering; false when it had been recorded before. */
+  boolean add(long sequence) {
+    if (!markArrived(sequence)) {
+      return false;
+    }
+    distinct++;
+    return true;
+  }
+
   long distinct() {
     return distinct;
   }

@@ -126,6 +126,18 @@ public final class StatsCollector implements AutoCloseable {
         });
   }
 
+  /**
+   * Keeps a {@link PublishTimeline} of sends from now on; {@code stallNanos} is the threshold
+   * beyond which an acknowledgement counts as stalled.
+   */
+  public void keepTimeline(long stallNanos) {
+    ask(
+        () -> {
+          publish.keepTimeline(stallNanos);
+          return null;
+        });
+  }
+
   /** Adds everything recorded since the previous call to {@code into}. */
   public void takePeriod(PeriodStats.Builder into) {
     ask(
@@ -266,13 +278,14 @@ public final class StatsCollector implements AutoCloseable {
   /** Where drained events go: the recorders, on the collector's thread. */
   private final class Sink implements EventSink {
     @Override
-    public void acknowledged(int producer, long intended, long sentAt, long completedAt) {
-      publish.acknowledged(producer, intended, sentAt, completedAt);
+    public void acknowledged(
+        int producer, int sequenceLow, long intended, long sentAt, long completedAt) {
+      publish.acknowledged(producer, sequenceLow, intended, sentAt, completedAt);
     }
 
     @Override
-    public void sendFailed(int producer) {
-      publish.failed();
+    public void sendFailed(int producer, int sequenceLow, long intended, long failedAt) {
+      publish.failed(producer, sequenceLow, intended);
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import io.plumb.input.BadInputException;
 import io.plumb.input.YamlTree;
@@ -15,6 +16,7 @@ import io.plumb.message.MessageHeader;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.EventRing;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.PublishTimeline;
 import io.plumb.stats.SequenceRanges;
 import io.plumb.stats.StatsCollector;
 import io.plumb.stats.SubscriptionRecorder;
@@ -36,6 +38,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -265,9 +268,14 @@ public final class LocalWorker implements Worker {
   public Totals totals() {
     return stats.inspect(
         (publish, recorders) -> {
-          Map<Integer, Long> acked = new LinkedHashMap<>();
+          Map<Integer, SequenceRanges> acked = new LinkedHashMap<>();
+          Map<Integer, SequenceRanges> failed = new LinkedHashMap<>();
           for (int i = 0; i < producers.size(); i++) {
-            acked.put(producers.get(i).producerId(), publish.ackedBy(i));
+            acked.put(producers.get(i).producerId(), publish.ackedSequences(i));
+            SequenceRanges failures = publish.failedSequences(i);
+            if (failures.size() > 0) {
+              failed.put(producers.get(i).producerId(), failures);
+            }
           }
           Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
           subscriptions.forEach(
@@ -285,7 +293,68 @@ public final class LocalWorker implements Worker {
               });
           // One worker's recorder sees every delivery of its subscriptions: its duplicates are
           // already in its periods.
-          return new Totals(acked, received, 0);
+          return new Totals(acked, failed, received, 0);
+        });
+  }
+
+  @Override
+  public long clockNow() {
+    return clock.now();
+  }
+
+  @Override
+  public boolean locatesLeaders() {
+    return driver instanceof LeaderLocator;
+  }
+
+  @Override
+  public String leaderMeaning() {
+    return ((LeaderLocator) driver).leaderMeaning();
+  }
+
+  @Override
+  public Optional<String> leaderOf(String topic) {
+    try {
+      return ((LeaderLocator) driver).leaderOf(topic);
+    } catch (Exception e) {
+      throw new WorkerException("asking the broker for the leader of " + topic + ": " + e, e);
+    }
+  }
+
+  @Override
+  public void keepPublishTimeline(long stallNanos) {
+    stats.keepTimeline(stallNanos);
+  }
+
+  @Override
+  public PublishTimeline.Snapshot publishTimeline() {
+    return stats.inspect(
+        (publish, recorders) -> {
+          PublishTimeline.Snapshot timeline = publish.timeline();
+          if (timeline.slices() == 0) {
+            return timeline;
+          }
+          subscriptions.forEach(
+              (key, index) -> {
+                for (int i = 0; i < producers.size(); i++) {
+                  ProducerTask producer = producers.get(i);
+                  SequenceRanges missing =
+                      publish
+                          .ackedSequences(i)
+                          .minus(recorders[index].receivedFrom(producer.producerId()));
+                  missing.forEach(
+                      sequence -> {
+                        long intended = producer.intendedTime(sequence);
+                        long slice =
+                            Math.floorDiv(
+                                intended - timeline.origin(), PublishTimeline.SLICE_NANOS);
+                        if (slice >= 0 && slice < timeline.slices()) {
+                          timeline.lost()[(int) slice]++;
+                        }
+                      });
+                }
+              });
+          return timeline;
         });
   }
 

@@ -2,6 +2,7 @@ package io.plumb.worker;
 
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.PublishTimeline;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
 import io.plumb.worker.WorkerSpecs.DriverInfo;
 import io.plumb.worker.WorkerSpecs.DriverSetup;
@@ -12,6 +13,7 @@ import io.plumb.worker.WorkerSpecs.TopicSpec;
 import io.plumb.worker.WorkerSpecs.Totals;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the coordinator asks of a worker, in the order of a run. The in-process worker implements it
@@ -92,6 +94,44 @@ public interface Worker extends AutoCloseable {
 
   /** Closes producers and consumers, deletes the run's topics when asked, closes the driver. */
   void closeClients(List<String> topicsToDelete);
+
+  // ---- for fault plans, which run against the in-process worker only ----
+
+  /** The clock every send and receive is stamped with, read now (epoch nanoseconds). */
+  default long clockNow() {
+    throw new UnsupportedOperationException(name() + " worker does not share its clock");
+  }
+
+  /** Whether the driver can name the node leading a topic ({@link #leaderOf}). */
+  default boolean locatesLeaders() {
+    return false;
+  }
+
+  /** What "leader" means for the driver, e.g. "leader of partition 0". */
+  default String leaderMeaning() {
+    throw new UnsupportedOperationException(name() + " worker cannot locate leaders");
+  }
+
+  /** The node leading {@code topic} now, as the broker names it; empty during an election. */
+  default Optional<String> leaderOf(String topic) {
+    throw new UnsupportedOperationException(name() + " worker cannot locate leaders");
+  }
+
+  /**
+   * Keeps a {@link PublishTimeline} of every send from now on, calling an acknowledgement later
+   * than {@code stallNanos} a stall. Called before {@link #startLoad}.
+   */
+  default void keepPublishTimeline(long stallNanos) {
+    throw new UnsupportedOperationException(name() + " worker keeps no publish timeline");
+  }
+
+  /**
+   * The publish timeline, with every acknowledged message that a subscription never received
+   * counted as lost in the slice of its intended send time; call once the run has drained.
+   */
+  default PublishTimeline.Snapshot publishTimeline() {
+    return PublishTimeline.Snapshot.EMPTY;
+  }
 
   @Override
   void close();

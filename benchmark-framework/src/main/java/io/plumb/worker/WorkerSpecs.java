@@ -31,6 +31,10 @@ public final class WorkerSpecs {
   /**
    * What the loss balance at the end of a run needs.
    *
+   * @param ackedByProducer per producer id, the sequence numbers the broker acknowledged: loss is
+   *     judged on these numbers, not on counts, so a message whose send failed but that arrived
+   *     anyway never hides one that was acknowledged and lost
+   * @param failedByProducer per producer id, the sequence numbers whose send failed
    * @param receivedBySubscription per subscription key and producer id, the sequence numbers
    *     received: sets rather than counts, so that a coordinator merging several workers counts a
    *     message that reached consumers on two of them once
@@ -39,14 +43,32 @@ public final class WorkerSpecs {
    *     in its periods); zero from a single worker
    */
   public record Totals(
-      Map<Integer, Long> ackedByProducer,
+      Map<Integer, SequenceRanges> ackedByProducer,
+      Map<Integer, SequenceRanges> failedByProducer,
       Map<String, Map<Integer, SequenceRanges>> receivedBySubscription,
       long duplicatesAcrossWorkers) {
 
     /** Distinct messages of {@code producer} that subscription {@code key} received. */
     public long distinct(String key, int producer) {
+      return received(key, producer).size();
+    }
+
+    public SequenceRanges received(String key, int producer) {
       SequenceRanges received = receivedBySubscription.getOrDefault(key, Map.of()).get(producer);
-      return received == null ? 0 : received.size();
+      return received == null ? SequenceRanges.EMPTY : received;
+    }
+
+    public SequenceRanges acked(int producer) {
+      return ackedByProducer.getOrDefault(producer, SequenceRanges.EMPTY);
+    }
+
+    public SequenceRanges failed(int producer) {
+      return failedByProducer.getOrDefault(producer, SequenceRanges.EMPTY);
+    }
+
+    /** Acknowledged messages of {@code producer} that subscription {@code key} never received. */
+    public SequenceRanges missing(String key, int producer) {
+      return acked(producer).minus(received(key, producer));
     }
   }
 

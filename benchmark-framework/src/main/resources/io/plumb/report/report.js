@@ -169,9 +169,42 @@
     if (chart) ninesCharts.push(chart);
   });
 
+  // Vertical lines where faults were applied (solid) and undone (dashed), in each result's colour.
+  var faultMarkers = {
+    id: "faultMarkers",
+    afterDatasetsDraw: function (chart) {
+      var x = chart.scales.x;
+      var area = chart.chartArea;
+      var ctx = chart.ctx;
+      (data.faults || []).forEach(function (fault) {
+        [["applied", []], ["undone", [6, 4]]].forEach(function (edge) {
+          var seconds = fault[edge[0]];
+          if (typeof seconds !== "number") return;
+          var px = x.getPixelForValue(seconds);
+          if (px < area.left || px > area.right) return;
+          ctx.save();
+          ctx.strokeStyle = data.results[fault.result].color;
+          ctx.setLineDash(edge[1]);
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.moveTo(px, area.top);
+          ctx.lineTo(px, area.bottom);
+          ctx.stroke();
+          if (edge[0] === "applied") {
+            ctx.fillStyle = data.results[fault.result].color;
+            ctx.font = "11px system-ui, sans-serif";
+            ctx.fillText(fault.label, px + 3, area.top + 11);
+          }
+          ctx.restore();
+        });
+      });
+    }
+  };
+
   data.timelines.forEach(function (spec) {
     draw(document.getElementById("timeline-charts"), spec, {
       type: "line",
+      plugins: [faultMarkers],
       data: { datasets: datasets(spec, false) },
       options: {
         responsive: true,

@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,7 +92,8 @@ class ConsoleReporterTest {
             c.consumerErrors(),
             3,
             2,
-            1);
+            1,
+            0);
     RunReport withOdd =
         new RunReport(
             clean.workload(),
@@ -111,7 +113,8 @@ class ConsoleReporterTest {
             clean.brokerFacts(),
             clean.environment(),
             clean.startTime(),
-            clean.endTime());
+            clean.endTime(),
+            List.of());
     String loud = summary(withOdd);
     assertTrue(
         loud.contains(

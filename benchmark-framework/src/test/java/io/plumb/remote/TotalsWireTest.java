@@ -18,7 +18,8 @@ class TotalsWireTest {
   void receivedRangesRoundTripAsCompactArrays() throws Exception {
     Totals totals =
         new Totals(
-            Map.of(0, 100L, 3, 7L),
+            Map.of(0, SequenceRanges.range(0, 100), 3, SequenceRanges.range(0, 7)),
+            Map.of(0, SequenceRanges.range(100, 102)),
             Map.of(
                 "topic/sub",
                 Map.of(
@@ -35,12 +36,14 @@ class TotalsWireTest {
     assertEquals(7, back.distinct("topic/sub", 3));
     assertEquals(0, back.distinct("topic/sub", 1));
     assertEquals(0, back.distinct("other/sub", 0));
+    assertEquals(SequenceRanges.range(40, 41), back.missing("topic/sub", 0));
+    assertEquals(SequenceRanges.range(100, 102), back.failed(0));
   }
 
   @Test
   void malformedRangesAreRefused() throws Exception {
     String overlapping =
-        "{\"ackedByProducer\":{},"
+        "{\"ackedByProducer\":{},\"failedByProducer\":{},"
             + "\"receivedBySubscription\":{\"t/s\":{\"0\":{\"bounds\":[0,10,5,20]}}},"
             + "\"duplicatesAcrossWorkers\":0}";
     assertThrows(IllegalArgumentException.class, () -> readAsHttpWorkerDoes(overlapping));

@@ -16,13 +16,26 @@ class EventRingTest {
     final List<String> events = new ArrayList<>();
 
     @Override
-    public void acknowledged(int producer, long intended, long sentAt, long completedAt) {
-      events.add("ack " + producer + " " + intended + " " + sentAt + " " + completedAt);
+    public void acknowledged(
+        int producer, int sequenceLow, long intended, long sentAt, long completedAt) {
+      events.add(
+          "ack "
+              + producer
+              + (sequenceLow == 0 ? "" : " #" + sequenceLow)
+              + " "
+              + intended
+              + " "
+              + sentAt
+              + " "
+              + completedAt);
     }
 
     @Override
-    public void sendFailed(int producer) {
-      events.add("failed " + producer);
+    public void sendFailed(int producer, int sequenceLow, long intended, long failedAt) {
+      events.add(
+          "failed "
+              + producer
+              + (sequenceLow == 0 ? "" : " #" + sequenceLow + " " + intended + " " + failedAt));
     }
 
     @Override
@@ -62,9 +75,9 @@ class EventRingTest {
   @Test
   void eventsOutsideASendArePublishedAtOnceWithTheirOwnTimes() {
     EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
-    ring.acknowledged(3, 100, 150, 900);
+    ring.acknowledged(3, 0, 100, 150, 900);
     ring.delivered(1, -1, 7, 1024, 42, 1_000, 1_750);
-    ring.sendFailed(2);
+    ring.sendFailed(2, 0, 0, 0);
     ring.consumerError(1);
     ring.foreign(0);
     ring.probe(5);
@@ -87,7 +100,7 @@ class EventRingTest {
     EventRing ring = new EventRing(64, Thread.currentThread(), () -> false);
     ring.deferTimes();
     ring.delivered(0, 3, 1, 100, 9, 5_000, 0);
-    ring.acknowledged(0, 5_000, 5_010, 0);
+    ring.acknowledged(0, 0, 5_000, 5_010, 0);
     Recorded sink = new Recorded();
     assertEquals(0, ring.drainTo(sink), "nothing is visible before it is stamped");
     ring.stampDeferred(5_300);
@@ -102,16 +115,16 @@ class EventRingTest {
     Recorded sink = new Recorded();
     for (int i = 0; i < 31; i++) {
       ring.deferTimes();
-      ring.acknowledged(0, i, i, 0);
+      ring.acknowledged(0, 0, i, i, 0);
       ring.stampDeferred(i + 1);
     }
     assertEquals(0, ring.drainTo(sink), "a batch is not full yet");
     ring.deferTimes();
-    ring.acknowledged(0, 31, 31, 0);
+    ring.acknowledged(0, 0, 31, 31, 0);
     ring.stampDeferred(32);
     assertEquals(32, ring.drainTo(sink));
     ring.deferTimes();
-    ring.acknowledged(0, 32, 32, 0);
+    ring.acknowledged(0, 0, 32, 32, 0);
     ring.stampDeferred(33);
     ring.flush();
     assertEquals(1, ring.drainTo(sink));
@@ -134,7 +147,7 @@ class EventRingTest {
     collector.start();
     for (int i = 0; i < total; i++) {
       if (i % 2 == 0) {
-        ring.acknowledged(1, i, i, i + 1);
+        ring.acknowledged(1, 0, i, i, i + 1);
       } else {
         ring.deferTimes();
         ring.delivered(2, 0, 4, 64, i, i, 0);
@@ -153,13 +166,23 @@ class EventRingTest {
   }
 
   @Test
+  void completionsCarryTheLow32BitsOfTheirSequenceNumber() {
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
+    ring.acknowledged(1, (5L << 32) + 77, 100, 150, 900);
+    ring.sendFailed(1, 78, 200, 1_200);
+    Recorded sink = new Recorded();
+    ring.drainTo(sink);
+    assertEquals(List.of("ack 1 #77 100 150 900", "failed 1 #78 200 1200"), sink.events);
+  }
+
+  @Test
   void aFullRingWithNobodyDrainingDiscardsInsteadOfBlockingForever() {
     EventRing ring = new EventRing(4, Thread.currentThread(), () -> true);
     assertTimeoutPreemptively(
         Duration.ofSeconds(5),
         () -> {
           for (int i = 0; i < 100; i++) {
-            ring.sendFailed(0);
+            ring.sendFailed(0, 0, 0, 0);
           }
         });
   }

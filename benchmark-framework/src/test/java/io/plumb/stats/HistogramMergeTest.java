@@ -42,12 +42,12 @@ class HistogramMergeTest {
   @Test
   void periodStatsAddUp() {
     PublishRecorder recorder = new PublishRecorder(1);
-    recorder.acknowledged(0, 0, 1_000, 2_000_000);
-    recorder.acknowledged(0, 0, PublishRecorder.UNKNOWN, 5_000_000);
-    recorder.failed();
+    recorder.acknowledged(0, 0, 0, 1_000, 2_000_000);
+    recorder.acknowledged(0, 1, 0, PublishRecorder.UNKNOWN, 5_000_000);
+    recorder.failed(0, 2, 0);
     PeriodStats.Builder first = new PeriodStats.Builder();
     recorder.takePeriod(first);
-    recorder.acknowledged(0, 0, 10, 1_000);
+    recorder.acknowledged(0, 3, 0, 10, 1_000);
     PeriodStats.Builder second = new PeriodStats.Builder();
     recorder.takePeriod(second);
     PeriodStats sum = first.build().plus(second.build());

@@ -30,7 +30,7 @@ class StatsCollectorTest {
                   }
                   EventRing ring = stats.ring();
                   for (int i = 0; i < perThread; i++) {
-                    ring.acknowledged(producer, 1_000, 1_500, 3_000);
+                    ring.acknowledged(producer, i, 1_000, 1_500, 3_000);
                     ring.delivered(subscription, 0, producer, 100, i, 1_000, 5_000);
                   }
                 });

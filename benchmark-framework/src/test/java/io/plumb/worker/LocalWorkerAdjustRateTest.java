@@ -78,7 +78,8 @@ class LocalWorkerAdjustRateTest {
       // A message whose intended time had moved past its receipt would show here.
       assertEquals(0, totals.negativeEndToEnd());
       Totals balance = worker.totals();
-      long acked = balance.ackedByProducer().values().stream().mapToLong(Long::longValue).sum();
+      long acked =
+          balance.ackedByProducer().values().stream().mapToLong(SequenceRanges::size).sum();
       long distinct =
           balance.receivedBySubscription().values().stream()
               .flatMap(byProducer -> byProducer.values().stream())

@@ -1,0 +1,132 @@
+package io.plumb.coordinator;
+
+import io.plumb.fault.FaultAnalysis;
+import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.FaultPlan;
+import io.plumb.fault.FaultSchedule;
+import io.plumb.fault.LeaderSource;
+import io.plumb.fault.LocalCluster;
+import io.plumb.input.BadInputException;
+import io.plumb.result.PeriodSample;
+import io.plumb.stats.PeriodStats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A run's fault plan, plugged into its steps: checked against the cluster once the driver is up
+ * (before any load), a publish timeline kept from the first send, the schedule started with the
+ * measured phase and stopped with the load, and each fault's outcome read from what was measured.
+ */
+final class FaultSteps {
+  private final RunContext run;
+  private final FaultPlan plan;
+  private FaultSchedule schedule;
+  private boolean started;
+
+  private FaultSteps(RunContext run, FaultPlan plan) {
+    this.run = run;
+    this.plan = plan;
+  }
+
+  static Optional<FaultSteps> of(RunContext run) {
+    return run.options().faultPlan().map(plan -> new FaultSteps(run, plan));
+  }
+
+  /** After the topics exist: the cluster, the driver and the plan must fit, or nothing runs. */
+  void check() {
+    try {
+      run.worker().clockNow();
+    } catch (UnsupportedOperationException e) {
+      throw new BadInputException(
+          plan.file()
+              + ": a fault plan needs the in-process worker (the cluster's state files are on this host); run without --workers");
+    }
+    String broker = brokerOf(run.driverClass());
+    String topic = run.plan().topics().get(0).name();
+    LeaderSource leaders =
+        new LeaderSource() {
+          @Override
+          public boolean available() {
+            return run.worker().locatesLeaders();
+          }
+
+          @Override
+          public String meaning() {
+            return run.worker().leaderMeaning();
+          }
+
+          @Override
+          public Optional<String> leader() {
+            return run.worker().leaderOf(topic);
+          }
+        };
+    schedule =
+        new FaultSchedule(
+            plan, LocalCluster.of(broker), leaders, run.worker()::clockNow, run::step);
+    schedule.check(run.workload().testDuration());
+    run.step(
+        "fault plan "
+            + plan.file()
+            + ": "
+            + String.join("; ", plan.faults().stream().map(f -> f.describe()).toList()));
+  }
+
+  /** Before load starts: every send is kept on the publish timeline. */
+  void beforeLoad() {
+    run.worker().keepPublishTimeline(plan.stallAfter().toNanos());
+  }
+
+  void phaseStarted(Phase phase) {
+    if (schedule == null) {
+      return;
+    }
+    if (phase == Phase.MEASURE && !started) {
+      started = true;
+      schedule.start();
+    } else if (phase == Phase.DRAIN) {
+      schedule.loadStopped();
+    }
+  }
+
+  /** Load has stopped (or the run failed): undo whatever is still in effect. */
+  void loadStopped() {
+    if (schedule != null && started) {
+      schedule.loadStopped();
+    }
+  }
+
+  List<FaultOutcome> outcomes() {
+    if (schedule == null || !started) {
+      return List.of();
+    }
+    Measurement measurement = run.measurement();
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    long start = schedule.measureStart();
+    long duplicates = 0;
+    long outOfOrder = 0;
+    for (PeriodSample sample : measurement.samples()) {
+      long end = start + (long) (sample.seconds() * 1e9);
+      periods.add(new FaultAnalysis.Period(start, end, sample.stats()));
+      duplicates += sample.stats().duplicates();
+      outOfOrder += sample.stats().outOfOrder();
+      start = end;
+    }
+    PeriodStats measured = measurement.measured();
+    return FaultAnalysis.outcomes(
+        plan,
+        schedule.records(),
+        schedule.measureStart(),
+        run.worker().publishTimeline(),
+        periods,
+        Math.max(0, measured.duplicates() - duplicates),
+        Math.max(0, measured.outOfOrder() - outOfOrder));
+  }
+
+  /** kafka from io.plumb.driver.kafka.KafkaBenchmarkDriver: the deploy script's name. */
+  static String brokerOf(String driverClass) {
+    String pkg =
+        driverClass.contains(".") ? driverClass.substring(0, driverClass.lastIndexOf('.')) : "";
+    return pkg.substring(pkg.lastIndexOf('.') + 1);
+  }
+}

@@ -1,0 +1,56 @@
+package io.plumb.fault;
+
+import java.util.List;
+
+/**
+ * What one fault did to the run, as the result and the console report it. Times are seconds from
+ * the start of the measured phase, or lengths in seconds.
+ *
+ * @param index the entry's position in the plan, from 1
+ * @param target as the plan wrote it: leader, followers, random, node N
+ * @param nodes the nodes it hit, as the cluster's state files name them
+ * @param leaderMeaning what "leader" meant for this broker; null when the target was a node
+ * @param appliedSeconds when it was applied; null when it never was (see {@code error})
+ * @param undoneSeconds when the node was let go again (thawed, reconnected, up again); null if not
+ * @param unavailableSeconds from the first publish that failed or stalled to the first
+ *     acknowledgement of a later one; null when no publish failed or stalled
+ * @param availableAgain false when publishing had not resumed by the end of the run
+ * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
+ *     due while this fault was the latest
+ * @param recoverySeconds from the fault until consumer throughput and end-to-end p99 were back
+ *     within 10% of their level before the first fault, for two periods in a row; null when they
+ *     were not back before the next fault or the end
+ * @param publishFailures sends that failed, of messages due while this fault was the latest
+ * @param slowPublishes sends acknowledged later than the plan's stall threshold
+ * @param acknowledgedLost messages the broker acknowledged that no consumer received after the
+ *     drain, of those due while this fault was the latest
+ * @param duplicates deliveries of a message already received, while this fault was the latest
+ * @param outOfOrder first deliveries that came after a later message of the same producer and
+ *     partition, while this fault was the latest
+ * @param error why the action or its undoing failed; null when both worked
+ */
+public record FaultOutcome(
+    int index,
+    String action,
+    String target,
+    List<String> nodes,
+    String leaderMeaning,
+    double atSeconds,
+    Double durationSeconds,
+    Double appliedSeconds,
+    Double undoneSeconds,
+    Double unavailableSeconds,
+    boolean availableAgain,
+    double longestPublishSeconds,
+    Double recoverySeconds,
+    long publishFailures,
+    long slowPublishes,
+    long acknowledgedLost,
+    long duplicates,
+    long outOfOrder,
+    String error) {
+
+  public FaultOutcome {
+    nodes = List.copyOf(nodes);
+  }
+}

@@ -1,0 +1,101 @@
+package io.plumb.fault;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Acts on one node's process: signals for kill and freeze, the cluster's own script for a clean
+ * stop and for starting a node again with its data. The scripts' output goes to {@code faults.log}
+ * in the cluster's state directory, not to the console.
+ */
+final class NodeControl {
+  private static final long START_TIMEOUT_SECONDS = 300;
+
+  private final LocalCluster cluster;
+
+  NodeControl(LocalCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  /** SIGKILL, and waits until the process is gone (its ports free for a restart). */
+  void kill(ClusterNode node) {
+    ProcessHandle process = process(node);
+    process.destroyForcibly();
+    try {
+      process.onExit().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new FaultException(node + " (PID " + process.pid() + ") did not die after SIGKILL");
+    }
+  }
+
+  void freeze(ClusterNode node) {
+    signal(node, "-STOP");
+  }
+
+  void thaw(ClusterNode node) {
+    signal(node, "-CONT");
+  }
+
+  /** A clean stop through the cluster's script (SIGTERM and a wait, as an operator would). */
+  void stop(ClusterNode node) {
+    script("stop-node", node);
+  }
+
+  /** Starts a stopped or killed node again with its data, and waits until it is up. */
+  void start(ClusterNode node) {
+    script("start-node", node);
+  }
+
+  private ProcessHandle process(ClusterNode node) {
+    OptionalLong pid = node.pid();
+    if (pid.isEmpty()) {
+      throw new FaultException(node + " is not running (no PID in " + node.envFile() + ")");
+    }
+    return ProcessHandle.of(pid.getAsLong())
+        .filter(ProcessHandle::isAlive)
+        .orElseThrow(
+            () -> new FaultException(node + " is not running (PID " + pid.getAsLong() + " gone)"));
+  }
+
+  private void signal(ClusterNode node, String signal) {
+    ProcessHandle process = process(node);
+    run(List.of("kill", signal, Long.toString(process.pid())), 10, "kill " + signal);
+  }
+
+  private void script(String command, ClusterNode node) {
+    run(
+        List.of(cluster.script().toString(), command, node.name()),
+        START_TIMEOUT_SECONDS,
+        cluster.script().getFileName() + " " + command + " " + node.name());
+  }
+
+  private void run(List<String> command, long timeoutSeconds, String what) {
+    Path log = cluster.stateDir().resolve("faults.log");
+    try {
+      Files.createDirectories(cluster.stateDir());
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      builder.environment().put("PLUMB_STATE_DIR", cluster.stateDir().getParent().toString());
+      Process process = builder.start();
+      if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new FaultException(what + " took over " + timeoutSeconds + " s (log: " + log + ")");
+      }
+      if (process.exitValue() != 0) {
+        throw new FaultException(
+            what + " failed with exit " + process.exitValue() + " (log: " + log + ")");
+      }
+    } catch (IOException e) {
+      throw new FaultException(what + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FaultException(what + " was interrupted");
+    }
+  }
+}

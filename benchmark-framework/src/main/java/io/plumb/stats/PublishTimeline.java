@@ -1,0 +1,139 @@
+package io.plumb.stats;
+
+import java.util.Arrays;
+
+/**
+ * What became of the sends of each short slice of the schedule, by intended send time: how many
+ * were acknowledged, failed, or acknowledged only after the stall threshold, and when the first
+ * acknowledgement of the slice came. A fault's unavailability is read from it: the first slice
+ * whose sends failed or stalled, and the first acknowledgement of a send intended at or after it.
+ *
+ * <p>Kept only for runs that need it (a fault plan), by the {@link StatsCollector}'s thread. Slices
+ * are {@link #SLICE_NANOS} wide, counted from the first intended time recorded.
+ */
+public final class PublishTimeline {
+  /** 10 ms: fine enough for sub-second faults, 100 slices a second of run. */
+  public static final long SLICE_NANOS = 10_000_000L;
+
+  private final long stallNanos;
+  private long origin = Long.MIN_VALUE;
+  private long[] acked = new long[1024];
+  private long[] failed = new long[1024];
+  private long[] stalled = new long[1024];
+  private long[] lost = new long[1024];
+  private long[] firstAck = filled(1024);
+  private long[] slowest = new long[1024];
+  private int used;
+
+  /**
+   * @param stallNanos an acknowledgement later than this after the intended send time is a stall
+   */
+  public PublishTimeline(long stallNanos) {
+    this.stallNanos = stallNanos;
+  }
+
+  public void acknowledged(long intended, long completed) {
+    int slice = slice(intended);
+    if (slice < 0) {
+      return;
+    }
+    acked[slice]++;
+    long latency = completed - intended;
+    if (latency > stallNanos) {
+      stalled[slice]++;
+    }
+    slowest[slice] = Math.max(slowest[slice], latency);
+    firstAck[slice] = Math.min(firstAck[slice], completed);
+  }
+
+  public void failed(long intended) {
+    int slice = slice(intended);
+    if (slice >= 0) {
+      failed[slice]++;
+    }
+  }
+
+  /** An acknowledged message that no consumer received, known once the run has drained. */
+  public void lost(long intended) {
+    int slice = slice(intended);
+    if (slice >= 0) {
+      lost[slice]++;
+    }
+  }
+
+  /** A copy to hand out: the collector keeps recording into this one. */
+  public Snapshot snapshot() {
+    return new Snapshot(
+        origin,
+        stallNanos,
+        Arrays.copyOf(acked, used),
+        Arrays.copyOf(failed, used),
+        Arrays.copyOf(stalled, used),
+        Arrays.copyOf(lost, used),
+        Arrays.copyOf(firstAck, used),
+        Arrays.copyOf(slowest, used));
+  }
+
+  private int slice(long intended) {
+    if (origin == Long.MIN_VALUE) {
+      origin = intended;
+    }
+    long index = Math.floorDiv(intended - origin, SLICE_NANOS);
+    if (index < 0 || index > Integer.MAX_VALUE - 1) {
+      return -1; // before the first send recorded (a late probe): nothing to learn from it
+    }
+    int slice = (int) index;
+    if (slice >= acked.length) {
+      int length = Math.max(slice + 1, acked.length * 2);
+      acked = Arrays.copyOf(acked, length);
+      failed = Arrays.copyOf(failed, length);
+      stalled = Arrays.copyOf(stalled, length);
+      lost = Arrays.copyOf(lost, length);
+      slowest = Arrays.copyOf(slowest, length);
+      int old = firstAck.length;
+      firstAck = Arrays.copyOf(firstAck, length);
+      Arrays.fill(firstAck, old, length, Long.MAX_VALUE);
+    }
+    used = Math.max(used, slice + 1);
+    return slice;
+  }
+
+  private static long[] filled(int length) {
+    long[] values = new long[length];
+    Arrays.fill(values, Long.MAX_VALUE);
+    return values;
+  }
+
+  /**
+   * The timeline at one moment; slice {@code i} holds sends intended from {@code origin + i *
+   * SLICE_NANOS}. {@code firstAck} is {@code Long.MAX_VALUE} where nothing was acknowledged.
+   */
+  public record Snapshot(
+      long origin,
+      long stallNanos,
+      long[] acked,
+      long[] failed,
+      long[] stalled,
+      long[] lost,
+      long[] firstAck,
+      long[] slowest) {
+
+    public static final Snapshot EMPTY =
+        new Snapshot(
+            0, 0, new long[0], new long[0], new long[0], new long[0], new long[0], new long[0]);
+
+    public int slices() {
+      return acked.length;
+    }
+
+    public long sliceStart(int slice) {
+      return origin + slice * SLICE_NANOS;
+    }
+
+    /** The slice holding intended time {@code time}, clamped to the timeline. */
+    public int sliceOf(long time) {
+      long index = Math.floorDiv(time - origin, SLICE_NANOS);
+      return (int) Math.max(0, Math.min(slices(), index));
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package io.plumb.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.plumb.stats.SequenceRanges;
+import io.plumb.worker.WorkerSpecs.ConsumerSpec;
+import io.plumb.worker.WorkerSpecs.ProducerSpec;
+import io.plumb.worker.WorkerSpecs.TopicSpec;
+import io.plumb.worker.WorkerSpecs.Totals;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Loss is judged by sequence numbers, never by counts that can cancel out. */
+class LossBySequenceTest {
+  private final RunPlan plan =
+      new RunPlan(
+          List.of(new TopicSpec("t", 1)),
+          List.of(new ConsumerSpec("t", "s")),
+          List.of(new ProducerSpec(0, "t")),
+          Map.of("t/s", "t"),
+          1000);
+
+  @Test
+  void aFailedSendThatArrivedNeverHidesAnAcknowledgedOneThatDidNot() {
+    // 0..99 sent; 50 failed (but the broker kept it), 60 acknowledged and never delivered.
+    SequenceRanges acked = SequenceRanges.range(0, 50).union(SequenceRanges.range(51, 100));
+    SequenceRanges received = SequenceRanges.range(0, 60).union(SequenceRanges.range(61, 100));
+    Totals totals =
+        new Totals(
+            Map.of(0, acked),
+            Map.of(0, SequenceRanges.range(50, 51)),
+            Map.of("t/s", Map.of(0, received)),
+            0);
+
+    // Counted as before (acknowledged 99, received 99), nothing would be missing.
+    assertEquals(1, DeliveryCount.outstanding(plan, totals));
+    assertEquals(1, DeliveryCount.receivedUnacknowledged(plan, totals));
+  }
+}

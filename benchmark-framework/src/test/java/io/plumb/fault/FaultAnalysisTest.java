@@ -1,0 +1,161 @@
+package io.plumb.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.stats.PeriodStats;
+import io.plumb.stats.PublishTimeline;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A run reduced to what the analysis reads: one send per millisecond on the publish timeline,
+ * one-second periods, and a fault whose outage the test draws by hand.
+ */
+class FaultAnalysisTest {
+  private static final long SECOND = 1_000_000_000L;
+  private static final long MS = 1_000_000L;
+  private static final long START = 1_000 * SECOND;
+
+  private final FaultSpec kill =
+      new FaultSpec(
+          1,
+          3,
+          Duration.ofSeconds(10),
+          FaultAction.KILL,
+          new FaultTarget(FaultTarget.Kind.LEADER, Optional.empty()),
+          Optional.of(Duration.ofSeconds(5)));
+  private final FaultPlan plan =
+      new FaultPlan(
+          Path.of("plan.yaml"), Duration.ofSeconds(1), Duration.ofSeconds(30), List.of(kill));
+
+  @Test
+  void
+      anOutageIsUnavailableFromItsFirstStalledSendToTheNextAcknowledgementAndRecoversWithTheRate() {
+    long fault = START + 10 * SECOND;
+    long resumed = fault + 2_500 * MS; // the new leader acknowledges 2.5 s after the kill
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START; t < START + 30 * SECOND; t += MS) {
+      boolean waiting = t >= fault - 5 * MS && t < resumed;
+      timeline.acknowledged(t, waiting ? resumed + (t - fault) / 100 : t + 2 * MS);
+    }
+    for (long t = fault + 300 * MS; t < fault + 310 * MS; t += MS) {
+      timeline.failed(t);
+    }
+    timeline.lost(fault - 3 * MS);
+    // Consumers get 1,000 msg/s at 5 ms p99, none while the leader is gone, then a catch-up
+    // second at twice the rate, then the old level from 14 s on.
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 30; s++) {
+      long received = s < 10 ? 1000 : s < 12 ? 200 : s < 14 ? 2_000 : 1000;
+      long p99 = s >= 10 && s < 14 ? 2 * SECOND : 5 * MS;
+      periods.add(period(s, received, p99, s == 12 ? 3 : 0));
+    }
+
+    FaultOutcome outcome =
+        FaultAnalysis.outcomes(
+                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 4, 0)
+            .get(0);
+
+    assertEquals(2.5, outcome.unavailableSeconds(), 0.011);
+    assertTrue(outcome.availableAgain());
+    assertEquals(
+        4.0, outcome.recoverySeconds(), 1e-9, "periods from 14 s are back to the old level");
+    assertEquals(10, outcome.publishFailures());
+    // Sends of the outage's first 1.5 s waited over the 1 s stall limit; later ones less.
+    assertTrue(
+        outcome.slowPublishes() > 1_400 && outcome.slowPublishes() < 1_600, outcome.toString());
+    assertEquals(1, outcome.acknowledgedLost());
+    assertEquals(3 + 4, outcome.duplicates(), "in its periods, plus the drain's");
+    assertEquals(10.0, outcome.appliedSeconds(), 1e-9);
+    assertTrue(outcome.longestPublishSeconds() > 2.5, outcome.toString());
+  }
+
+  @Test
+  void aFaultThatNobodyNoticesCostsNothing() {
+    long fault = START + 10 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START; t < START + 20 * SECOND; t += MS) {
+      timeline.acknowledged(t, t + 2 * MS);
+    }
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      periods.add(period(s, 1000, 5 * MS, 0));
+    }
+    FaultOutcome outcome =
+        FaultAnalysis.outcomes(
+                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+            .get(0);
+    assertNull(outcome.unavailableSeconds());
+    assertEquals(0.0, outcome.recoverySeconds(), 1e-9);
+    assertEquals(0, outcome.acknowledgedLost());
+  }
+
+  @Test
+  void publishingThatNeverResumesIsReportedSoAndNotRecovered() {
+    long fault = START + 10 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START; t < START + 20 * SECOND; t += MS) {
+      if (t < fault) {
+        timeline.acknowledged(t, t + 2 * MS);
+      } else {
+        timeline.failed(t);
+      }
+    }
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      periods.add(period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
+    }
+    FaultOutcome outcome =
+        FaultAnalysis.outcomes(
+                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+            .get(0);
+    assertFalse(outcome.availableAgain());
+    assertEquals(10.0, outcome.unavailableSeconds(), 0.011);
+    assertNull(outcome.recoverySeconds());
+    assertEquals(10_000, outcome.publishFailures());
+  }
+
+  private FaultRecord applied(long at) {
+    return new FaultRecord(kill, List.of("2"), "leader of partition 0", at, at + 5 * SECOND, null);
+  }
+
+  private static FaultAnalysis.Period period(int second, long received, long p99, long duplicates) {
+    org.HdrHistogram.Histogram endToEnd = io.plumb.stats.Histograms.forMerging();
+    endToEnd.recordValueWithCount(p99 / 2, Math.max(1, received * 98 / 100));
+    endToEnd.recordValueWithCount(p99, Math.max(1, received * 2 / 100));
+    PeriodStats stats =
+        new PeriodStats.Builder().build().plus(statsWith(received, duplicates, endToEnd));
+    long start = START + second * SECOND;
+    return new FaultAnalysis.Period(start, start + SECOND, stats);
+  }
+
+  private static PeriodStats statsWith(
+      long received, long duplicates, org.HdrHistogram.Histogram endToEnd) {
+    org.HdrHistogram.Histogram empty = io.plumb.stats.Histograms.forMerging();
+    return new PeriodStats(
+        received,
+        0,
+        received,
+        0,
+        0,
+        received,
+        0,
+        duplicates,
+        0,
+        0,
+        0,
+        0,
+        0,
+        empty,
+        empty,
+        empty,
+        endToEnd);
+  }
+}

@@ -1,0 +1,163 @@
+package io.plumb.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.plumb.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/benchmark --faults}: refusals before any load, and a whole run against the loopback
+ * driver with its "cluster" of {@link TestNode} processes, from plan to result file.
+ */
+class FaultCommandTest {
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private TestCluster nodes;
+
+  @AfterEach
+  void cleanUp() {
+    System.clearProperty("plumb.home");
+    if (nodes != null) {
+      nodes.close();
+    }
+  }
+
+  @Test
+  void aFaultPlanRunsBesideTheLoadAndEachFaultLandsInTheResult() throws Exception {
+    Path home = dir.resolve("home");
+    nodes = new TestCluster(home, "loopback", 3, 28_800);
+    System.setProperty("plumb.home", home.toString());
+    long victim = nodes.node(2).pid().orElseThrow();
+    Path result = dir.resolve("result.json");
+
+    int status =
+        run(
+            "--faults",
+            plan("  - {at: 1s, action: kill, target: node 2, duration: 500ms}").toString(),
+            "-o",
+            result.toString(),
+            "-d",
+            loopback().toString(),
+            workload(3).toString());
+
+    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    assertFalse(ProcessHandle.of(victim).map(ProcessHandle::isAlive).orElse(false));
+    assertTrue(nodes.node(2).running(), "started again after its duration");
+    JsonNode fault = new ObjectMapper().readTree(result.toFile()).path("faults").path(0);
+    assertEquals("kill", fault.path("action").asText());
+    assertEquals("2", fault.path("nodes").path(0).asText());
+    assertEquals(1.0, fault.path("appliedSeconds").asDouble(), 0.3);
+    assertTrue(fault.path("undoneSeconds").asDouble() >= 1.5, fault.toString());
+    // The loopback broker never noticed: nothing stalled, nothing lost.
+    assertTrue(fault.path("unavailableSeconds").isNull(), fault.toString());
+    assertEquals(0, fault.path("acknowledgedLost").asLong());
+    // (Recovery is not asserted: restarting a node's JVM on a small host can slow the generator.)
+    assertTrue(fault.has("recoverySeconds"), fault.toString());
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertTrue(console.contains("fault 1: kill node 2 for 500 ms"), console);
+    assertTrue(console.contains("Fault 1      kill node 2 at "), console);
+    assertTrue(console.contains("| unavailable never | recovered "), console);
+  }
+
+  @Test
+  void withoutAClusterThePlanIsRefusedBeforeAnyLoad() throws IOException {
+    Path home = dir.resolve("empty-home");
+    Files.createDirectories(home.resolve("deploy/local"));
+    System.setProperty("plumb.home", home.toString());
+    assertBadInput(
+        ": faults need a cluster, and loopback has no node recorded in "
+            + home.resolve(".plumb/loopback")
+            + ": start one with deploy/local/loopback.sh start --nodes 3",
+        "--faults",
+        plan("  - {at: 1s, action: kill, target: node 1}").toString(),
+        "-d",
+        loopback().toString(),
+        workload(3).toString());
+  }
+
+  @Test
+  void optionsThatCannotJoinAFaultPlanAreRefused() throws IOException {
+    String plan = plan("  - {at: 1s, action: kill, target: node 1}").toString();
+    assertBadInput(
+        "--faults: applies to single fixed-rate runs; drop --rates",
+        "--faults",
+        plan,
+        "--rates",
+        "1k,2k",
+        "-d",
+        loopback().toString(),
+        workload(3).toString());
+    err.reset();
+    assertBadInput(
+        "--faults: needs the in-process worker, on the host whose cluster it acts on; drop --workers",
+        "--faults",
+        plan,
+        "--workers",
+        "http://127.0.0.1:9,http://127.0.0.1:10",
+        "--worker-roles",
+        "both",
+        "-d",
+        loopback().toString(),
+        workload(3).toString());
+    err.reset();
+    assertBadInput(
+        "fault 1: field 'action': 'crash' is not an action",
+        "--faults",
+        plan("  - {at: 1s, action: crash, target: node 1}").toString(),
+        "-d",
+        loopback().toString(),
+        workload(3).toString());
+  }
+
+  private int run(String... args) {
+    return Main.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private void assertBadInput(String expected, String... args) {
+    assertEquals(2, run(args), err.toString(StandardCharsets.UTF_8));
+    String message = err.toString(StandardCharsets.UTF_8);
+    assertTrue(message.contains(expected), message);
+    assertEquals(1, message.lines().count(), message);
+  }
+
+  private Path plan(String entry) throws IOException {
+    Path file = dir.resolve("plan.yaml");
+    Files.writeString(file, "faults:\n" + entry + "\n");
+    return file;
+  }
+
+  private Path loopback() throws IOException {
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    return driver;
+  }
+
+  private Path workload(int seconds) throws IOException {
+    Path workload = dir.resolve("w.yaml");
+    Files.writeString(
+        workload,
+        "topics: 1\npartitionsPerTopic: 1\nmessageSize: 64\nsubscriptionsPerTopic: 1\n"
+            + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\n"
+            + "testDurationSeconds: "
+            + seconds
+            + "\nwarmupDurationSeconds: 1\n");
+    return workload;
+  }
+}

@@ -1,0 +1,283 @@
+package io.plumb.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.input.BadInputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fault schedules against real processes: a three-node {@link TestCluster} whose nodes listen on
+ * loopback, each in a cgroup of its own. Kills, freezes and network cuts are checked by what the
+ * processes and their sockets do, not by what the schedule says it did.
+ */
+class FaultScheduleTest {
+  private static final int BASE_PORT = 28_700;
+
+  @TempDir Path dir;
+
+  private TestCluster nodes;
+  private final List<String> progress = new ArrayList<>();
+
+  @AfterEach
+  void stopNodes() {
+    if (nodes != null) {
+      nodes.close();
+    }
+  }
+
+  @Test
+  void aKilledNodeDiesAtItsTimeAndIsStartedAgainAfterItsDuration() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT);
+    long before = nodes.node(2).pid().orElseThrow();
+    FaultSchedule schedule =
+        schedule(plan("at: 300ms", "action: kill", "target: node 2", "duration: 1s"));
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+
+    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+    awaitTrue(() -> ProcessHandle.of(before).map(p -> !p.isAlive()).orElse(true), "killed");
+    assertFalse(TestNode.ping(nodes.port(2)), "a killed node answers nothing");
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "started again");
+    long after = nodes.node(2).pid().orElseThrow();
+    assertNotEquals(before, after);
+    assertTrue(TestNode.ping(nodes.port(2)), "node 2 answers again");
+    schedule.loadStopped();
+
+    FaultRecord record = schedule.records().get(0);
+    assertEquals(List.of("2"), record.nodes());
+    long appliedAfter = record.appliedAt() - schedule.measureStart();
+    assertTrue(
+        appliedAfter >= 300_000_000L && appliedAfter < 1_000_000_000L,
+        "applied after " + appliedAfter);
+    assertTrue(record.undoneAt() - record.appliedAt() >= 1_000_000_000L, record.toString());
+    assertNull(record.error());
+  }
+
+  @Test
+  void aFrozenNodeIsStoppedUntilItsDurationEndsThenRunsOn() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 10);
+    long pid = nodes.node(1).pid().orElseThrow();
+    FaultSchedule schedule =
+        schedule(plan("at: 0s", "action: freeze", "target: node 1", "duration: 2s"));
+    schedule.start();
+
+    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+    awaitTrue(() -> state(pid) == 'T', "stopped");
+    assertFalse(TestNode.ping(nodes.port(1)), "a frozen node answers nothing");
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "thawed");
+    assertNotEquals('T', state(pid));
+    assertTrue(TestNode.ping(nodes.port(1)), "the same process answers again");
+    assertEquals(pid, nodes.node(1).pid().orElseThrow());
+    schedule.loadStopped();
+  }
+
+  @Test
+  void isolateCutsTheNodeOffFromPeersAndClientsAndHealsAfterItsDuration() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 20);
+    FaultSchedule schedule =
+        schedule(plan("at: 0s", "action: isolate", "target: node 2", "duration: 4s"));
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+
+    assertFalse(TestNode.ping(nodes.port(2)), "clients cannot reach node 2");
+    assertEquals("unreachable", TestNode.probe(nodes.port(1), nodes.port(2)), "node 1 to node 2");
+    assertTrue(TestNode.ping(nodes.port(1)), "node 1 is untouched");
+    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(3)), "node 1 to node 3");
+
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "reconnected");
+    assertTrue(TestNode.ping(nodes.port(2)), "clients reach node 2 again");
+    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(2)));
+    schedule.loadStopped();
+  }
+
+  @Test
+  void partitionCutsTheNodeOffFromItsPeersWhileClientsStillReachIt() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 30);
+    FaultSchedule schedule =
+        schedule(plan("at: 0s", "action: partition", "target: node 2", "duration: 5s"));
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+
+    assertTrue(TestNode.ping(nodes.port(2)), "clients still reach node 2");
+    assertEquals("unreachable", TestNode.probe(nodes.port(1), nodes.port(2)), "node 1 to node 2");
+    assertEquals("unreachable", TestNode.probe(nodes.port(2), nodes.port(3)), "node 2 to node 3");
+    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(3)), "node 1 to node 3");
+
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "healed");
+    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(2)));
+    assertEquals("reachable", TestNode.probe(nodes.port(2), nodes.port(3)));
+    schedule.loadStopped();
+  }
+
+  @Test
+  void theLeaderIsTheNodeTheBrokerNamesAtTheMomentOfTheFault() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 40);
+    long leaderPid = nodes.node(3).pid().orElseThrow();
+    LeaderSource broker = leaders(Optional.of("127.0.0.1:" + nodes.port(3)));
+    FaultSchedule schedule =
+        new FaultSchedule(
+            plan("at: 0s", "action: kill", "target: leader", "duration: 500ms"),
+            nodes.cluster(),
+            broker,
+            System::nanoTime,
+            progress::add);
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "done");
+    schedule.loadStopped();
+
+    FaultRecord record = schedule.records().get(0);
+    assertEquals(List.of("3"), record.nodes());
+    assertEquals("leader of the test", record.leaderMeaning());
+    assertTrue(ProcessHandle.of(leaderPid).map(p -> !p.isAlive()).orElse(true));
+    assertTrue(
+        progress.get(0).contains("node 3 (leader: leader of the test)"), progress.toString());
+  }
+
+  @Test
+  void faultsNotYetDueWhenLoadStopsAreNeverApplied() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 50);
+    long pid = nodes.node(1).pid().orElseThrow();
+    FaultSchedule schedule = schedule(plan("at: 20s", "action: kill", "target: node 1"));
+    schedule.start();
+    schedule.loadStopped();
+
+    assertFalse(schedule.records().get(0).applied());
+    assertEquals("not applied: load stopped first", schedule.records().get(0).error());
+    assertTrue(ProcessHandle.of(pid).orElseThrow().isAlive());
+  }
+
+  @Test
+  void plansThatCannotWorkOnThisClusterAreRefusedBeforeAnyLoad() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 60);
+    BadInputException late =
+        assertThrows(
+            BadInputException.class,
+            () ->
+                schedule(plan("at: 90s", "action: kill", "target: node 1"))
+                    .check(Duration.ofSeconds(60)));
+    assertTrue(
+        late.getMessage()
+            .endsWith(": fault 1: field 'at': 90 s is past the end of the measured phase (60 s)"),
+        late.getMessage());
+
+    BadInputException missing =
+        assertThrows(
+            BadInputException.class,
+            () ->
+                schedule(plan("at: 1s", "action: kill", "target: node 7"))
+                    .check(Duration.ofSeconds(60)));
+    assertTrue(
+        missing
+            .getMessage()
+            .endsWith("field 'target': no node 7 in the testbroker cluster (its nodes: 1, 2, 3)"),
+        missing.getMessage());
+
+    BadInputException leader =
+        assertThrows(
+            BadInputException.class,
+            () ->
+                new FaultSchedule(
+                        plan("at: 1s", "action: kill", "target: leader"),
+                        nodes.cluster(),
+                        leaders(null),
+                        System::nanoTime,
+                        progress::add)
+                    .check(Duration.ofSeconds(60)));
+    assertTrue(
+        leader
+            .getMessage()
+            .contains("field 'target': leader needs a driver that can name the leader"),
+        leader.getMessage());
+  }
+
+  @Test
+  void aClusterOfOneNodeIsNoPlaceForFaults() throws Exception {
+    nodes = new TestCluster(dir, 1, BASE_PORT + 70);
+    BadInputException refused =
+        assertThrows(
+            BadInputException.class,
+            () ->
+                schedule(plan("at: 1s", "action: kill", "target: node 1"))
+                    .check(Duration.ofSeconds(60)));
+    assertTrue(
+        refused
+            .getMessage()
+            .endsWith(
+                ": faults need a cluster, and testbroker has 1 node: start one with deploy/local/testbroker.sh start --nodes 3"),
+        refused.getMessage());
+  }
+
+  private FaultSchedule schedule(FaultPlan plan) {
+    return new FaultSchedule(plan, nodes.cluster(), leaders(null), System::nanoTime, progress::add);
+  }
+
+  private FaultPlan plan(String... entry) throws IOException {
+    Path file = dir.resolve("plan.yaml");
+    StringBuilder text = new StringBuilder("faults:\n");
+    for (int i = 0; i < entry.length; i++) {
+      text.append(i == 0 ? "  - " : "    ").append(entry[i]).append('\n');
+    }
+    Files.writeString(file, text);
+    return FaultPlan.read(file);
+  }
+
+  /** A broker that names {@code leader}; null: a driver that cannot tell. */
+  private static LeaderSource leaders(Optional<String> leader) {
+    return new LeaderSource() {
+      @Override
+      public boolean available() {
+        return leader != null;
+      }
+
+      @Override
+      public String meaning() {
+        return "leader of the test";
+      }
+
+      @Override
+      public Optional<String> leader() {
+        return leader;
+      }
+    };
+  }
+
+  /** The process's state letter from /proc: 'T' while stopped. */
+  private static char state(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2);
+    } catch (IOException e) {
+      return '?';
+    }
+  }
+
+  /** Waits, up to 20 s, for {@code condition}: the schedule acts on its own threads. */
+  private static void awaitTrue(BooleanSupplier condition, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not " + what + " within 20 s");
+      }
+      Thread.sleep(20);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package io.plumb.fault;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A local cluster of {@link TestNode} processes with a deploy script of the same shape as the
+ * brokers' ({@code start-node N}, {@code stop-node N}, state in {@code nodes/<n>/node.env}, each
+ * node in a cgroup of its own through {@code deploy/local/node-cgroup.sh}), so fault schedules act
+ * on real processes and real sockets.
+ */
+final class TestCluster implements AutoCloseable {
+  private static final Path NODE_CGROUP =
+      Path.of("..", "deploy", "local", "node-cgroup.sh").toAbsolutePath().normalize();
+
+  private final Path stateRoot;
+  private final LocalCluster cluster;
+  private final int basePort;
+
+  TestCluster(Path dir, int nodes, int basePort) throws IOException, InterruptedException {
+    this(dir, "testbroker", nodes, basePort);
+  }
+
+  /**
+   * A cluster laid out as a source tree is: {@code home/deploy/local/<broker>.sh} and its state in
+   * {@code home/.plumb/<broker>}, so {@link LocalCluster#of} finds it with {@code plumb.home} set.
+   */
+  TestCluster(Path home, String broker, int nodes, int basePort)
+      throws IOException, InterruptedException {
+    this.stateRoot = home.resolve(".plumb");
+    this.basePort = basePort;
+    Path script = home.resolve("deploy/local/" + broker + ".sh");
+    Files.createDirectories(script.getParent());
+    String java = ProcessHandle.current().info().command().orElse("java");
+    String classes = Path.of("target", "test-classes").toAbsolutePath().toString();
+    Files.writeString(
+        script,
+        String.join(
+            "\n",
+            "#!/usr/bin/env bash",
+            "set -euo pipefail",
+            "dir=\"$PLUMB_STATE_DIR/" + broker + "/nodes/$2\"",
+            "port=$((" + basePort + " + $2))",
+            "case \"$1\" in",
+            "  start-node)",
+            "    mkdir -p \"$dir\"",
+            "    setsid "
+                + NODE_CGROUP
+                + " run plumb-test-$2 "
+                + java
+                + " -cp "
+                + classes
+                + " io.plumb.fault.TestNode $port </dev/null >\"$dir/out.log\" 2>&1 &",
+            "    pid=$!",
+            "    printf 'NODE=%s\\nPID=%s\\nPORTS=%s\\nNAME=127.0.0.1:%s\\nCGROUP=%s\\n' \"$2\" \"$pid\" \"$port\" \"$port\" \"$("
+                + NODE_CGROUP
+                + " path plumb-test-$2)\" >\"$dir/node.env\"",
+            "    for i in $(seq 100); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && exit 0; sleep 0.1; done",
+            "    echo \"node $2 did not listen on $port\" >&2; exit 1 ;;",
+            "  stop-node)",
+            "    pid=$(sed -n 's/^PID=//p' \"$dir/node.env\")",
+            "    kill -TERM \"$pid\" 2>/dev/null || true",
+            "    while kill -0 \"$pid\" 2>/dev/null; do sleep 0.05; done ;;",
+            "esac",
+            ""));
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    this.cluster = new LocalCluster(broker, stateRoot.resolve(broker), script);
+    for (int node = 1; node <= nodes; node++) {
+      run(script.toString(), "start-node", Integer.toString(node));
+    }
+  }
+
+  LocalCluster cluster() {
+    return cluster;
+  }
+
+  int port(int node) {
+    return basePort + node;
+  }
+
+  ClusterNode node(int node) {
+    return cluster.node(Integer.toString(node)).orElseThrow();
+  }
+
+  private void run(String... command) throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("PLUMB_STATE_DIR", stateRoot.toString());
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes());
+    if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+    }
+  }
+
+  @Override
+  public void close() {
+    List<ProcessHandle> processes = new ArrayList<>();
+    for (ClusterNode node : cluster.nodes()) {
+      node.pid().ifPresent(pid -> ProcessHandle.of(pid).ifPresent(processes::add));
+    }
+    for (ProcessHandle process : processes) {
+      process.destroyForcibly(); // SIGKILL ends a frozen (stopped) process too
+    }
+  }
+}
