@@ -382,6 +382,13 @@ advertisedAddress=127.0.0.1
 managedLedgerDefaultEnsembleSize=2
 managedLedgerDefaultWriteQuorum=2
 managedLedgerDefaultAckQuorum=2
+# A bookie that fails a write while the others still make the ack quorum (e.g. 3 copies, 2 acks,
+# one bookie down) is written around instead of replaced at once. BookKeeper's default replaces
+# it in the ledger's ensemble; with three bookies and an ensemble of three there is no spare, so
+# the broker closed the ledger, opened a new one on the same three bookies (the dead one stays
+# registered for its 30 s ZooKeeper session) and failed again, refusing every write until the
+# bookie came back. An acknowledged entry still has ackQuorum copies either way.
+bookkeeper_delayEnsembleChange=true
 # The default polls for new entries every 10 ms, which adds ~9 ms to end-to-end latency.
 managedLedgerNewEntriesCheckDelayInMillis=0
 transactionCoordinatorEnabled=false
