@@ -90,6 +90,9 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
             .listenerThreads(c.listenerThreads())
             .connectionsPerBroker(c.connectionsPerBroker())
             .maxConcurrentLookupRequests(c.maxConcurrentLookupRequests())
+            // Producers and consumers reconnect by themselves after a broker restart; this bounds
+            // how long they wait between attempts (the first waits 100 ms, then each doubles).
+            .maxBackoffInterval(c.maxBackoffIntervalMs(), TimeUnit.MILLISECONDS)
             .memoryLimit(c.clientMemoryLimitMB(), SizeUnit.MEGA_BYTES)
             // The client's periodic stats logging costs CPU on the load generator for nothing.
             .statsInterval(0, TimeUnit.SECONDS)
