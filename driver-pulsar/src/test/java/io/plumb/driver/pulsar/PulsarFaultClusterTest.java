@@ -54,6 +54,8 @@ class PulsarFaultClusterTest {
             "    duration: 10s");
     RunReport report =
         RUN.runWithFaults(Path.of("pulsar-replicated.yaml"), plan, Map.of(), scratch);
+    // The figures, for the record (target/surefire-reports/*-output.txt).
+    System.out.println(report.counters() + "\n" + report.faults());
 
     Counters counters = report.counters();
     assertTrue(report.complete(), report.incompleteReason());
@@ -90,6 +92,8 @@ class PulsarFaultClusterTest {
             "    duration: 3s");
     RunReport report =
         RUN.runWithFaults(Path.of("pulsar-replicated.yaml"), plan, Map.of(), scratch);
+    // The figures, for the record (target/surefire-reports/*-output.txt).
+    System.out.println(report.counters() + "\n" + report.faults());
 
     Counters counters = report.counters();
     assertTrue(report.complete(), report.incompleteReason());
