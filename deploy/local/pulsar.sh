@@ -154,6 +154,14 @@ write_log4j() {
   </Appenders>
   <Loggers>
     <Root level="info"><AppenderRef ref="console"/></Root>
+    <!-- While a bookie is down, the broker's BookKeeper client logs a line or two for every entry
+         it cannot send there (over a thousand a second at 2,000 msg/s): capped at 10 a second. -->
+    <Logger name="org.apache.bookkeeper.proto.PerChannelBookieClient" level="info">
+      <BurstFilter level="ERROR" rate="10" maxBurst="100"/>
+    </Logger>
+    <Logger name="org.apache.bookkeeper.client.DefaultBookieAddressResolver" level="info">
+      <BurstFilter level="ERROR" rate="10" maxBurst="100"/>
+    </Logger>
   </Loggers>
 </Configuration>
 EOF
