@@ -19,8 +19,14 @@
 # directories (Pulsar writes gigabytes per long run). One file per node, nodes/<N>/node.env, tells
 # other tools (fault injection, resource sampling) what runs where:
 #   NODE=2  ROLE=bookie  PID=1234  PORTS=3182  DATA_DIR=...  LOG=...  CONF=...
+#   NAME=127.0.0.1:3182  CGROUP=/sys/fs/cgroup/.../plumb-pulsar-2
 # nodes 1-3 are the bookies (the replicas), nodes/broker and nodes/zookeeper the two single
-# services; the standalone layout has one file, nodes/1, with ROLE=standalone.
+# services; the standalone layout has one file, nodes/1, with ROLE=standalone. NAME is the name
+# Pulsar gives the node (a bookie's id as BookKeeper reports it, the broker's id as the admin API
+# lists it, ZooKeeper's client address); PORTS lists every port the process listens on. Each
+# process runs in a cgroup of its own, plumb-pulsar-<node> (deploy/local/node-cgroup.sh), which
+# CGROUP names (empty where this machine has no writable cgroup v2), so a fault can cut the
+# network of one process.
 #
 # The jars come from Maven Central (deploy/local/pulsar/pom.xml, resolved once into ~/.m2).
 # Environment:
@@ -31,7 +37,8 @@ set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STATE="${PLUMB_STATE_DIR:-$REPO/.plumb}/pulsar"
-DIST="$REPO/deploy/local/pulsar"
+LOCAL_DIR="$REPO/deploy/local"
+DIST="$LOCAL_DIR/pulsar"
 NODES_DIR="$STATE/nodes"
 CLASSPATH_FILE="$STATE/classpath.txt"
 LOG4J_FILE="$STATE/log4j2-console.xml"
@@ -84,8 +91,9 @@ node_env() {
   sed -n "s/^$2=//p" "$file" | tail -n 1
 }
 
+# write_node_env NODE ROLE PID PORTS DATA LOG CONF NAME
 write_node_env() {
-  local node=$1 role=$2 pid=$3 ports=$4 data=$5 log=$6 conf=$7
+  local node=$1 role=$2 pid=$3 ports=$4 data=$5 log=$6 conf=$7 name=$8
   cat >"$(node_dir "$node")/node.env" <<EOF
 NODE=$node
 ROLE=$role
@@ -94,8 +102,13 @@ PORTS=$ports
 DATA_DIR=$data
 LOG=$log
 CONF=$conf
+NAME=$name
+CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$node")")
 EOF
 }
+
+# The cgroup a node's process runs in: plumb-pulsar-1..3, plumb-pulsar-broker, ...
+cgroup_name() { echo "plumb-pulsar-$1"; }
 
 # Nodes that have a state file, in start order (ZooKeeper first, broker last).
 known_nodes() {
@@ -141,16 +154,25 @@ write_log4j() {
   </Appenders>
   <Loggers>
     <Root level="info"><AppenderRef ref="console"/></Root>
+    <!-- While a bookie is down, the broker's BookKeeper client logs a line or two for every entry
+         it cannot send there (over a thousand a second at 2,000 msg/s): capped at 10 a second. -->
+    <Logger name="org.apache.bookkeeper.proto.PerChannelBookieClient" level="info">
+      <BurstFilter level="ERROR" rate="10" maxBurst="100"/>
+    </Logger>
+    <Logger name="org.apache.bookkeeper.client.DefaultBookieAddressResolver" level="info">
+      <BurstFilter level="ERROR" rate="10" maxBurst="100"/>
+    </Logger>
   </Loggers>
 </Configuration>
 EOF
 }
 
-# launch LOG HEAP DIRECT MAINCLASS ARGS...: starts a detached JVM, prints its PID.
+# launch NODE LOG HEAP DIRECT MAINCLASS ARGS...: starts a detached JVM in the node's cgroup,
+# prints its PID (node-cgroup.sh execs java, so the PID is the JVM's).
 launch() {
-  local log=$1 heap=$2 direct=$3
-  shift 3
-  setsid java -Xms"$heap" -Xmx"$heap" -XX:MaxDirectMemorySize="$direct" -XX:+UseG1GC \
+  local node=$1 log=$2 heap=$3 direct=$4
+  shift 4
+  setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$node")" java -Xms"$heap" -Xmx"$heap" -XX:MaxDirectMemorySize="$direct" -XX:+UseG1GC \
     --add-opens java.base/java.io=ALL-UNNAMED \
     --add-opens java.base/java.util.zip=ALL-UNNAMED \
     --add-opens java.base/java.nio=ALL-UNNAMED \
@@ -265,10 +287,11 @@ start_standalone() {
   conf="$dir/standalone.conf"
   mkdir -p "$data/metadata" "$data/bookkeeper"
   write_standalone_config "$conf"
-  pid="$(launch "$log" "$HEAP" "$HEAP" org.apache.pulsar.PulsarStandaloneStarter \
+  pid="$(launch 1 "$log" "$HEAP" "$HEAP" org.apache.pulsar.PulsarStandaloneStarter \
     --config "$conf" -nfw -nss -a 127.0.0.1 \
     --metadata-dir "$data/metadata" --bookkeeper-dir "$data/bookkeeper")"
-  write_node_env 1 standalone "$pid" "$BROKER_PORT,$WEB_PORT" "$data" "$log" "$conf"
+  write_node_env 1 standalone "$pid" "$BROKER_PORT,$WEB_PORT" "$data" "$log" "$conf" \
+    "127.0.0.1:$WEB_PORT"
   echo standalone >"$STATE/layout"
   local problem
   if ! problem="$(await_ready 1 standalone admin_ok)"; then
@@ -297,8 +320,9 @@ maxClientCnxns=0
 4lw.commands.whitelist=ruok,dump
 admin.enableServer=false
 EOF
-  pid="$(launch "$dir/zookeeper.log" 256m 64m org.apache.zookeeper.server.ZooKeeperServerMain "$conf")"
-  write_node_env zookeeper zookeeper "$pid" "$ZK_PORT" "$dir/data" "$dir/zookeeper.log" "$conf"
+  pid="$(launch zookeeper "$dir/zookeeper.log" 256m 64m org.apache.zookeeper.server.ZooKeeperServerMain "$conf")"
+  write_node_env zookeeper zookeeper "$pid" "$ZK_PORT" "$dir/data" "$dir/zookeeper.log" "$conf" \
+    "127.0.0.1:$ZK_PORT"
 }
 
 # Registers cluster 'local', its tenants and namespaces, and formats BookKeeper's metadata in
@@ -347,8 +371,9 @@ start_bookie() {
   dir="$(node_dir "$n")"
   mkdir -p "$dir/data/journal" "$dir/data/ledgers"
   [[ -f "$dir/bookie.conf" ]] || write_bookie_config "$n" "$dir"
-  pid="$(launch "$dir/bookie.log" 512m 512m org.apache.bookkeeper.server.Main --conf "$dir/bookie.conf")"
-  write_node_env "$n" bookie "$pid" "$(bookie_port "$n")" "$dir/data" "$dir/bookie.log" "$dir/bookie.conf"
+  pid="$(launch "$n" "$dir/bookie.log" 512m 512m org.apache.bookkeeper.server.Main --conf "$dir/bookie.conf")"
+  write_node_env "$n" bookie "$pid" "$(bookie_port "$n")" "$dir/data" "$dir/bookie.log" \
+    "$dir/bookie.conf" "127.0.0.1:$(bookie_port "$n")"
 }
 
 write_broker_config() {
@@ -365,6 +390,13 @@ advertisedAddress=127.0.0.1
 managedLedgerDefaultEnsembleSize=2
 managedLedgerDefaultWriteQuorum=2
 managedLedgerDefaultAckQuorum=2
+# A bookie that fails a write while the others still make the ack quorum (e.g. 3 copies, 2 acks,
+# one bookie down) is written around instead of replaced at once. BookKeeper's default replaces
+# it in the ledger's ensemble; with three bookies and an ensemble of three there is no spare, so
+# the broker closed the ledger, opened a new one on the same three bookies (the dead one stays
+# registered for its 30 s ZooKeeper session) and failed again, refusing every write until the
+# bookie came back. An acknowledged entry still has ackQuorum copies either way.
+bookkeeper_delayEnsembleChange=true
 # The default polls for new entries every 10 ms, which adds ~9 ms to end-to-end latency.
 managedLedgerNewEntriesCheckDelayInMillis=0
 transactionCoordinatorEnabled=false
@@ -382,9 +414,10 @@ start_broker() {
   dir="$(node_dir broker)"
   mkdir -p "$dir"
   [[ -f "$dir/broker.conf" ]] || write_broker_config "$dir/broker.conf"
-  pid="$(launch "$dir/broker.log" 1g 1g org.apache.pulsar.PulsarBrokerStarter --broker-conf "$dir/broker.conf")"
+  pid="$(launch broker "$dir/broker.log" 1g 1g org.apache.pulsar.PulsarBrokerStarter --broker-conf "$dir/broker.conf")"
   # The broker keeps its data in the bookies and ZooKeeper.
-  write_node_env broker broker "$pid" "$BROKER_PORT,$WEB_PORT" "$dir" "$dir/broker.log" "$dir/broker.conf"
+  write_node_env broker broker "$pid" "$BROKER_PORT,$WEB_PORT" "$dir" "$dir/broker.log" \
+    "$dir/broker.conf" "127.0.0.1:$WEB_PORT"
 }
 
 # Each step waits for what the next one needs; the first failure stops every node already started
@@ -537,6 +570,12 @@ start_node() {
   local node=$1 problem
   check_cluster_node "$node" start-node
   if pid="$(node_pid "$node")"; then
+    # A node left frozen (SIGSTOP, a fault) runs again as it was.
+    if [[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" == T ]]; then
+      kill -CONT "$pid" 2>/dev/null || true
+      echo "node $node was stopped (SIGSTOP): continued (pid $pid)"
+      return 0
+    fi
     echo "node $node already running (pid $pid)"
     return 0
   fi

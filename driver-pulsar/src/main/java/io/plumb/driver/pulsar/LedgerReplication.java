@@ -1,6 +1,8 @@
 package io.plumb.driver.pulsar;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,8 +23,14 @@ import java.util.stream.Collectors;
  * @param ackQuorum copies acknowledged before a write completes
  * @param bookies every bookie of every ensemble of the ledger (an ensemble changes when a bookie
  *     fails during a write), as BookKeeper names them
+ * @param lastEnsemble the ensemble new entries go to: the last one, in BookKeeper's order
  */
-record LedgerReplication(int ensembleSize, int writeQuorum, int ackQuorum, Set<String> bookies) {
+record LedgerReplication(
+    int ensembleSize,
+    int writeQuorum,
+    int ackQuorum,
+    Set<String> bookies,
+    List<String> lastEnsemble) {
 
   private static final Pattern SIZES =
       Pattern.compile("ensembleSize=(\\d+), writeQuorumSize=(\\d+), ackQuorumSize=(\\d+)");
@@ -40,12 +48,19 @@ record LedgerReplication(int ensembleSize, int writeQuorum, int ackQuorum, Set<S
       return Optional.empty();
     }
     Set<String> bookies = new TreeSet<>();
+    List<String> last = List.of();
+    // Ensembles are keyed by their first entry id, in ascending order: the last one is current.
     Matcher ensemble = ENSEMBLE.matcher(ensembles.group(1));
     while (ensemble.find()) {
+      List<String> members = new ArrayList<>();
       for (String bookie : ensemble.group(1).split(",")) {
         if (!bookie.isBlank()) {
-          bookies.add(bookie.strip());
+          members.add(bookie.strip());
         }
+      }
+      if (!members.isEmpty()) {
+        bookies.addAll(members);
+        last = List.copyOf(members);
       }
     }
     if (bookies.isEmpty()) {
@@ -56,7 +71,15 @@ record LedgerReplication(int ensembleSize, int writeQuorum, int ackQuorum, Set<S
             Integer.parseInt(sizes.group(1)),
             Integer.parseInt(sizes.group(2)),
             Integer.parseInt(sizes.group(3)),
-            Set.copyOf(bookies)));
+            Set.copyOf(bookies),
+            last));
+  }
+
+  /**
+   * The first bookie of the current ensemble, the one {@link PulsarBenchmarkDriver#leaderOf} names.
+   */
+  String firstBookie() {
+    return lastEnsemble.get(0);
   }
 
   /** {@code ensemble=3 writeQuorum=3 ackQuorum=2}. */

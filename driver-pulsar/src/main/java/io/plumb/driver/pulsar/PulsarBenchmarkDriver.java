@@ -8,6 +8,7 @@ import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.net.ConnectException;
 import java.util.ArrayList;
@@ -51,9 +52,12 @@ import org.apache.pulsar.common.policies.data.TenantInfo;
  * <p>Replication is read back from the broker, never taken from the file: the cluster's bookies
  * (registered with its metadata store) before anything is created, and once the run's topics exist
  * the ensemble and quorums of each partition's current ledger with the bookies holding it.
+ *
+ * <p>As a {@link LeaderLocator} it names a bookie of the topic's current ledger: the first bookie
+ * of the last ensemble of partition 0's current ledger, read from the broker's internal stats.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver"})
-public final class PulsarBenchmarkDriver implements BenchmarkDriver {
+public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
 
   private PulsarConfig config;
   private PulsarClient client;
@@ -68,6 +72,12 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
   /** How long reading the run's ledgers back may take (loading a topic creates its ledger). */
   private static final long LEDGER_READ_TIMEOUT_SECONDS = 60;
 
+  /**
+   * How long one {@link #leaderOf} question may take: a fault is aimed within seconds, and the
+   * framework asks again (up to 10 s) when there is no answer.
+   */
+  private static final long LEADER_READ_TIMEOUT_SECONDS = 5;
+
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
     config = PulsarConfig.read(driverConfig.settings(), System.getenv());
@@ -80,6 +90,9 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
             .listenerThreads(c.listenerThreads())
             .connectionsPerBroker(c.connectionsPerBroker())
             .maxConcurrentLookupRequests(c.maxConcurrentLookupRequests())
+            // Producers and consumers reconnect by themselves after a broker restart; this bounds
+            // how long they wait between attempts (the first waits 100 ms, then each doubles).
+            .maxBackoffInterval(c.maxBackoffIntervalMs(), TimeUnit.MILLISECONDS)
             .memoryLimit(c.clientMemoryLimitMB(), SizeUnit.MEGA_BYTES)
             // The client's periodic stats logging costs CPU on the load generator for nothing.
             .statsInterval(0, TimeUnit.SECONDS)
@@ -345,6 +358,41 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver {
       return Optional.empty();
     }
     return LedgerReplication.parse(ledgers.get(ledgers.size() - 1).metadata);
+  }
+
+  /**
+   * The bookie holding partition 0 of {@code topic} now: the first bookie of the last ensemble of
+   * its current ledger, from the broker's internal stats with ledger metadata. After a bookie of
+   * the ensemble fails during a write, the broker replaces it (a new ensemble in the same ledger)
+   * or rolls over to a new ledger, and the answer follows. Empty for non-persistent topics (no
+   * ledgers) and while the partition has no ledger.
+   */
+  @Override
+  public Optional<String> leaderOf(String topic) throws Exception {
+    if (config.client().topicType() == TopicType.NON_PERSISTENT) {
+      return Optional.empty();
+    }
+    Integer partitions = createdTopics.get(topic);
+    if (partitions == null) {
+      partitions =
+          admin
+              .topics()
+              .getPartitionedTopicMetadataAsync(topic)
+              .get(LEADER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .partitions;
+    }
+    String partition = partitions > 0 ? topic + "-partition-0" : topic;
+    PersistentTopicInternalStats stats =
+        admin
+            .topics()
+            .getInternalStatsAsync(partition, true)
+            .get(LEADER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    return currentLedger(stats).map(LedgerReplication::firstBookie);
+  }
+
+  @Override
+  public String leaderMeaning() {
+    return "first bookie of the current ledger's ensemble (partition 0)";
   }
 
   @Override

@@ -14,6 +14,8 @@ import io.plumb.driver.DriverSettings;
  * @param listenerThreads threads running message listeners (a consumer stays on one)
  * @param connectionsPerBroker connections the client opens to each broker
  * @param maxConcurrentLookupRequests concurrent topic lookups
+ * @param maxBackoffIntervalMs longest wait between two attempts of a producer or consumer to
+ *     reconnect after its connection or its broker failed (the client starts at 100 ms and doubles)
  * @param namespacePrefix {@code tenant/prefix}; the driver creates {@code tenant/prefix-<random>}
  * @param clusterName cluster the namespace lives in (default: the broker's first cluster)
  * @param topicType persistent or non-persistent
@@ -32,6 +34,7 @@ public record PulsarClientSettings(
     Integer listenerThreads,
     Integer connectionsPerBroker,
     Integer maxConcurrentLookupRequests,
+    Long maxBackoffIntervalMs,
     String namespacePrefix,
     String clusterName,
     TopicType topicType,
@@ -51,6 +54,8 @@ public record PulsarClientSettings(
     connectionsPerBroker = connectionsPerBroker == null ? 8 : connectionsPerBroker;
     maxConcurrentLookupRequests =
         maxConcurrentLookupRequests == null ? 1000 : maxConcurrentLookupRequests;
+    // The client's own default: a consumer or producer cut off for long retries once a minute.
+    maxBackoffIntervalMs = maxBackoffIntervalMs == null ? 60_000L : maxBackoffIntervalMs;
     namespacePrefix = namespacePrefix == null ? "benchmark/ns" : namespacePrefix;
     topicType = topicType == null ? TopicType.PERSISTENT : topicType;
     persistence = persistence == null ? new Persistence(null, null, null, null) : persistence;
@@ -75,6 +80,7 @@ public record PulsarClientSettings(
             s.integer("listenerThreads").orElse(null),
             s.integer("connectionsPerBroker").orElse(null),
             s.integer("maxConcurrentLookupRequests").orElse(null),
+            s.longValue("maxBackoffIntervalMs").orElse(null),
             s.string("namespacePrefix").orElse(null),
             s.string("clusterName").orElse(null),
             s.enumValue("topicType", TopicType.class).orElse(null),
@@ -102,7 +108,7 @@ public record PulsarClientSettings(
   static PulsarClientSettings defaults() {
     return new PulsarClientSettings(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null);
+        null, null);
   }
 
   /**

@@ -75,6 +75,13 @@ public record PulsarConfig(
       throw clientSection.error(
           "namespacePrefix", "'" + prefix + "' is not tenant/namespace-prefix");
     }
+    if (client.maxBackoffIntervalMs() < 1) {
+      throw clientSection.error("maxBackoffIntervalMs", "allowed: 1 or more (milliseconds)");
+    }
+    if (producer.sendTimeoutMs() < 0) {
+      throw producerSection.error(
+          "sendTimeoutMs", "allowed: 0 (a send waits as long as it takes) or more (milliseconds)");
+    }
     if (producer.pendingQueueSize() < 0) {
       throw producerSection.error("pendingQueueSize", "allowed: 0 (no per-producer limit) or more");
     }

@@ -50,7 +50,7 @@ class PulsarBenchmarkRunTest {
               () -> RUN.run(Path.of("pulsar-replicated.yaml"), Map.of(), scratch));
 
       assertEquals(
-          "pulsar-replicated.yaml:20: field 'client.persistence.ensembleSize': asks for ledgers on"
+          "pulsar-replicated.yaml:24: field 'client.persistence.ensembleSize': asks for ledgers on"
               + " 3 bookies (3 copies of each entry) but the Pulsar cluster at"
               + " http://127.0.0.1:8081 has 1 bookie (start 3: deploy/local/pulsar.sh start"
               + " --nodes 3)",

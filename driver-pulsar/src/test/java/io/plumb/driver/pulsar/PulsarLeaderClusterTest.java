@@ -1,0 +1,127 @@
+package io.plumb.driver.pulsar;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.fault.ClusterNode;
+import io.plumb.fault.LocalCluster;
+import io.plumb.worker.DriverSettingsReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PulsarBenchmarkDriver#leaderOf} against the 3-bookie cluster of {@code
+ * deploy/local/pulsar.sh start --nodes 3}: the answer names a bookie of the cluster's state files,
+ * read from the broker, and follows the ledger when that bookie stops.
+ */
+class PulsarLeaderClusterTest {
+  private static final LocalCluster CLUSTER = LocalCluster.of("pulsar");
+
+  /** Whatever a test stopped runs again before the next cluster test. */
+  @AfterAll
+  static void clusterWhole() throws Exception {
+    PulsarClusterNodes.startStopped(CLUSTER);
+  }
+
+  /** The replicated file's ledgers span all three bookies; the answer is one of them. */
+  @Test
+  void namesABookieOfTheReplicatedTopicsLedger() throws Exception {
+    PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
+    try {
+      String topic = driver.topicNamePrefix() + "-leader-" + Long.toHexString(System.nanoTime());
+      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
+      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+      assertEquals(0, send(producer, 20));
+      String leader = driver.leaderOf(topic).orElseThrow();
+      ClusterNode node = PulsarClusterNodes.nodeNamed(CLUSTER, leader);
+      assertTrue(node.numbered(), leader + " is " + node + ", not a bookie");
+      assertEquals(leader, node.values().get("NAME"));
+      producer.close();
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    } finally {
+      driver.close();
+    }
+  }
+
+  /**
+   * With one copy (pulsar.yaml) the ledger's ensemble is one bookie; stopping it makes the broker
+   * replace it on the next write (a new ensemble in the ledger), and the answer moves with it.
+   */
+  @Test
+  void followsTheLedgerWhenItsBookieStops() throws Exception {
+    PulsarBenchmarkDriver driver = driver("pulsar.yaml");
+    try {
+      String topic = driver.topicNamePrefix() + "-leader-" + Long.toHexString(System.nanoTime());
+      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
+      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+      assertEquals(0, send(producer, 20));
+      String first = driver.leaderOf(topic).orElseThrow();
+      ClusterNode stopped = PulsarClusterNodes.nodeNamed(CLUSTER, first);
+      assertTrue(stopped.numbered(), first + " is " + stopped + ", not a bookie");
+
+      PulsarClusterNodes.script(CLUSTER, "stop-node", stopped.name());
+      try {
+        Optional<String> next = Optional.empty();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+          send(producer, 5); // failures allowed: the write that finds the bookie gone may fail
+          next = driver.leaderOf(topic);
+          if (next.isPresent() && !next.get().equals(first)) {
+            break;
+          }
+          Thread.sleep(500);
+        }
+        assertTrue(next.isPresent(), "no answer after " + stopped + " stopped");
+        assertNotEquals(first, next.get(), "the answer did not move off the stopped bookie");
+        ClusterNode now = PulsarClusterNodes.nodeNamed(CLUSTER, next.get());
+        assertTrue(now.numbered() && now.running(), next.get() + " is " + now);
+        assertEquals(0, send(producer, 20), "sends after the ensemble change");
+      } finally {
+        PulsarClusterNodes.script(CLUSTER, "start-node", stopped.name());
+      }
+      producer.close();
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    } finally {
+      driver.close();
+    }
+  }
+
+  private static PulsarBenchmarkDriver driver(String file) throws Exception {
+    PulsarBenchmarkDriver driver = new PulsarBenchmarkDriver();
+    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
+    return driver;
+  }
+
+  /** Sends {@code count} messages and waits for each to complete; returns how many failed. */
+  private static int send(BenchmarkProducer producer, int count) throws InterruptedException {
+    CountDownLatch done = new CountDownLatch(count);
+    int[] failed = {0};
+    for (int i = 0; i < count; i++) {
+      producer.send(
+          null,
+          ("m" + i).getBytes(StandardCharsets.UTF_8),
+          i,
+          (token, failure) -> {
+            if (failure != null) {
+              synchronized (failed) {
+                failed[0]++;
+              }
+            }
+            done.countDown();
+          });
+    }
+    assertTrue(done.await(45, TimeUnit.SECONDS), "sends did not complete within 45 s");
+    synchronized (failed) {
+      return failed[0];
+    }
+  }
+}
