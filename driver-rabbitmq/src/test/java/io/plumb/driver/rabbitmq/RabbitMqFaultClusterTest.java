@@ -70,7 +70,12 @@ class RabbitMqFaultClusterTest {
     FaultOutcome fault = report.faults().get(0);
     assertNull(fault.error(), fault.toString());
     assertEquals("quorum queue leader", fault.leaderMeaning());
-    assertNotNull(fault.unavailableSeconds(), "no unavailability measured: " + fault);
+    // A quorum queue can elect a new leader before any publish reaches the stall limit: then no
+    // unavailability is reported, which must mean no publish was that slow and none failed.
+    if (fault.unavailableSeconds() == null) {
+      assertTrue(fault.longestPublishSeconds() < 1.0, "no stall reported but: " + fault);
+      assertEquals(0, fault.publishFailures(), fault.toString());
+    }
     assertTrue(fault.availableAgain(), fault.toString());
     assertNotNull(fault.recoverySeconds(), "not recovered: " + fault);
     assertEquals(0, fault.acknowledgedLost(), fault.toString());
