@@ -18,7 +18,6 @@ public final class PublishRecorder {
   private long acked;
   private long failed;
   private long untimed;
-  private long[] ackedByProducer;
   private SequenceTracker[] ackedSequences;
   private SequenceTracker[] failedSequences;
   private long[] highestSequence;
@@ -28,7 +27,6 @@ public final class PublishRecorder {
    * @param producers how many producers report here; they are numbered from 0 (local index)
    */
   public PublishRecorder(int producers) {
-    this.ackedByProducer = new long[0];
     this.ackedSequences = new SequenceTracker[0];
     this.failedSequences = new SequenceTracker[0];
     this.highestSequence = new long[0];
@@ -36,9 +34,8 @@ public final class PublishRecorder {
   }
 
   void expectProducers(int producers) {
-    if (producers > ackedByProducer.length) {
-      int old = ackedByProducer.length;
-      ackedByProducer = Arrays.copyOf(ackedByProducer, producers);
+    if (producers > ackedSequences.length) {
+      int old = ackedSequences.length;
       highestSequence = Arrays.copyOf(highestSequence, producers);
       ackedSequences = Arrays.copyOf(ackedSequences, producers);
       failedSequences = Arrays.copyOf(failedSequences, producers);
@@ -65,7 +62,6 @@ public final class PublishRecorder {
   public void acknowledged(
       int producer, int sequenceLow, long intended, long actual, long completed) {
     acked++;
-    ackedByProducer[producer]++;
     ackedSequences[producer].add(extend(producer, sequenceLow));
     if (timeline != null) {
       timeline.acknowledged(intended, completed);
@@ -89,7 +85,7 @@ public final class PublishRecorder {
 
   /** Acknowledged messages over the whole run, by local producer index. */
   public long ackedBy(int producer) {
-    return ackedByProducer[producer];
+    return ackedSequences[producer].distinct();
   }
 
   /** The sequence numbers the broker acknowledged, by local producer index. */

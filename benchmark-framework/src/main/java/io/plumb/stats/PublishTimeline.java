@@ -53,14 +53,6 @@ public final class PublishTimeline {
     }
   }
 
-  /** An acknowledged message that no consumer received, known once the run has drained. */
-  public void lost(long intended) {
-    int slice = slice(intended);
-    if (slice >= 0) {
-      lost[slice]++;
-    }
-  }
-
   /** A copy to hand out: the collector keeps recording into this one. */
   public Snapshot snapshot() {
     return new Snapshot(
@@ -128,6 +120,17 @@ public final class PublishTimeline {
 
     public long sliceStart(int slice) {
       return origin + slice * SLICE_NANOS;
+    }
+
+    /**
+     * Counts an acknowledged message that no consumer received, known only once the run has
+     * drained, in the slice of its intended send time; ignored outside the timeline.
+     */
+    public void addLost(long intended) {
+      long slice = Math.floorDiv(intended - origin, SLICE_NANOS);
+      if (slice >= 0 && slice < slices()) {
+        lost[(int) slice]++;
+      }
     }
 
     /** The slice holding intended time {@code time}, clamped to the timeline. */

@@ -342,16 +342,7 @@ public final class LocalWorker implements Worker {
                       publish
                           .ackedSequences(i)
                           .minus(recorders[index].receivedFrom(producer.producerId()));
-                  missing.forEach(
-                      sequence -> {
-                        long intended = producer.intendedTime(sequence);
-                        long slice =
-                            Math.floorDiv(
-                                intended - timeline.origin(), PublishTimeline.SLICE_NANOS);
-                        if (slice >= 0 && slice < timeline.slices()) {
-                          timeline.lost()[(int) slice]++;
-                        }
-                      });
+                  missing.forEach(sequence -> timeline.addLost(producer.intendedTime(sequence)));
                 }
               });
           return timeline;

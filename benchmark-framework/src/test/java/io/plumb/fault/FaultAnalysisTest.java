@@ -48,7 +48,6 @@ class FaultAnalysisTest {
     for (long t = fault + 300 * MS; t < fault + 310 * MS; t += MS) {
       timeline.failed(t);
     }
-    timeline.lost(fault - 3 * MS);
     // Consumers get 1,000 msg/s at 5 ms p99, none while the leader is gone, then a catch-up
     // second at twice the rate, then the old level from 14 s on.
     List<FaultAnalysis.Period> periods = new ArrayList<>();
@@ -60,7 +59,13 @@ class FaultAnalysisTest {
 
     FaultOutcome outcome =
         FaultAnalysis.outcomes(
-                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 4, 0)
+                plan,
+                List.of(applied(fault)),
+                START,
+                lostOne(timeline, fault - 3 * MS),
+                periods,
+                4,
+                0)
             .get(0);
 
     assertEquals(2.5, outcome.unavailableSeconds(), 0.011);
@@ -120,6 +125,13 @@ class FaultAnalysisTest {
     assertEquals(10.0, outcome.unavailableSeconds(), 0.011);
     assertNull(outcome.recoverySeconds());
     assertEquals(10_000, outcome.publishFailures());
+  }
+
+  /** The timeline after the drain: one acknowledged message, due at {@code intended}, lost. */
+  private static PublishTimeline.Snapshot lostOne(PublishTimeline timeline, long intended) {
+    PublishTimeline.Snapshot snapshot = timeline.snapshot();
+    snapshot.addLost(intended);
+    return snapshot;
   }
 
   private FaultRecord applied(long at) {
