@@ -5,6 +5,7 @@ import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultPlan;
 import io.plumb.input.BadInputException;
+import io.plumb.input.UnreachableBrokerException;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
@@ -226,7 +227,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
       }
       loaded.add(read);
     }
-    ClientLog.sendBeside(output).ifPresent(log -> out.println("Client logs  " + log));
+    Optional<Path> clientLog = ClientLog.sendBeside(output);
+    clientLog.ifPresent(log -> out.println("Client logs  " + log));
     for (Path driver : drivers) {
       String driverClass = DriverLoader.identify(driver).driverClass();
       DriverLoader.instantiate(driver, driverClass);
@@ -270,6 +272,11 @@ public final class BenchmarkCommand implements Callable<Integer> {
           }
         }
       }
+    } catch (UnreachableBrokerException e) {
+      // The client library's own account of the failed connection is in its log: name it.
+      throw clientLog
+          .map(log -> new UnreachableBrokerException(e.getMessage() + " (client log: " + log + ")"))
+          .orElse(e);
     } finally {
       ConsoleReporter.allWritten(out, written);
       finished.countDown();

@@ -18,11 +18,14 @@ final class ClientLog {
   /**
    * Sends client logs to {@code clients.log} in the results directory of {@code output} (a
    * directory, or a result file's directory; default {@code results/}). Leaves a destination set
-   * with {@code -D} alone. Returns the file, when this call chose it.
+   * before (with {@code -D}) alone. Returns the file the logs go to; empty for the console.
    */
   static Optional<Path> sendBeside(Path output) {
-    if (System.getProperty(PROPERTY) != null) {
-      return Optional.empty();
+    String chosen = System.getProperty(PROPERTY);
+    if (chosen != null) {
+      // Set with -D, or by an earlier run in this process: the clients' logger, configured once,
+      // keeps writing there.
+      return chosen.startsWith("System.") ? Optional.empty() : Optional.of(Path.of(chosen));
     }
     Path directory =
         output == null

@@ -1,6 +1,7 @@
 package io.plumb.cli;
 
 import io.plumb.input.BadInputException;
+import io.plumb.input.UnreachableBrokerException;
 import io.plumb.report.ReportCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -37,6 +38,10 @@ public final class Main {
 
   static CommandLine.IExecutionExceptionHandler errorHandler(PrintStream err) {
     return (exception, line, parseResult) -> {
+      if (exception instanceof UnreachableBrokerException) {
+        err.println("error: " + exception.getMessage());
+        return UnreachableBrokerException.EXIT_STATUS;
+      }
       if (exception instanceof BadInputException) {
         err.println("error: " + exception.getMessage());
         return 2;

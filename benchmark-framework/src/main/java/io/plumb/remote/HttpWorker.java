@@ -3,6 +3,7 @@ package io.plumb.remote;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.input.BadInputException;
+import io.plumb.input.UnreachableBrokerException;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
@@ -253,6 +254,9 @@ public final class HttpWorker implements Worker {
       failure = new WireMessages.Failure("HTTP " + status, false);
     }
     if (failure.badInput()) {
+      if (status == 503) {
+        throw new UnreachableBrokerException(failure.error());
+      }
       throw new BadInputException(failure.error());
     }
     if (status == 501) {

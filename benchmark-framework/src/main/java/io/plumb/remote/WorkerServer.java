@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.plumb.input.BadInputException;
+import io.plumb.input.UnreachableBrokerException;
 import io.plumb.load.WorkerClock;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
@@ -128,7 +129,14 @@ public final class WorkerServer implements AutoCloseable {
             worker = new LocalWorker(settings.producerThreads(), clock);
             lease.arm();
             log.println("run " + request.runId() + ": initialising " + request.setup().fileName());
-            return worker.initializeDriver(privateCopy(request.setup()), request.runId());
+            DriverSetup copy = privateCopy(request.setup());
+            try {
+              return worker.initializeDriver(copy, request.runId());
+            } catch (UnreachableBrokerException e) {
+              throw new UnreachableBrokerException(asUserNamedIt(e, copy, request.setup()));
+            } catch (BadInputException e) {
+              throw new BadInputException(asUserNamedIt(e, copy, request.setup()));
+            }
           }
         });
     calls.put(
@@ -248,6 +256,11 @@ public final class WorkerServer implements AutoCloseable {
                     + " s) to run out",
                 false));
         return;
+      } catch (UnreachableBrokerException e) {
+        // 503 with the bad-input flag: the coordinator raises the same exception a local worker
+        // does, so the run ends with the same line and exit status.
+        respondJson(exchange, 503, new WireMessages.Failure(e.getMessage(), true));
+        return;
       } catch (BadInputException e) {
         respondJson(exchange, 400, new WireMessages.Failure(e.getMessage(), true));
         return;
@@ -306,6 +319,11 @@ public final class WorkerServer implements AutoCloseable {
    * The driver file as the coordinator sent it, in a private directory under its own name: a file
    * of the same path on this host is never read instead, and error messages name the user's file.
    */
+  /** The message with the worker's private copy named as the coordinator's user named the file. */
+  private static String asUserNamedIt(RuntimeException e, DriverSetup copy, DriverSetup original) {
+    return e.getMessage().replace(copy.fileName(), original.fileName());
+  }
+
   private DriverSetup privateCopy(DriverSetup setup) throws IOException {
     deleteDriverCopy();
     driverDirectory = Files.createTempDirectory("plumb-worker-");

@@ -3,11 +3,13 @@ package io.plumb.worker;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import io.plumb.input.BadInputException;
+import io.plumb.input.UnreachableBrokerException;
 import io.plumb.input.YamlTree;
 import io.plumb.load.LoadGenerator;
 import io.plumb.load.ProducerTask;
@@ -111,6 +113,8 @@ public final class LocalWorker implements Worker {
               file, DriverSettingsReader.fromTree(setup.fileName(), tree, setup.overrides())));
     } catch (DriverConfigException e) {
       throw new BadInputException(e.getMessage());
+    } catch (BrokerUnreachableException e) {
+      throw new UnreachableBrokerException(e.getMessage());
     } catch (Exception e) {
       throw new WorkerException(
           "driver " + identity.driverClass() + " failed to initialise: " + e, e);

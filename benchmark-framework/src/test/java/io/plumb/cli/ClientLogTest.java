@@ -26,6 +26,10 @@ class ClientLogTest {
       assertEquals(
           Optional.of(file.getParent().resolve("clients.log")), ClientLog.sendBeside(file));
 
+      Path chosen = dir.resolve("chosen.log");
+      System.setProperty(ClientLog.PROPERTY, chosen.toString());
+      assertEquals(Optional.of(chosen), ClientLog.sendBeside(results));
+
       System.setProperty(ClientLog.PROPERTY, "System.err");
       assertEquals(Optional.empty(), ClientLog.sendBeside(results));
       assertEquals("System.err", System.getProperty(ClientLog.PROPERTY));

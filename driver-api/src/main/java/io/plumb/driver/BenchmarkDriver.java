@@ -18,7 +18,9 @@ public interface BenchmarkDriver extends AutoCloseable {
    * Reads the driver's settings and connects. The framework has parsed the YAML file: read the
    * fields from {@link DriverConfig#settings()} and call {@link DriverSettings#finish()}, which
    * rejects unknown or misspelled fields and {@code --driver-set} keys with a one-line {@link
-   * DriverConfigException} naming the file, the line and the field.
+   * DriverConfigException} naming the file, the line and the field. When the broker does not answer
+   * at the address the file gives, throw {@link BrokerUnreachableException} rather than the client
+   * library's own exception.
    */
   void initialize(DriverConfig config) throws Exception;
 

@@ -3,6 +3,7 @@ package io.plumb.driver.kafka;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
@@ -157,17 +158,14 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
     }
   }
 
-  private DriverConfigException unreachable() {
-    return new DriverConfigException(
-        file.file()
-            + ": Kafka at "
-            + bootstrapServers()
-            + " did not answer within "
-            + CONNECT_TIMEOUT_SECONDS
-            + " s (local broker: deploy/local/kafka.sh start; another cluster: --driver-set"
-            + " bootstrap.servers=host:port or "
-            + KafkaSettings.BOOTSTRAP_ENV
-            + ")");
+  private BrokerUnreachableException unreachable() {
+    return new BrokerUnreachableException(
+        file.file(),
+        "Kafka",
+        String.valueOf(bootstrapServers()),
+        "no answer within " + CONNECT_TIMEOUT_SECONDS + " s",
+        "deploy/local/kafka.sh start",
+        "--driver-set bootstrap.servers=HOST:PORT or " + KafkaSettings.BOOTSTRAP_ENV);
   }
 
   private Object bootstrapServers() {

@@ -18,6 +18,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerFactNames;
+import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
@@ -109,13 +110,13 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       consumeConnection = connect("plumb-consume");
     } catch (java.io.IOException e) {
       close();
-      throw new java.io.IOException(
-          "cannot connect to NATS at "
-              + config.natsHostUrl()
-              + " ("
-              + e.getMessage()
-              + "); for a local server: deploy/local/nats.sh start",
-          e);
+      throw new BrokerUnreachableException(
+          driverConfig.settings().file(),
+          "NATS",
+          config.natsHostUrl(),
+          BrokerUnreachableException.describe(e),
+          "deploy/local/nats.sh start",
+          "--driver-set natsHostUrl=nats://HOST:PORT or " + URL_ENV);
     }
     facts.put("nats.url", config.natsHostUrl());
     facts.put("nats.mode", config.mode().toString());

@@ -4,6 +4,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerFactNames;
+import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
@@ -132,13 +133,14 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
       facts.put(BrokerFactNames.BROKER_VERSION, admin.brokers().getVersion());
     } catch (PulsarAdminException e) {
       if (hasCause(e, ConnectException.class)) {
-        throw clientSection.error(
-            "httpUrl",
-            "no Pulsar admin service answers at "
-                + httpUrl
-                + " ("
-                + rootMessage(e)
-                + "); the local broker's is http://127.0.0.1:8081 (deploy/local/pulsar.sh start)");
+        throw new BrokerUnreachableException(
+            clientSection.file(),
+            "Pulsar's admin service",
+            httpUrl,
+            rootMessage(e),
+            "deploy/local/pulsar.sh start",
+            "--driver-set client.httpUrl=http://HOST:PORT and client.serviceUrl=pulsar://HOST:PORT,"
+                + " or PULSAR_HTTP_URL and PULSAR_SERVICE_URL");
       }
       throw e;
     }

@@ -9,6 +9,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;
@@ -30,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -84,6 +86,23 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
       ConnectionFactory parsed = parse(settings, uri);
       addresses.add(new Address(parsed.getHost(), parsed.getPort()));
     }
+    // First contact, before the management API is asked anything: a broker that is not running
+    // is told as such, not as a management API problem. The admin connection declares through
+    // short-lived channels, closed once done: nothing of it is to be declared again on recovery
+    // (each consumer declares the queue it reads itself).
+    ConnectionFactory admin = factory.clone();
+    admin.setTopologyRecoveryEnabled(false);
+    try {
+      adminConnection = newConnection(admin, "plumb-admin");
+    } catch (IOException | TimeoutException e) {
+      throw new BrokerUnreachableException(
+          settings.file(),
+          "RabbitMQ",
+          String.join(",", addresses.stream().map(Address::toString).toList()),
+          BrokerUnreachableException.describe(e),
+          "deploy/local/rabbitmq.sh start",
+          "--driver-set amqpUris=amqp://USER:PASSWORD@HOST:PORT or " + RabbitMqConfig.URI_ENV);
+    }
     List<URI> endpoints = new ArrayList<>();
     for (String uri : config.managementUris()) {
       try {
@@ -98,11 +117,6 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     // Before any queue exists: a file asking for more copies than there are nodes is refused.
     cluster = new ClusterView(management);
     cluster.check(settings, config.replicas(), config.queueType().replicasArgument());
-    // The admin connection declares through short-lived channels, closed once done: nothing of
-    // it is to be declared again on recovery (each consumer declares the queue it reads itself).
-    ConnectionFactory admin = factory.clone();
-    admin.setTopologyRecoveryEnabled(false);
-    adminConnection = newConnection(admin, "plumb-admin");
     probeBroker();
   }
 

@@ -3,10 +3,12 @@ package io.plumb.driver.rabbitmq;
 import com.rabbitmq.stream.ByteCapacity;
 import com.rabbitmq.stream.Environment;
 import com.rabbitmq.stream.StreamCreator;
+import com.rabbitmq.stream.StreamException;
 import com.rabbitmq.stream.impl.Client;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
@@ -59,23 +61,35 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver, Lea
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
     config = RabbitMqStreamConfig.read(driverConfig.settings(), System.getenv());
+    try {
+      environment =
+          Environment.builder()
+              // The locator connection (where the client asks which node leads each stream) uses
+              // these, another when one fails; producers and consumers connect where it says.
+              .uris(locatorUris(config))
+              .username(config.username())
+              .password(config.password())
+              .virtualHost(config.virtualHost())
+              .maxProducersByConnection(config.producersByConnection())
+              .maxConsumersByConnection(config.consumersByConnection())
+              .build();
+    } catch (StreamException e) {
+      // First contact, before the management API is asked anything: a broker that is not
+      // running is told as such.
+      throw new BrokerUnreachableException(
+          driverConfig.settings().file(),
+          "RabbitMQ streams",
+          String.join(",", locatorUris(config)).replaceAll("//[^@]*@", "//"),
+          BrokerUnreachableException.describe(e),
+          "deploy/local/rabbitmq.sh start",
+          "--driver-set host=HOST --driver-set port=PORT");
+    }
     // Before any stream exists: a file asking for more copies than there are nodes is refused.
     management =
         new ManagementApi(
             config.host(), config.username(), config.password(), config.virtualHost());
     cluster = new ClusterView(management);
     cluster.check(driverConfig.settings(), config.replicas(), REPLICAS_ARGUMENT);
-    environment =
-        Environment.builder()
-            // The locator connection (where the client asks which node leads each stream) uses
-            // these, another when one fails; producers and consumers connect where it says.
-            .uris(locatorUris(config))
-            .username(config.username())
-            .password(config.password())
-            .virtualHost(config.virtualHost())
-            .maxProducersByConnection(config.producersByConnection())
-            .maxConsumersByConnection(config.consumersByConnection())
-            .build();
     // Proves the stream protocol works end to end before a run depends on it.
     String probe = "plumb-probe-" + UUID.randomUUID();
     withReplicas(environment.streamCreator().stream(probe)).create();

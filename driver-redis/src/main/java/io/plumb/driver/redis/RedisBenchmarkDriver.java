@@ -4,6 +4,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerFactNames;
+import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
@@ -67,15 +68,13 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
     try {
       endpoint = RedisEndpoint.open(config);
     } catch (JedisException e) {
-      throw new java.io.IOException(
-          "cannot find the primary of '"
-              + config.sentinelMaster()
-              + "' through the Sentinels at "
-              + String.join(",", config.sentinels())
-              + " ("
-              + e.getMessage()
-              + "); for a local cluster: deploy/local/redis.sh start --nodes 3",
-          e);
+      throw new BrokerUnreachableException(
+          driverConfig.settings().file(),
+          "Redis Sentinel (master '" + config.sentinelMaster() + "')",
+          String.join(",", config.sentinels()),
+          BrokerUnreachableException.describe(e),
+          "deploy/local/redis.sh start --nodes 3",
+          "--driver-set sentinels=HOST:PORT,...");
     }
     try (Jedis jedis = endpoint.pool().getResource()) {
       facts.put("redis.address", address());
@@ -107,13 +106,16 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       }
     } catch (JedisConnectionException e) {
       endpoint.close();
-      throw new java.io.IOException(
-          "cannot connect to Redis at "
-              + endpoint.describe()
-              + " ("
-              + e.getMessage()
-              + "); for a local server: deploy/local/redis.sh start",
-          e);
+      throw new BrokerUnreachableException(
+          driverConfig.settings().file(),
+          "Redis",
+          endpoint.describe(),
+          BrokerUnreachableException.describe(e),
+          "deploy/local/redis.sh start",
+          "--driver-set redisHost=HOST --driver-set redisPort=PORT, or "
+              + HOST_ENV
+              + " and "
+              + PORT_ENV);
     } catch (Exception e) {
       endpoint.close();
       throw e;

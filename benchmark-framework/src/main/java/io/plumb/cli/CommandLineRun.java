@@ -1,0 +1,85 @@
+package io.plumb.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code bin/benchmark} run in-process, as a user would run it, with what it printed and its exit
+ * status: what drivers' tests use to check the command's own words (an unreachable broker, say).
+ */
+public record CommandLineRun(int status, String out, String err) {
+
+  /**
+   * Runs a 2-second, 100 msg/s workload with {@code driverFile}, writing results to {@code dir};
+   * each of {@code driverSettings} is given as {@code --driver-set}.
+   */
+  public static CommandLineRun tinyRun(Path dir, String driverFile, String... driverSettings) {
+    Path workload = writeTinyWorkload(dir);
+    List<String> args = new ArrayList<>(List.of("-d", driverFile, "-o", dir.toString()));
+    for (String setting : driverSettings) {
+      args.add("--driver-set");
+      args.add(setting);
+    }
+    args.add(workload.toString());
+    return run(args.toArray(new String[0]));
+  }
+
+  /** Writes {@code tiny.yaml} into {@code dir}: 2 seconds of 100 msg/s of 100 bytes. */
+  public static Path writeTinyWorkload(Path dir) {
+    try {
+      return Files.writeString(
+          dir.resolve("tiny.yaml"),
+          """
+          name: tiny
+          topics: 1
+          partitionsPerTopic: 1
+          messageSize: 100
+          subscriptionsPerTopic: 1
+          consumerPerSubscription: 1
+          producersPerTopic: 1
+          producerRate: 100
+          testDurationSeconds: 2
+          warmupDurationSeconds: 0
+          """);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs {@code bin/benchmark} with {@code args}. */
+  public static CommandLineRun run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status;
+    try (PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      status = Main.run(args, outStream, errStream);
+    }
+    return new CommandLineRun(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A loopback port nothing listens on (free when asked; nobody else here takes ports at random).
+   */
+  public static int unusedPort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The lines printed to standard error. */
+  public List<String> errorLines() {
+    return err.lines().toList();
+  }
+}

@@ -1,0 +1,90 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.load.WorkerClock;
+import io.plumb.remote.WorkerServer;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A driver whose broker does not answer ends the command the same way whether the worker is in this
+ * process or on another host: one line naming the file, the address and the way out, exit status 3,
+ * and no empty result.
+ */
+class UnreachableBrokerTest {
+  private static final String TOKEN = "unreachable-broker-token-0123456789";
+
+  @TempDir Path dir;
+
+  @Test
+  void inProcessWorker() throws Exception {
+    CommandLineRun run = CommandLineRun.tinyRun(dir, driverFile().toString());
+    assertOneLineAndNoResult(run);
+  }
+
+  @Test
+  void remoteWorker() throws Exception {
+    try (WorkerServer worker =
+        new WorkerServer(
+            new WorkerServer.Settings(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                Optional.of(TOKEN),
+                null,
+                Duration.ofSeconds(30),
+                1 << 20,
+                1),
+            new WorkerClock(),
+            new PrintStream(OutputStream.nullOutputStream(), true))) {
+      worker.start();
+      Path token = Files.writeString(dir.resolve("token"), TOKEN);
+      Path workload = CommandLineRun.writeTinyWorkload(dir);
+      CommandLineRun run =
+          CommandLineRun.run(
+              "-d",
+              driverFile().toString(),
+              "-o",
+              dir.toString(),
+              "--workers",
+              "http://127.0.0.1:" + worker.port(),
+              "--token-file",
+              token.toString(),
+              workload.toString());
+      assertOneLineAndNoResult(run);
+    }
+  }
+
+  private Path driverFile() throws Exception {
+    return Files.writeString(
+        dir.resolve("nothing.yaml"),
+        "name: Nothing\ndriverClass: " + UnreachableDriver.class.getName() + "\n");
+  }
+
+  private void assertOneLineAndNoResult(CommandLineRun run) throws Exception {
+    assertEquals(3, run.status(), run.out() + run.err());
+    List<String> lines = run.errorLines();
+    assertEquals(1, lines.size(), run.err());
+    String line = lines.get(0);
+    assertTrue(line.startsWith("error: " + dir.resolve("nothing.yaml") + ": Nothing at "), line);
+    assertTrue(line.contains(UnreachableDriver.ADDRESS + " is unreachable (Connection refused)"));
+    assertTrue(line.contains("start the local one with deploy/local/nothing.sh start"), line);
+    // Where the clients log: beside these results, or where an earlier test of this JVM chose.
+    assertTrue(line.matches(".* \\(client log: [^ ]+clients\\.log\\)"), line);
+    assertFalse(run.out().contains("Latency"), run.out());
+    try (Stream<Path> files = Files.list(dir)) {
+      assertFalse(files.anyMatch(f -> f.toString().endsWith(".json")), "a result was written");
+    }
+  }
+}
