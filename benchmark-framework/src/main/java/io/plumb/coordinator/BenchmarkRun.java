@@ -125,7 +125,10 @@ public final class BenchmarkRun {
         String.format(
             "load: %,.0f msg/s over %d producer(s), %d bytes each",
             workload.producerRate(), plan.producers().size(), workload.messageSize()));
-    run.worker().startLoad(new LoadSpec(plan.ratePerProducer(), FIRST_MESSAGE_DELAY.toNanos()));
+    run.worker()
+        .startLoad(
+            new LoadSpec(
+                plan.ratePerProducer(), FIRST_MESSAGE_DELAY.toNanos(), run.options().pacing()));
   }
 
   private void announce(Phase phase) {

@@ -1,16 +1,18 @@
 package io.plumb.coordinator;
 
+import io.plumb.load.Pacing;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** Where a result was measured, recorded beside its figures. */
 final class Environment {
   private Environment() {}
 
-  static Map<String, Object> describe() {
+  static Map<String, Object> describe(Pacing pacing) {
     Map<String, Object> environment = new LinkedHashMap<>();
     Package pkg = Environment.class.getPackage();
     environment.put(
@@ -33,6 +35,7 @@ final class Environment {
             + System.getProperty("os.arch"));
     environment.put("cores", Runtime.getRuntime().availableProcessors());
     environment.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
+    environment.put("pacing", pacing.name().toLowerCase(Locale.ROOT));
     try {
       environment.put("host", InetAddress.getLocalHost().getHostName());
     } catch (UnknownHostException e) {

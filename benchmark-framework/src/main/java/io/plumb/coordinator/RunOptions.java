@@ -1,6 +1,7 @@
 package io.plumb.coordinator;
 
 import io.plumb.fault.FaultPlan;
+import io.plumb.load.Pacing;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * @param drainTimeout how long, after load stops, to wait for outstanding sends and deliveries
  * @param driverOverrides {@code --driver-set} values passed to the driver
  * @param faultPlan faults to apply to the local cluster during the measured phase
+ * @param pacing how producer threads wait between sends
  */
 public record RunOptions(
     Optional<Duration> period,
@@ -21,7 +23,8 @@ public record RunOptions(
     Duration readinessTimeout,
     Duration drainTimeout,
     Map<String, String> driverOverrides,
-    Optional<FaultPlan> faultPlan) {
+    Optional<FaultPlan> faultPlan,
+    Pacing pacing) {
 
   /** A drain ends once consumers received nothing for this long: what is missing then is lost. */
   static final Duration DRAIN_IDLE = Duration.ofSeconds(10);
@@ -35,7 +38,14 @@ public record RunOptions(
       Duration readinessTimeout,
       Duration drainTimeout,
       Map<String, String> driverOverrides) {
-    this(period, keepTopics, readinessTimeout, drainTimeout, driverOverrides, Optional.empty());
+    this(
+        period,
+        keepTopics,
+        readinessTimeout,
+        drainTimeout,
+        driverOverrides,
+        Optional.empty(),
+        Pacing.EFFICIENT);
   }
 
   public static RunOptions defaults() {
@@ -45,22 +55,39 @@ public record RunOptions(
 
   public RunOptions withPeriod(Duration value) {
     return new RunOptions(
-        Optional.of(value), keepTopics, readinessTimeout, drainTimeout, driverOverrides, faultPlan);
+        Optional.of(value),
+        keepTopics,
+        readinessTimeout,
+        drainTimeout,
+        driverOverrides,
+        faultPlan,
+        pacing);
   }
 
   public RunOptions withKeepTopics(boolean value) {
     return new RunOptions(
-        period, value, readinessTimeout, drainTimeout, driverOverrides, faultPlan);
+        period, value, readinessTimeout, drainTimeout, driverOverrides, faultPlan, pacing);
   }
 
   public RunOptions withDriverOverrides(Map<String, String> value) {
     return new RunOptions(
-        period, keepTopics, readinessTimeout, drainTimeout, Map.copyOf(value), faultPlan);
+        period, keepTopics, readinessTimeout, drainTimeout, Map.copyOf(value), faultPlan, pacing);
   }
 
   public RunOptions withFaultPlan(FaultPlan value) {
     return new RunOptions(
-        period, keepTopics, readinessTimeout, drainTimeout, driverOverrides, Optional.of(value));
+        period,
+        keepTopics,
+        readinessTimeout,
+        drainTimeout,
+        driverOverrides,
+        Optional.of(value),
+        pacing);
+  }
+
+  public RunOptions withPacing(Pacing value) {
+    return new RunOptions(
+        period, keepTopics, readinessTimeout, drainTimeout, driverOverrides, faultPlan, value);
   }
 
   /** How long consumers may be idle before the drain ends and what is missing counts as lost. */

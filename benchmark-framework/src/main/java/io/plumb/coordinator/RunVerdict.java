@@ -62,7 +62,7 @@ final class RunVerdict {
         workloadConfig(workload),
         driverConfig(run),
         run.brokerFacts(),
-        Environment.describe(),
+        Environment.describe(run.options().pacing()),
         run.start(),
         Instant.now(),
         faults);

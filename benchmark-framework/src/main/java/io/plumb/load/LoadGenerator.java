@@ -16,12 +16,14 @@ public final class LoadGenerator {
   /**
    * @param ratePerProducer messages per second for each producer
    * @param startNanos intended time of the first message, on {@code clock}
+   * @param pacing how producer threads wait between sends
    */
   public LoadGenerator(
       List<ProducerTask> tasks,
       double ratePerProducer,
       long startNanos,
       int threadCount,
+      Pacing pacing,
       WorkerClock clock,
       StatsCollector stats) {
     int loopsWanted = Math.max(1, Math.min(threadCount, tasks.size()));
@@ -37,7 +39,7 @@ public final class LoadGenerator {
       groups.get(i % loopsWanted).add(task);
     }
     for (int i = 0; i < loopsWanted; i++) {
-      ProducerLoop loop = new ProducerLoop(groups.get(i), clock, stats);
+      ProducerLoop loop = new ProducerLoop(groups.get(i), clock, stats, pacing);
       loops.add(loop);
       Thread thread = new Thread(loop, "plumb-producer-" + i);
       thread.setDaemon(true);

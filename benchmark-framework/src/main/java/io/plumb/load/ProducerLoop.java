@@ -45,11 +45,11 @@ final class ProducerLoop implements Runnable {
   @SuppressWarnings("unused")
   private long nanosInSend;
 
-  ProducerLoop(List<ProducerTask> tasks, WorkerClock clock, StatsCollector stats) {
+  ProducerLoop(List<ProducerTask> tasks, WorkerClock clock, StatsCollector stats, Pacing pacing) {
     this.heap = tasks.toArray(new ProducerTask[0]);
     this.clock = clock;
     this.stats = stats;
-    this.pacer = new Pacer(clock);
+    this.pacer = new Pacer(clock, pacing);
   }
 
   boolean running() {
@@ -88,6 +88,7 @@ final class ProducerLoop implements Runnable {
   @Override
   public void run() {
     EventRing ring = stats.loopRing();
+    pacer.onThreadStart();
     for (ProducerTask task : heap) {
       task.attach(Thread.currentThread(), ring);
     }

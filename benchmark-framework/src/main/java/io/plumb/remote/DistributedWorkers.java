@@ -160,7 +160,8 @@ public final class DistributedWorkers implements Worker {
     long delay = Math.max(load.startDelayNanos(), MIN_START_DELAY.toNanos());
     long firstDue = System.nanoTime() + delay;
     fleet.onEach(
-        withProducers(), w -> run(() -> w.startLoad(new LoadSpec(load.ratePerProducer(), delay))));
+        withProducers(),
+        w -> run(() -> w.startLoad(new LoadSpec(load.ratePerProducer(), delay, load.pacing()))));
     // Return no earlier than a local worker would, relative to the first messages being due, so
     // the run's first period does not count the longer remote start delay as time without sends.
     long returnAt = firstDue - load.startDelayNanos();

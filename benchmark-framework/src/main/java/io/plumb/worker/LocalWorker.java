@@ -208,6 +208,7 @@ public final class LocalWorker implements Worker {
             load.ratePerProducer(),
             clock.now() + load.startDelayNanos(),
             threads,
+            load.pacing(),
             clock,
             stats);
     generator.start();

@@ -1,5 +1,6 @@
 package io.plumb.worker;
 
+import io.plumb.load.Pacing;
 import io.plumb.stats.SequenceRanges;
 import io.plumb.workload.KeyDistributorType;
 import java.util.List;
@@ -25,8 +26,11 @@ public final class WorkerSpecs {
   public record MessageSpec(
       int messageSize, KeyDistributorType keyDistributor, List<byte[]> bodies) {}
 
-  /** Start of load: the rate of each producer and how long from now the first message is due. */
-  public record LoadSpec(double ratePerProducer, long startDelayNanos) {}
+  /**
+   * Start of load: the rate of each producer, how long from now the first message is due, and how
+   * producer threads wait between sends.
+   */
+  public record LoadSpec(double ratePerProducer, long startDelayNanos, Pacing pacing) {}
 
   /**
    * What the loss balance at the end of a run needs.

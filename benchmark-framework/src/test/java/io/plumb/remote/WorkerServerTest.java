@@ -131,7 +131,8 @@ class WorkerServerTest {
           new io.plumb.worker.WorkerSpecs.MessageSpec(
               64, io.plumb.workload.KeyDistributorType.NO_KEY, List.of(new byte[64])));
       worker.takePeriod();
-      worker.startLoad(new io.plumb.worker.WorkerSpecs.LoadSpec(100, 0));
+      worker.startLoad(
+          new io.plumb.worker.WorkerSpecs.LoadSpec(100, 0, io.plumb.load.Pacing.EFFICIENT));
       String bad =
           org.junit.jupiter.api.Assertions.assertThrows(
                   io.plumb.input.BadInputException.class, () -> worker.adjustRate(-1))

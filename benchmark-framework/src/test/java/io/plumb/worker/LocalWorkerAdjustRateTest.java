@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.input.BadInputException;
+import io.plumb.load.Pacing;
 import io.plumb.load.WorkerClock;
 import io.plumb.loopback.LoopbackDriver;
 import io.plumb.stats.PeriodStats;
@@ -45,7 +46,7 @@ class LocalWorkerAdjustRateTest {
           List.of(new ProducerSpec(0, "rate-topic"), new ProducerSpec(1, "rate-topic")),
           new MessageSpec(100, KeyDistributorType.NO_KEY, List.of(new byte[100])));
       worker.takePeriod();
-      worker.startLoad(new LoadSpec(OLD_RATE, 0));
+      worker.startLoad(new LoadSpec(OLD_RATE, 0, Pacing.EFFICIENT));
       awaitSent(worker, 100);
 
       worker.adjustRate(NEW_RATE);
