@@ -78,6 +78,36 @@ public record CommandLineRun(int status, String out, String err) {
     }
   }
 
+  /**
+   * What is wrong with this run as the end of a run whose broker did not answer: empty when it
+   * exited with status 3 after one line naming {@code driverFile}, {@code address} and {@code
+   * startCommand}, and printed no result.
+   */
+  public List<String> unreachableBrokerProblems(
+      String driverFile, String address, String startCommand) {
+    List<String> problems = new ArrayList<>();
+    if (status != 3) {
+      problems.add("exit status " + status + ", not 3");
+    }
+    List<String> lines = errorLines();
+    if (lines.size() != 1) {
+      problems.add(lines.size() + " lines on standard error, not 1: " + err);
+    } else {
+      String line = lines.get(0);
+      for (String expected :
+          List.of(
+              "error: " + driverFile + ": ", address, "start the local one with " + startCommand)) {
+        if (!line.contains(expected)) {
+          problems.add("the line does not name '" + expected + "': " + line);
+        }
+      }
+    }
+    if (out.contains("Latency") || out.contains("Result ")) {
+      problems.add("a result was printed: " + out);
+    }
+    return problems;
+  }
+
   /** The lines printed to standard error. */
   public List<String> errorLines() {
     return err.lines().toList();

@@ -1,26 +1,22 @@
 package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.cli.CommandLineRun;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** No broker at the address given: one line, exit status 3, as for every driver. */
 class RedisUnreachableTest {
-  @TempDir Path dir;
-
   @Test
-  void noBrokerAtTheAddressIsOneLineNamingItAndTheWayOut() {
+  void noBrokerAtTheAddressIsOneLineNamingItAndTheWayOut(@TempDir Path dir) {
     int port = CommandLineRun.unusedPort();
     CommandLineRun run = CommandLineRun.tinyRun(dir, "redis.yaml", "redisPort=" + port);
-    assertEquals(3, run.status(), run.out() + run.err());
-    assertEquals(1, run.errorLines().size(), run.err());
-    String line = run.errorLines().get(0);
-    assertTrue(line.startsWith("error: redis.yaml: "), line);
-    assertTrue(line.contains("127.0.0.1:" + port), line);
-    assertTrue(line.contains("start the local one with deploy/local/redis.sh start"), line);
+    assertEquals(
+        List.of(),
+        run.unreachableBrokerProblems(
+            "redis.yaml", "127.0.0.1:" + port, "deploy/local/redis.sh start"));
   }
 }
