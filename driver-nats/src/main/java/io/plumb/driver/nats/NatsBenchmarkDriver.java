@@ -5,15 +5,6 @@ import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
 import io.nats.client.ErrorListener;
 import io.nats.client.JetStream;
-import io.nats.client.JetStreamApiException;
-import io.nats.client.JetStreamManagement;
-import io.nats.client.Nats;
-import io.nats.client.Options;
-import io.nats.client.api.ClusterInfo;
-import io.nats.client.api.Replica;
-import io.nats.client.api.StorageType;
-import io.nats.client.api.StreamConfiguration;
-import io.nats.client.api.StreamInfo;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
@@ -24,15 +15,13 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -44,8 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Publishing and consuming use separate connections so that a consumer that falls behind (and,
  * in core mode, the client's slow-consumer handling) never stalls the publishing connection.
  *
- * <p>Faults: both connections use jnats's own recovery (see {@link #connect}): they notice a dead,
- * frozen or cut-off server within seconds and reconnect to another server of the list without
+ * <p>Faults: both connections use jnats's own recovery (see {@link NatsConnections}): they notice a
+ * dead, frozen or cut-off server within seconds and reconnect to another server of the list without
  * limit. A JetStream publish awaiting its ack fails at once when the publishing connection loses
  * its server, and otherwise once the client's request timeout passes, so each send completes
  * exactly once, acknowledged or failed, within a bounded time. Pull consumers ask again when their
@@ -55,29 +44,6 @@ import java.util.concurrent.ConcurrentHashMap;
 @DriverAliases({"io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver"})
 public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
 
-  /**
-   * How often each connection pings its server, and how many pings may go unanswered before the
-   * client drops the connection and reconnects elsewhere: a server frozen (SIGSTOP) or cut off is
-   * noticed within 3 to 5 s (a killed one at once, by its closed socket), where jnats's default (2
-   * minutes, 2 pings) would leave a connection on a frozen server for 4 minutes.
-   */
-  static final Duration PING_INTERVAL = Duration.ofSeconds(1);
-
-  static final int MAX_PINGS_OUT = 3;
-
-  /**
-   * A request (a JetStream publish awaiting its ack, an API call) not answered within this fails;
-   * jnats checks every interval, so an unanswered publish fails 5 to 10 s after it was sent. This
-   * is jnats's default, written here because it bounds how long a send can stay pending.
-   */
-  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
-
-  /** Pause after trying every server of the list before trying them again. */
-  static final Duration RECONNECT_WAIT = Duration.ofSeconds(1);
-
-  /** Bounds each connection attempt, so a server whose traffic is dropped costs 2 s, not more. */
-  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
-
   /** Environment variable that overrides {@code natsHostUrl} of the file. */
   public static final String URL_ENV = NatsDriverConfig.URL_ENV;
 
@@ -86,11 +52,13 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   private Connection publishConnection;
   private Connection consumeConnection;
   private JetStream jetStream;
-  private JetStreamManagement management;
+
+  /** The topics' streams, in JetStream mode; null in core mode. */
+  private JetStreamTopics streams;
+
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<Consumer, MessageListener> slowConsumerListeners = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
-  private final Set<String> createdStreams = ConcurrentHashMap.newKeySet();
   private final Set<JetStreamProducer> producers = ConcurrentHashMap.newKeySet();
 
   public NatsBenchmarkDriver() {
@@ -135,7 +103,11 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       }
       refuseMoreCopiesThanNodes(driverConfig);
       jetStream = publishConnection.jetStream();
-      management = publishConnection.jetStreamManagement();
+      streams =
+          new JetStreamTopics(
+              publishConnection.jetStreamManagement(),
+              config,
+              () -> publishConnection.getServerInfo().getServerName());
       facts.put("nats.jetstream.storage", config.storageType().toString());
       facts.put("nats.jetstream.replicas", String.valueOf(config.replicationFactor()));
       facts.put("nats.jetstream.consumerType", config.consumerType().toString());
@@ -180,27 +152,9 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
                 + ")");
   }
 
-  /**
-   * One connection to the cluster, with jnats's own recovery: it knows every server of {@code
-   * natsHostUrl} (and those the server announces), reconnects without limit when its server goes
-   * away, keeps publishes made meanwhile in its reconnect buffer (8 MiB) and resubscribes; a
-   * publish that does not fit fails at once. See the constants above for how fast it notices.
-   */
+  /** One connection to the cluster, with jnats's own recovery (see {@link NatsConnections}). */
   private Connection connect(String name) throws java.io.IOException, InterruptedException {
-    Options options =
-        new Options.Builder()
-            .servers(config.servers())
-            .connectionName(name)
-            .connectionTimeout(CONNECT_TIMEOUT)
-            .maxReconnects(-1)
-            .reconnectWait(RECONNECT_WAIT)
-            .pingInterval(PING_INTERVAL)
-            .maxPingsOut(MAX_PINGS_OUT)
-            .requestCleanupInterval(REQUEST_TIMEOUT)
-            .errorListener(new SlowConsumerReporter())
-            .connectionListener(this::connectionEvent)
-            .build();
-    return Nats.connect(options);
+    return NatsConnections.open(config, name, new SlowConsumerReporter(), this::connectionEvent);
   }
 
   /**
@@ -250,54 +204,11 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       return CompletableFuture.completedFuture(null);
     }
     try {
-      String stream = Subjects.name(topic);
-      StreamConfiguration.Builder builder =
-          StreamConfiguration.builder()
-              .name(stream)
-              .subjects(Subjects.wildcard(topic))
-              // The partition count travels with the stream so producers in other workers find it.
-              .description(PARTITIONS_PREFIX + partitions)
-              .storageType(
-                  config.storageType() == NatsDriverConfig.Storage.MEMORY
-                      ? StorageType.Memory
-                      : StorageType.File)
-              .replicas(config.replicationFactor())
-              .maxBytes(config.maxBytes())
-              .maxMessages(config.maxMessages());
-      if (config.maxAgeSeconds() > 0) {
-        builder.maxAge(Duration.ofSeconds(config.maxAgeSeconds()));
-      }
-      StreamInfo info = management.addStream(builder.build());
-      verify(stream, info.getConfiguration());
-      createdStreams.add(stream);
+      streams.create(topic, partitions);
       return CompletableFuture.completedFuture(null);
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
     }
-  }
-
-  private static final String PARTITIONS_PREFIX = "plumb partitions=";
-
-  /** Reads back what the server stored for the stream and fails if it is not what was asked. */
-  private void verify(String stream, StreamConfiguration stored) {
-    String storage = stored.getStorageType() == StorageType.Memory ? "memory" : "file";
-    if (!storage.equals(config.storageType().toString())
-        || stored.getReplicas() != config.replicationFactor()) {
-      throw new IllegalStateException(
-          "stream "
-              + stream
-              + " has storage "
-              + storage
-              + " and "
-              + stored.getReplicas()
-              + " replicas on the server, not "
-              + config.storageType()
-              + " and "
-              + config.replicationFactor()
-              + " as configured");
-    }
-    facts.put("nats.stream." + stream + ".storage", storage);
-    facts.put("nats.stream." + stream + ".replicas", String.valueOf(stored.getReplicas()));
   }
 
   /**
@@ -308,13 +219,11 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     if (known != null) {
       return known;
     }
-    if (config.mode() == NatsDriverConfig.Mode.JETSTREAM) {
-      String description =
-          management.getStreamInfo(Subjects.name(topic)).getConfiguration().getDescription();
-      if (description != null && description.startsWith(PARTITIONS_PREFIX)) {
-        int n = Integer.parseInt(description.substring(PARTITIONS_PREFIX.length()));
-        partitionsByTopic.put(topic, n);
-        return n;
+    if (streams != null) {
+      OptionalInt recorded = streams.recordedPartitions(topic);
+      if (recorded.isPresent()) {
+        partitionsByTopic.put(topic, recorded.getAsInt());
+        return recorded.getAsInt();
       }
     }
     // Core NATS keeps no topic state: a producer in another process than createTopic publishes
@@ -359,7 +268,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
           JetStreamConsumer.start(
               consumeConnection,
               consumeConnection.jetStream(),
-              management,
+              streams.management(),
               topic,
               subscription,
               config,
@@ -378,23 +287,12 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       return CompletableFuture.completedFuture(null);
     }
     try {
-      for (String topic : topics) {
-        try {
-          createdStreams.remove(Subjects.name(topic));
-          management.deleteStream(Subjects.name(topic));
-        } catch (JetStreamApiException e) {
-          if (e.getApiErrorCode() != STREAM_NOT_FOUND) {
-            throw e;
-          }
-        }
-      }
+      streams.delete(topics);
       return CompletableFuture.completedFuture(null);
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
     }
   }
-
-  private static final int STREAM_NOT_FOUND = 10059;
 
   /**
    * The facts gathered at initialize, plus what the server says now: its version, the cluster's
@@ -407,101 +305,20 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       answer.put(BrokerFactNames.NODES, String.valueOf(nodes()));
       answer.put(BrokerFactNames.BROKER_VERSION, publishConnection.getServerInfo().getVersion());
     }
-    answer.putAll(replication());
+    if (streams != null) {
+      answer.putAll(streams.facts());
+    }
     return answer;
   }
 
-  /**
-   * Where the server says the copies of this run's streams are: per stream its leader and the nodes
-   * holding it, and over all streams the fewest copies any stream has and every node that holds
-   * one. Read from the server each time (a leader may move); empty before any stream exists.
-   */
-  private Map<String, String> replication() {
-    Map<String, String> found = new TreeMap<>();
-    if (management == null || createdStreams.isEmpty()) {
-      return found;
-    }
-    int fewest = Integer.MAX_VALUE;
-    Set<String> allNodes = new TreeSet<>();
-    for (String stream : new TreeSet<>(createdStreams)) {
-      StreamInfo info;
-      try {
-        info = management.getStreamInfo(stream);
-      } catch (Exception e) {
-        // Deleted since (deleteTopics), or the server is unreachable: nothing to report for it.
-        continue;
-      }
-      List<String> holders = holders(info.getClusterInfo());
-      fewest = Math.min(fewest, holders.size());
-      allNodes.addAll(holders);
-      ClusterInfo cluster = info.getClusterInfo();
-      // A stream on a server outside any cluster has no election: that server is its leader.
-      String leader =
-          cluster == null
-              ? publishConnection.getServerInfo().getServerName()
-              : Objects.requireNonNullElse(cluster.getLeader(), "");
-      found.put("nats.stream." + stream + ".leader", leader);
-      found.put("nats.stream." + stream + ".replicaNodes", String.join(",", holders));
-    }
-    if (fewest != Integer.MAX_VALUE) {
-      found.put(BrokerFactNames.REPLICAS, String.valueOf(fewest));
-      found.put(BrokerFactNames.REPLICA_NODES, String.join(",", allNodes));
-    }
-    return found;
-  }
-
-  /**
-   * The servers holding a stream: its leader, then its other replicas, as the server names them. A
-   * server outside any cluster reports no cluster information: the stream is on that server alone.
-   */
-  private List<String> holders(ClusterInfo cluster) {
-    List<String> names = new java.util.ArrayList<>();
-    if (cluster == null) {
-      names.add(publishConnection.getServerInfo().getServerName());
-      return names;
-    }
-    if (cluster.getLeader() != null && !cluster.getLeader().isEmpty()) {
-      names.add(cluster.getLeader());
-    }
-    if (cluster.getReplicas() != null) {
-      for (Replica replica : cluster.getReplicas()) {
-        names.add(replica.getName());
-      }
-    }
-    return names;
-  }
-
-  /**
-   * The server leading the topic's stream now, as the cluster names it (its {@code server_name},
-   * e.g. {@code n2}), from the stream's cluster information; a server outside any cluster leads its
-   * streams itself. Empty while the stream has no leader: an election under way, or the request
-   * unanswered because the server this connection uses went away (it reconnects meanwhile).
-   */
+  /** The server leading the topic's stream now (see {@link JetStreamTopics#leaderOf}). */
   @Override
   public Optional<String> leaderOf(String topic) throws Exception {
-    if (config.mode() == NatsDriverConfig.Mode.CORE) {
+    if (streams == null) {
       throw new UnsupportedOperationException(
           "core NATS keeps no stream, so no server leads a topic: use a JetStream file");
     }
-    StreamInfo info;
-    try {
-      info = management.getStreamInfo(Subjects.name(topic));
-    } catch (JetStreamApiException e) {
-      if (e.getApiErrorCode() == STREAM_NOT_FOUND) {
-        throw e;
-      }
-      // For example "JetStream system temporarily unavailable" during an election.
-      return Optional.empty();
-    } catch (IOException e) {
-      // No answer in time: the stream or the connection is between servers.
-      return Optional.empty();
-    }
-    ClusterInfo cluster = info.getClusterInfo();
-    if (cluster == null) {
-      return Optional.of(publishConnection.getServerInfo().getServerName());
-    }
-    String leader = cluster.getLeader();
-    return leader == null || leader.isBlank() ? Optional.empty() : Optional.of(leader);
+    return streams.leaderOf(topic);
   }
 
   @Override
@@ -512,11 +329,6 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   /** The parsed driver file, after overrides (for tests and diagnostics). */
   NatsDriverConfig config() {
     return config;
-  }
-
-  /** The management API on the publishing connection (JetStream mode only), for tests. */
-  JetStreamManagement management() {
-    return management;
   }
 
   @Override
