@@ -5,8 +5,9 @@
 #
 #   deploy/container/test-round-trip.sh      (root; builds the image first if needed)
 #
-# Ports: PLUMB_TEST_WORKER_PORTS (default 28181,28182). Everything it starts is removed on exit,
-# also on failure.
+# The coordinator's two containers are the Helm chart's Job, rendered by helm and run as they are,
+# so the chart's scripts run here too. Ports: PLUMB_TEST_WORKER_PORTS (default 28181,28182).
+# Everything it starts is removed on exit, also on failure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -80,14 +81,43 @@ if podman_run --rm --network host "${small_heap[@]}" --env PLUMB_WORKER_TOKEN=wr
 fi
 echo "== a wrong token is refused"
 
-echo "== coordinator: loopback driver, workloads/loopback-smoke.yaml"
+# The coordinator runs exactly as the Helm chart's Job would run it: its wait-for-workers init
+# container, then its coordinator container (read-only root, the token and results where the
+# chart mounts them, its default loopback files), with the workers' cluster names swapped for
+# this host's loopback URLs.
+helm="$("$repo_root/deploy/kubernetes/tools.sh" helm)"
+"$helm" template round-trip "$repo_root/deploy/kubernetes/plumb" \
+  --set coordinator.keepResultsSeconds=0 --set coordinator.waitForWorkersSeconds=60 >"$work/chart.yaml"
+/usr/bin/python3 - "$work" "$(IFS=,; echo "${urls[*]}")" <<'PY'
+import sys, yaml
+
+work, urls = sys.argv[1], sys.argv[2]
+job = next(o for o in yaml.safe_load_all(open(f"{work}/chart.yaml")) if o and o["kind"] == "Job")
+pod = job["spec"]["template"]["spec"]
+for container in (pod["initContainers"][0], pod["containers"][0]):
+    argv = container["command"] + container.get("args", [])
+    if "--workers" in argv:
+        argv[argv.index("--workers") + 1] = urls
+    env = [e for e in container.get("env", []) if e["name"] != "PLUMB_JAVA_OPTS"]
+    env = [f"{e['name']}={urls if e['name'] == 'PLUMB_WORKERS' else e['value']}" for e in env]
+    with open(f"{work}/{container['name']}.argv", "w") as f:
+        f.write("\0".join(argv) + "\0")
+    with open(f"{work}/{container['name']}.env", "w") as f:
+        f.write("".join(e + "\0" for e in env))
+PY
+container_argv() { mapfile -d '' argv <"$work/$1.argv"; mapfile -d '' env <"$work/$1.env"; env_options=(); for e in "${env[@]}"; do env_options+=(--env "$e"); done; }
+chart_pod=(--network host --read-only --tmpfs /tmp --volume "$work/token:/etc/plumb/token/token:ro")
+
+echo "== the chart's wait-for-workers container"
+container_argv wait-for-workers
+podman_run --rm "${chart_pod[@]}" "${env_options[@]}" --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
+
+echo "== the chart's coordinator container: loopback driver, workloads/loopback-smoke.yaml"
+container_argv coordinator
 coordinator="plumb-round-trip-coordinator-$$"
 names+=("$coordinator")
-podman_run --name "$coordinator" --network host "${mount_token[@]}" "${small_heap[@]}" \
-  --volume "$work/results:/results" "$image" \
-  benchmark --workers "$(IFS=,; echo "${urls[*]}")" --token-file /etc/plumb/token \
-  --worker-roles both -d benchmark-framework/loopback.yaml -o /results \
-  workloads/loopback-smoke.yaml
+podman_run --name "$coordinator" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
+  --volume "$work/results:/results" --workdir /opt/plumb --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
 
 # The result file is on the host; every worker's own counters (its /metrics, read with the
 # token) show that it produced and consumed, and that the wrong token above was refused.
