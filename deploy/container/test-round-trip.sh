@@ -119,8 +119,9 @@ names+=("$coordinator")
 podman_run --name "$coordinator" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
   --volume "$work/results:/results" --workdir /opt/plumb --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
 
-# The result file is on the host; every worker's own counters (its /metrics, read with the
-# token) show that it produced and consumed, and that the wrong token above was refused.
+# The result file is on the host and lists both workers with their counts; every worker's own
+# counters (its /metrics, read with the token) show that it produced and consumed, and that the
+# wrong token above was refused.
 python3 - "$work/results" "$work/token" "${urls[@]}" <<'PY'
 import json, pathlib, sys, urllib.request
 
@@ -137,6 +138,12 @@ if counters["sent"] <= 0 or counters["received"] < counters["sent"]:
     problems.append(f"sent {counters['sent']}, received {counters['received']}")
 if counters["lost"] or counters["failed"]:
     problems.append(f"lost {counters['lost']}, failed {counters['failed']}")
+listed = {w["url"].rstrip("/"): w for w in result["workers"]["workers"]}
+if sorted(listed) != sorted(urls) or result["workers"]["roles"] != "both":
+    problems.append(f"the result lists workers {sorted(listed)} in roles {result['workers']['roles']}, expected {urls} in both")
+for url, worker in listed.items():
+    if worker["lost"] or worker["sent"] <= 0 or worker["received"] <= 0:
+        problems.append(f"the result shows worker {url} lost or idle: {worker}")
 unauthorized = 0
 for url in urls:
     request = urllib.request.Request(url + "/metrics", headers={"Authorization": "Bearer " + token})
