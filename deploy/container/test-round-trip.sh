@@ -55,7 +55,9 @@ urls=()
 for i in "${!ports[@]}"; do
   name="plumb-round-trip-worker-$((i + 1))-$$"
   names+=("$name")
-  podman_run --detach --name "$name" --network host "${mount_token[@]}" "${small_heap[@]}" "$image" \
+  # Read-only root and a scratch /tmp, as in the chart's StatefulSet.
+  podman_run --detach --name "$name" --network host --read-only --tmpfs /tmp \
+    "${mount_token[@]}" "${small_heap[@]}" "$image" \
     worker --bind 127.0.0.1 --port "${ports[$i]}" --token-file /etc/plumb/token >/dev/null
   urls+=("http://127.0.0.1:${ports[$i]}")
 done

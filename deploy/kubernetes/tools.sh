@@ -37,7 +37,7 @@ go_tool() {
     go="$(command -v go || echo /usr/local/go/bin/go)"
     [[ -x "$go" ]] || die "Go is needed to build $name $version (https://go.dev/dl, or Debian's golang-go)"
     echo "building $name $version with go install (once; cached in $dir)" >&2
-    local work
+    local work started=$SECONDS
     work="$(mktemp -d "$cache/.build-XXXXXX")"
     if ! GOBIN="$work/bin" GOMODCACHE="$work/mod" GOCACHE="$work/cache" GOFLAGS=-modcacherw \
       GOTOOLCHAIN=local CGO_ENABLED=0 \
@@ -49,6 +49,7 @@ go_tool() {
     mkdir -p "$dir"
     mv "$work/bin/$name" "$dir/$name"
     rm -rf "$work"
+    echo "built $name $version in $((SECONDS - started)) s" >&2
   fi
   echo "$dir/$name"
 }
