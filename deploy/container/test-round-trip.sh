@@ -81,7 +81,8 @@ if podman_run --rm --network host "${small_heap[@]}" --env PLUMB_WORKER_TOKEN=wr
   cat "$work/refused.log" >&2
   die "the coordinator ran with a wrong token"
 fi
-echo "== a wrong token is refused"
+grep -q "refused the token (401)" "$work/refused.log" || { cat "$work/refused.log" >&2; die "a wrong token failed otherwise than by the workers' 401"; }
+echo "== a wrong token is refused: $(grep -m1 'refused the token' "$work/refused.log")"
 
 # The coordinator runs exactly as the Helm chart's Job would run it: its wait-for-workers init
 # container, then its coordinator container (read-only root, the token and results where the
