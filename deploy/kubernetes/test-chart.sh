@@ -7,7 +7,8 @@
 #     match only its own pods;
 #   - the coordinator's worker URLs are the StatefulSet pods' stable names, and every pod reads the
 #     token from the Secret the chart makes (or the one named in token.existingSecret);
-#   - values outside what is allowed fail with a one-line error naming the value.
+#   - misspelled values and values outside what is allowed fail with an error naming the value
+#     (values.schema.json).
 #
 #   deploy/kubernetes/test-chart.sh
 #
@@ -172,17 +173,20 @@ ok("token.value lands in the Secret; without it a 48-character token is generate
 PY
 checks=$((checks + $(grep -c '^ok(' "$0")))
 
-refuse() { # refuse FIELD [helm options]: rendering must fail with one line naming FIELD
-  local field="$1"
+refuse() { # refuse MESSAGE [helm options]: rendering must fail, naming the value in MESSAGE
+  local message="$1"
   shift
   if "$helm" template bad "$chart" "$@" >/dev/null 2>"$work/refused.log"; then
     fail "helm template accepted $*"
   fi
-  grep -q "values.yaml: $field" "$work/refused.log" || { cat "$work/refused.log" >&2; fail "the error for $* does not name $field"; }
-  pass "refused $*: $(grep -o "values.yaml: $field.*" "$work/refused.log" | head -1)"
+  grep -qF -- "$message" "$work/refused.log" || { cat "$work/refused.log" >&2; fail "the error for $* does not say: $message"; }
+  pass "refused $*: $message"
 }
-refuse workers.antiAffinity --set workers.antiAffinity=always
-refuse benchmark.workerRoles --set benchmark.workerRoles=all
-refuse workers.replicas --set workers.replicas=0
+# values.schema.json: misspelled names, words outside the allowed ones and out-of-range numbers.
+refuse "at '/workers': additional properties 'replica' not allowed" --set workers.replica=3
+refuse "at '/benchmark': additional properties 'driverSets' not allowed" --set 'benchmark.driverSets={a=b}'
+refuse "at '/workers/antiAffinity': value must be one of '', 'soft', 'hard'" --set workers.antiAffinity=always
+refuse "at '/benchmark/workerRoles': value must be one of 'split', 'both'" --set benchmark.workerRoles=all
+refuse "at '/workers/replicas': minimum" --set workers.replicas=0
 
 echo "$checks passed, 0 failed"
