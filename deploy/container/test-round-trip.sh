@@ -5,9 +5,11 @@
 #
 #   deploy/container/test-round-trip.sh      (root; builds the image first if needed)
 #
-# The coordinator's two containers are the Helm chart's Job, rendered by helm and run as they are,
-# so the chart's scripts run here too. Ports: PLUMB_TEST_WORKER_PORTS (default 28181,28182).
-# Everything it starts is removed on exit, also on failure.
+# Each container is the Helm chart's (deploy/kubernetes/plumb), rendered by helm and run as it is
+# (workers of its StatefulSet, the wait-for-workers and coordinator containers of its Job), so the
+# chart's commands and scripts run against the real image here. A coordinator with a wrong token
+# must be refused first. Ports: PLUMB_TEST_WORKER_PORTS (default 28181,28182). Everything it
+# starts is removed on exit, also on failure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -48,20 +50,65 @@ openssl rand -hex 32 >"$work/token" 2>/dev/null || head -c 32 /dev/urandom | od 
 mkdir "$work/results"
 chown 10001:10001 "$work/token" "$work/results"
 chmod 0400 "$work/token"
-mount_token=(--volume "$work/token:/etc/plumb/token:ro")
 small_heap=(--env "PLUMB_JAVA_OPTS=-Xms256m -Xmx512m -XX:+UseG1GC")
-
+# Every container runs as the Helm chart's pod runs it: the rendered command, arguments and
+# environment, a read-only root with a scratch /tmp, the token where the chart's Secret is mounted.
+# Only what ties it to a cluster changes: workers bind 127.0.0.1 (their pod's own address in a
+# cluster) on this test's ports, the coordinator lists them by those URLs instead of by their
+# cluster names, and the heap is smaller.
+chart_pod=(--network host --read-only --tmpfs /tmp --volume "$work/token:/etc/plumb/token/token:ro")
 urls=()
+for port in "${ports[@]}"; do
+  urls+=("http://127.0.0.1:$port")
+done
+helm="$("$repo_root/deploy/kubernetes/tools.sh" helm)"
+for i in "${!ports[@]}"; do
+  "$helm" template round-trip "$repo_root/deploy/kubernetes/plumb" --set "workers.port=${ports[$i]}" \
+    --set coordinator.keepResultsSeconds=0 --set coordinator.waitForWorkersSeconds=60 >"$work/chart-$i.yaml"
+done
+/usr/bin/python3 - "$work" "$(IFS=,; echo "${urls[*]}")" "${#ports[@]}" <<'PY'
+import sys, yaml
+
+work, urls, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def write(name, container):
+    argv = container.get("command", []) + container.get("args", [])
+    if "--workers" in argv:
+        argv[argv.index("--workers") + 1] = urls
+    if "--bind" in argv:
+        argv[argv.index("--bind") + 1] = "127.0.0.1"
+    env = [e for e in container.get("env", []) if e["name"] != "PLUMB_JAVA_OPTS"]
+    env = [f"{e['name']}={urls if e['name'] == 'PLUMB_WORKERS' else e['value']}" for e in env]
+    with open(f"{work}/{name}.argv", "w") as f:
+        f.write("".join(a + "\0" for a in argv))
+    with open(f"{work}/{name}.env", "w") as f:
+        f.write("".join(e + "\0" for e in env))
+
+for i in range(workers):
+    objects = [o for o in yaml.safe_load_all(open(f"{work}/chart-{i}.yaml")) if o]
+    statefulset = next(o for o in objects if o["kind"] == "StatefulSet")
+    write(f"worker-{i}", statefulset["spec"]["template"]["spec"]["containers"][0])
+    if i == 0:
+        pod = next(o for o in objects if o["kind"] == "Job")["spec"]["template"]["spec"]
+        write("wait-for-workers", pod["initContainers"][0])
+        write("coordinator", pod["containers"][0])
+PY
+# Reads a rendered container into argv (command and arguments) and env_options (--env NAME=VALUE).
+container_argv() {
+  mapfile -d '' argv <"$work/$1.argv"
+  mapfile -d '' env <"$work/$1.env"
+  env_options=()
+  for e in "${env[@]}"; do env_options+=(--env "$e"); done
+}
+
 for i in "${!ports[@]}"; do
   name="plumb-round-trip-worker-$((i + 1))-$$"
   names+=("$name")
-  # Read-only root and a scratch /tmp, as in the chart's StatefulSet.
-  podman_run --detach --name "$name" --network host --read-only --tmpfs /tmp \
-    "${mount_token[@]}" "${small_heap[@]}" "$image" \
-    worker --bind 127.0.0.1 --port "${ports[$i]}" --token-file /etc/plumb/token >/dev/null
-  urls+=("http://127.0.0.1:${ports[$i]}")
+  container_argv "worker-$i"
+  podman_run --detach --name "$name" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
+    "$image" "${argv[@]}" >/dev/null
 done
-echo "== workers started: ${urls[*]}"
+echo "== the chart's workers started: ${urls[*]} ($(tr '\0' ' ' <"$work/worker-0.argv"))"
 
 deadline=$((SECONDS + 60))
 for i in "${!ports[@]}"; do
@@ -83,33 +130,6 @@ if podman_run --rm --network host "${small_heap[@]}" --env PLUMB_WORKER_TOKEN=wr
 fi
 grep -q "refused the token (401)" "$work/refused.log" || { cat "$work/refused.log" >&2; die "a wrong token failed otherwise than by the workers' 401"; }
 echo "== a wrong token is refused: $(grep -m1 'refused the token' "$work/refused.log")"
-
-# The coordinator runs exactly as the Helm chart's Job would run it: its wait-for-workers init
-# container, then its coordinator container (read-only root, the token and results where the
-# chart mounts them, its default loopback files), with the workers' cluster names swapped for
-# this host's loopback URLs.
-helm="$("$repo_root/deploy/kubernetes/tools.sh" helm)"
-"$helm" template round-trip "$repo_root/deploy/kubernetes/plumb" \
-  --set coordinator.keepResultsSeconds=0 --set coordinator.waitForWorkersSeconds=60 >"$work/chart.yaml"
-/usr/bin/python3 - "$work" "$(IFS=,; echo "${urls[*]}")" <<'PY'
-import sys, yaml
-
-work, urls = sys.argv[1], sys.argv[2]
-job = next(o for o in yaml.safe_load_all(open(f"{work}/chart.yaml")) if o and o["kind"] == "Job")
-pod = job["spec"]["template"]["spec"]
-for container in (pod["initContainers"][0], pod["containers"][0]):
-    argv = container["command"] + container.get("args", [])
-    if "--workers" in argv:
-        argv[argv.index("--workers") + 1] = urls
-    env = [e for e in container.get("env", []) if e["name"] != "PLUMB_JAVA_OPTS"]
-    env = [f"{e['name']}={urls if e['name'] == 'PLUMB_WORKERS' else e['value']}" for e in env]
-    with open(f"{work}/{container['name']}.argv", "w") as f:
-        f.write("\0".join(argv) + "\0")
-    with open(f"{work}/{container['name']}.env", "w") as f:
-        f.write("".join(e + "\0" for e in env))
-PY
-container_argv() { mapfile -d '' argv <"$work/$1.argv"; mapfile -d '' env <"$work/$1.env"; env_options=(); for e in "${env[@]}"; do env_options+=(--env "$e"); done; }
-chart_pod=(--network host --read-only --tmpfs /tmp --volume "$work/token:/etc/plumb/token/token:ro")
 
 echo "== the chart's wait-for-workers container"
 container_argv wait-for-workers
