@@ -2,10 +2,13 @@
 # Installs the Debian-packaged brokers and tools that deploy/local uses, and the headless Chromium
 # the report's browser test opens reports in, when missing. Idempotent and quiet: does nothing (not
 # even `apt-get update`) when everything is already installed. nftables cuts a node off the
-# network for the isolate and partition faults.
+# network for the isolate and partition faults. mmdebstrap, buildah, podman and runc build and run
+# the container image (deploy/container) without any registry; python3-yaml reads the Helm chart's
+# rendered objects in its test.
 set -euo pipefail
 
-packages=(redis-server redis-tools nats-server rabbitmq-server iproute2 nftables chromium)
+packages=(redis-server redis-tools nats-server rabbitmq-server iproute2 nftables chromium
+  mmdebstrap buildah podman runc python3-yaml)
 
 missing=()
 for pkg in "${packages[@]}"; do
