@@ -1,11 +1,8 @@
 package io.plumb.driver.rabbitmq;
 
-import com.rabbitmq.client.Address;
-import com.rabbitmq.client.AddressResolver;
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
@@ -32,7 +29,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * RabbitMQ over AMQP 0.9.1. A topic is an exchange; each partition is a routing key {@code <p>};
@@ -46,9 +42,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   static final String PARTITIONS_ARGUMENT = "x-plumb-partitions";
 
   private RabbitMqConfig config;
-  private ConnectionFactory factory;
-  private List<Address> addresses;
-  private final AtomicInteger nextAddress = new AtomicInteger();
+  private AmqpConnections connections;
   private ManagementApi management;
   private Connection adminConnection;
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
@@ -80,25 +74,16 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     DriverSettings settings =
         RabbitMqConfig.withEnvironment(driverConfig.settings(), System.getenv());
     config = RabbitMqConfig.read(settings);
-    factory = connectionFactory(settings, config);
-    addresses = new ArrayList<>();
-    for (String uri : config.amqpUris()) {
-      ConnectionFactory parsed = parse(settings, uri);
-      addresses.add(new Address(parsed.getHost(), parsed.getPort()));
-    }
+    connections = AmqpConnections.of(settings, config);
     // First contact, before the management API is asked anything: a broker that is not running
-    // is told as such, not as a management API problem. The admin connection declares through
-    // short-lived channels, closed once done: nothing of it is to be declared again on recovery
-    // (each consumer declares the queue it reads itself).
-    ConnectionFactory admin = factory.clone();
-    admin.setTopologyRecoveryEnabled(false);
+    // is told as such, not as a management API problem.
     try {
-      adminConnection = newConnection(admin, "plumb-admin");
+      adminConnection = connections.openForAdministration("plumb-admin");
     } catch (IOException | TimeoutException e) {
       throw new BrokerUnreachableException(
           settings.file(),
           "RabbitMQ",
-          String.join(",", addresses.stream().map(Address::toString).toList()),
+          connections.describe(),
           BrokerUnreachableException.describe(e),
           "deploy/local/rabbitmq.sh start",
           "--driver-set amqpUris=amqp://USER:PASSWORD@HOST:PORT or " + RabbitMqConfig.URI_ENV);
@@ -113,54 +98,11 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     }
     management =
         new ManagementApi(
-            endpoints, factory.getUsername(), factory.getPassword(), factory.getVirtualHost());
+            endpoints, connections.username(), connections.password(), connections.virtualHost());
     // Before any queue exists: a file asking for more copies than there are nodes is refused.
     cluster = new ClusterView(management);
     cluster.check(settings, config.replicas(), config.queueType().replicasArgument());
     probeBroker();
-  }
-
-  /**
-   * One factory for every connection, from the first URI: its credentials, virtual host and TLS
-   * hold for all of {@code amqpUris}, which differ only in host and port. The client's own
-   * automatic recovery reconnects a lost connection (to the next address that answers), reopens its
-   * channels with their prefetch and confirm mode, redeclares what it declared and restarts its
-   * consumers; sends on the lost connection fail (see {@link PartitionPublisher}).
-   */
-  private static ConnectionFactory connectionFactory(DriverSettings settings, RabbitMqConfig c)
-      throws Exception {
-    ConnectionFactory factory = parse(settings, c.amqpUris().get(0));
-    for (String uri : c.amqpUris()) {
-      ConnectionFactory other = parse(settings, uri);
-      if (!other.getUsername().equals(factory.getUsername())
-          || !other.getPassword().equals(factory.getPassword())
-          || !other.getVirtualHost().equals(factory.getVirtualHost())
-          || other.isSSL() != factory.isSSL()) {
-        throw settings.error(
-            "amqpUris",
-            "'"
-                + uri
-                + "' differs from the first URI in credentials, virtual host or TLS; allowed:"
-                + " URIs of one cluster, differing only in host and port");
-      }
-    }
-    factory.setAutomaticRecoveryEnabled(true);
-    factory.setTopologyRecoveryEnabled(true);
-    factory.setNetworkRecoveryInterval(c.recoveryIntervalMs());
-    factory.setRequestedHeartbeat(c.heartbeatSeconds());
-    factory.setConnectionTimeout(5_000);
-    factory.setExceptionHandler(new OneLineExceptionHandler());
-    return factory;
-  }
-
-  private static ConnectionFactory parse(DriverSettings settings, String uri) throws Exception {
-    ConnectionFactory factory = new ConnectionFactory();
-    try {
-      factory.setUri(uri);
-    } catch (Exception e) {
-      throw settings.error("amqpUris", "'" + uri + "' is not an AMQP URI: " + e.getMessage());
-    }
-    return factory;
   }
 
   /**
@@ -198,37 +140,6 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
         false,
         false,
         config.queueType().declareArguments(config.replicas()));
-  }
-
-  /**
-   * A new connection to the next of {@code amqpUris} in turn (round robin), which falls back to the
-   * others in order when that one does not answer, at first and on every recovery.
-   */
-  private Connection newConnection(String name) throws Exception {
-    return newConnection(factory, name);
-  }
-
-  private Connection newConnection(ConnectionFactory factory, String name) throws Exception {
-    int first = Math.floorMod(nextAddress.getAndIncrement(), addresses.size());
-    List<Address> order = new ArrayList<>(addresses.size());
-    for (int i = 0; i < addresses.size(); i++) {
-      order.add(addresses.get((first + i) % addresses.size()));
-    }
-    // No executor of our own: the client gives each connection its consumer dispatch pool.
-    return factory.newConnection(null, new InOrder(order), name);
-  }
-
-  /** The addresses in the order given: the client would otherwise shuffle them. */
-  private record InOrder(List<Address> addresses) implements AddressResolver {
-    @Override
-    public List<Address> getAddresses() {
-      return addresses;
-    }
-
-    @Override
-    public List<Address> maybeShuffle(List<Address> input) {
-      return input;
-    }
   }
 
   /**
@@ -307,7 +218,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
           try {
             AmqpProducer producer =
                 new AmqpProducer(
-                    newConnection("plumb-producer-" + topic),
+                    connections.open("plumb-producer-" + topic),
                     topic,
                     partitions(topic),
                     config,
@@ -330,7 +241,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
             SubscriptionGroup group = group(topic, subscription);
             AmqpConsumer consumer =
                 new AmqpConsumer(
-                    newConnection("plumb-consumer-" + topic + "-" + subscription),
+                    connections.open("plumb-consumer-" + topic + "-" + subscription),
                     listener,
                     config,
                     group,
