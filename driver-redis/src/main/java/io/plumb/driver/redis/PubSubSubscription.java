@@ -15,7 +15,7 @@ import redis.clients.jedis.Jedis;
  * Delivery is at most once: Redis disconnects a subscriber whose output buffer overflows ({@code
  * client-output-buffer-limit pubsub}), which the members' listeners are told about.
  */
-final class PubSubSubscription {
+final class PubSubSubscription implements SharedSubscription {
 
   private final Jedis jedis;
   private final byte[][] channels;
@@ -86,14 +86,16 @@ final class PubSubSubscription {
     }
   }
 
-  synchronized void join(MessageListener member) {
+  @Override
+  public synchronized void join(MessageListener member) {
     MessageListener[] m = Arrays.copyOf(members, members.length + 1);
     m[m.length - 1] = member;
     members = m;
   }
 
   /** Removes a member; returns true when none is left (the caller then closes this). */
-  synchronized boolean leave(MessageListener member) {
+  @Override
+  public synchronized boolean leave(MessageListener member) {
     MessageListener[] m = members;
     for (int i = 0; i < m.length; i++) {
       if (m[i] == member) {
@@ -107,7 +109,8 @@ final class PubSubSubscription {
     return members.length == 0;
   }
 
-  void close() throws InterruptedException {
+  @Override
+  public void close() throws InterruptedException {
     closing = true;
     if (pubSub.isSubscribed()) {
       pubSub.unsubscribe();

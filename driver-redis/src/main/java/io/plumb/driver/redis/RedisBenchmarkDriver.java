@@ -7,8 +7,6 @@ import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
-import io.plumb.driver.DriverConfigException;
-import io.plumb.driver.DriverSettings;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.util.ArrayList;
@@ -46,8 +44,10 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   private RedisDriverConfig config;
   private RedisEndpoint endpoint;
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
-  private final Map<String, PubSubSubscription> pubSubSubscriptions = new ConcurrentHashMap<>();
-  private final Map<String, ReplicaSubscription> replicaSubscriptions = new ConcurrentHashMap<>();
+  private final SharedSubscriptions<PubSubSubscription> pubSubSubscriptions =
+      new SharedSubscriptions<>();
+  private final SharedSubscriptions<ReplicaSubscription> replicaSubscriptions =
+      new SharedSubscriptions<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
 
   public RedisBenchmarkDriver() {
@@ -91,7 +91,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       facts.put(BrokerFactNames.BROKER_VERSION, version);
       // Refuse before CONFIG SET below changes anything on the server.
       Replication replication = Replication.parse(jedis.info("replication"));
-      refuseUnreachableWait(replication, driverConfig.settings());
+      replication.refuseUnreachableWait(
+          config.waitReplicas(), endpoint.describe(), driverConfig.settings());
       facts.putAll(replication.facts(address()));
       if (config.waitReplicas() > 0) {
         facts.put("redis.waitReplicas", String.valueOf(config.waitReplicas()));
@@ -140,50 +141,6 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   @Override
   public String leaderMeaning() {
     return "primary";
-  }
-
-  /**
-   * A WAIT for more replicas than the server has online could never succeed: every send would fail
-   * after the timeout. Neither can a WAIT sent to a replica (Redis refuses it there).
-   */
-  private void refuseUnreachableWait(Replication replication, DriverSettings file)
-      throws DriverConfigException {
-    int asked = config.waitReplicas();
-    if (asked == 0) {
-      return;
-    }
-    if (replication.isReplica()) {
-      throw file.error(
-          "waitReplicas",
-          "asks WAIT for "
-              + plural(asked, "replica")
-              + " but the Redis server at "
-              + endpoint.describe()
-              + " is itself a replica (of "
-              + replication.primaryOfReplica()
-              + "), where WAIT is refused: point redisPort at the primary"
-              + " (deploy/local/redis.sh primary names it)");
-    }
-    int have = replication.onlineReplicas().size();
-    if (asked > have) {
-      throw file.error(
-          "waitReplicas",
-          "asks WAIT for "
-              + plural(asked, "replica")
-              + " but the Redis server at "
-              + endpoint.describe()
-              + " has "
-              + plural(replication.copies(), "node")
-              + " (a primary with "
-              + plural(have, "online replica")
-              + (have == 0
-                  ? "; start 3: deploy/local/redis.sh start --nodes 3)"
-                  : "; WAIT can count " + have + " at most)"));
-    }
-  }
-
-  private static String plural(int n, String thing) {
-    return n + " " + thing + (n == 1 ? "" : "s");
   }
 
   private static String serverVersion(String info) {
@@ -335,53 +292,27 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   private BenchmarkConsumer joinPubSub(
       String topic, String subscription, int partitions, MessageListener listener)
       throws Exception {
-    String id = topic + '\u0000' + subscription;
-    synchronized (pubSubSubscriptions) {
-      PubSubSubscription s = pubSubSubscriptions.get(id);
-      if (s == null) {
-        s = new PubSubSubscription(connectPrimary(), topic, partitions);
-        pubSubSubscriptions.put(id, s);
-      }
-      s.join(listener);
-      PubSubSubscription joined = s;
-      return () -> {
-        synchronized (pubSubSubscriptions) {
-          if (joined.leave(listener)) {
-            pubSubSubscriptions.remove(id, joined);
-            joined.close();
-          }
-        }
-      };
-    }
+    return pubSubSubscriptions.join(
+        topic,
+        subscription,
+        listener,
+        () -> new PubSubSubscription(connectPrimary(), topic, partitions));
   }
 
   private BenchmarkConsumer joinReplicaReader(
       String topic, String subscription, int partitions, MessageListener listener)
       throws Exception {
-    String id = topic + '\u0000' + subscription;
-    synchronized (replicaSubscriptions) {
-      ReplicaSubscription s = replicaSubscriptions.get(id);
-      if (s == null) {
-        s =
+    return replicaSubscriptions.join(
+        topic,
+        subscription,
+        listener,
+        () ->
             new ReplicaSubscription(
                 () -> ConsumerConnection.open(endpoint.replica(), endpoint.dataConfig()),
                 topic,
                 partitions,
                 config.readBatchSize(),
-                config.readBlockMillis());
-        replicaSubscriptions.put(id, s);
-      }
-      s.join(listener);
-      ReplicaSubscription joined = s;
-      return () -> {
-        synchronized (replicaSubscriptions) {
-          if (joined.leave(listener)) {
-            replicaSubscriptions.remove(id, joined);
-            joined.close();
-          }
-        }
-      };
-    }
+                config.readBlockMillis()));
   }
 
   @Override
@@ -429,22 +360,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
 
   @Override
   public void close() throws Exception {
-    List<PubSubSubscription> open;
-    synchronized (pubSubSubscriptions) {
-      open = new ArrayList<>(pubSubSubscriptions.values());
-      pubSubSubscriptions.clear();
-    }
-    for (PubSubSubscription s : open) {
-      s.close();
-    }
-    List<ReplicaSubscription> readers;
-    synchronized (replicaSubscriptions) {
-      readers = new ArrayList<>(replicaSubscriptions.values());
-      replicaSubscriptions.clear();
-    }
-    for (ReplicaSubscription s : readers) {
-      s.close();
-    }
+    pubSubSubscriptions.closeAll();
+    replicaSubscriptions.closeAll();
     if (endpoint != null) {
       endpoint.close();
     }

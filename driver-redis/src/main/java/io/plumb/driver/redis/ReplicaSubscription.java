@@ -25,7 +25,7 @@ import redis.clients.jedis.params.XReadParams;
  * StreamConsumer#RETRY_MILLIS}, connects to a replica again (the Sentinels' choice of that moment)
  * and goes on from its positions.
  */
-final class ReplicaSubscription {
+final class ReplicaSubscription implements SharedSubscription {
 
   private final Supplier<ConsumerConnection> connect;
   private final byte[][] streams;
@@ -54,7 +54,8 @@ final class ReplicaSubscription {
   }
 
   /** Adds a member; the first one starts the reader. */
-  synchronized void join(MessageListener listener) {
+  @Override
+  public synchronized void join(MessageListener listener) {
     MessageListener[] m = Arrays.copyOf(members, members.length + 1);
     m[m.length - 1] = listener;
     members = m;
@@ -64,7 +65,8 @@ final class ReplicaSubscription {
   }
 
   /** Removes a member; true if none is left (the caller then closes the subscription). */
-  synchronized boolean leave(MessageListener listener) {
+  @Override
+  public synchronized boolean leave(MessageListener listener) {
     members = Arrays.stream(members).filter(l -> l != listener).toArray(MessageListener[]::new);
     return members.length == 0;
   }
@@ -146,7 +148,8 @@ final class ReplicaSubscription {
     }
   }
 
-  void close() throws InterruptedException {
+  @Override
+  public void close() throws InterruptedException {
     closed = true;
     closing.countDown();
     if (thread.isAlive()) {

@@ -1,6 +1,8 @@
 package io.plumb.driver.redis;
 
 import io.plumb.driver.BrokerFactNames;
+import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.DriverSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,5 +78,49 @@ record Replication(String role, List<String> onlineReplicas, String primaryOfRep
     facts.put(BrokerFactNames.NODES, String.valueOf(nodes.size()));
     facts.put("redis.role", role);
     return facts;
+  }
+
+  /**
+   * A WAIT for more replicas than the server has online could never succeed: every send would fail
+   * after the timeout. Neither can a WAIT sent to a replica (Redis refuses it there). {@code
+   * server} is this server's address, for the message.
+   */
+  void refuseUnreachableWait(int asked, String server, DriverSettings file)
+      throws DriverConfigException {
+    if (asked == 0) {
+      return;
+    }
+    if (isReplica()) {
+      throw file.error(
+          "waitReplicas",
+          "asks WAIT for "
+              + plural(asked, "replica")
+              + " but the Redis server at "
+              + server
+              + " is itself a replica (of "
+              + primaryOfReplica()
+              + "), where WAIT is refused: point redisPort at the primary"
+              + " (deploy/local/redis.sh primary names it)");
+    }
+    int have = onlineReplicas().size();
+    if (asked > have) {
+      throw file.error(
+          "waitReplicas",
+          "asks WAIT for "
+              + plural(asked, "replica")
+              + " but the Redis server at "
+              + server
+              + " has "
+              + plural(copies(), "node")
+              + " (a primary with "
+              + plural(have, "online replica")
+              + (have == 0
+                  ? "; start 3: deploy/local/redis.sh start --nodes 3)"
+                  : "; WAIT can count " + have + " at most)"));
+    }
+  }
+
+  private static String plural(int n, String thing) {
+    return n + " " + thing + (n == 1 ? "" : "s");
   }
 }
