@@ -47,9 +47,33 @@ final class ReportPage {
           new Chart("publishLatency99pct", "Publish latency p99", "ms"),
           new Chart("endToEndLatency99pct", "End-to-end latency p99", "ms"));
 
+  /**
+   * Resources over time ({@code resources.periods} of the result), drawn beside the rates and
+   * latencies when some result has them: a result from before resources were sampled, or a run with
+   * no local broker, simply has no such chart.
+   */
+  private static final List<Chart> RESOURCE_TIMELINES =
+      List.of(
+          new Chart("workerCpuCores", "Worker CPU (user + system)", "cores"),
+          new Chart("brokerCpuCores", "Broker CPU (local broker processes)", "cores"));
+
   private ReportPage() {}
 
-  static String render(List<ResultFile> results, List<Path> hgrmFiles, Path reportFile) {
+  private static List<Chart> timelines(List<ResultFile> results) {
+    List<Chart> charts = new java.util.ArrayList<>(TIMELINES);
+    for (Chart chart : RESOURCE_TIMELINES) {
+      if (results.stream().anyMatch(r -> !Timeline.of(r.json(), chart.field()).isEmpty())) {
+        charts.add(chart);
+      }
+    }
+    return charts;
+  }
+
+  static String render(
+      List<ResultFile> results,
+      List<com.fasterxml.jackson.databind.JsonNode> repeatSummaries,
+      List<Path> hgrmFiles,
+      Path reportFile) {
     List<String> labels = Labels.of(results);
     String title =
         results.size() == 1
@@ -69,7 +93,7 @@ final class ReportPage {
             "TITLE", Html.text(title),
             "SUBTITLE", Html.text(subtitle),
             "SUMMARY", SummaryTable.render(results, labels),
-            "SEARCH", searchSections(results, labels),
+            "SEARCH", RepeatSection.render(repeatSummaries) + searchSections(results, labels),
             "FILES", files(results, hgrmFiles, reportFile),
             "CHARTJS", ChartLibrary.script(),
             "DATA", Html.scriptJson(chartData(results, labels)),
@@ -107,7 +131,7 @@ final class ReportPage {
       }
     }
     ArrayNode timelines = data.putArray("timelines");
-    for (Chart timeline : TIMELINES) {
+    for (Chart timeline : timelines(results)) {
       ObjectNode chart = timelines.addObject();
       chart.put("id", timeline.field()).put("title", timeline.title()).put("unit", timeline.note());
       ArrayNode series = chart.putArray("series");

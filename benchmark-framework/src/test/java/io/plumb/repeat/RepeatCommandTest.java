@@ -59,7 +59,11 @@ class RepeatCommandTest {
 
   private List<Path> results(String prefix) throws IOException {
     try (Stream<Path> files = Files.list(dir.resolve("out"))) {
-      return files.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
+      return files
+          .filter(p -> p.getFileName().toString().startsWith(prefix))
+          .filter(p -> p.getFileName().toString().endsWith(".json"))
+          .sorted()
+          .toList();
     }
   }
 
@@ -101,6 +105,13 @@ class RepeatCommandTest {
     assertTrue(slowPair.path("metrics").path("end-to-end p99").path("ci95").isObject());
     assertTrue(slowPair.path("metrics").path("worker CPU").path("median").asDouble() > 0);
     assertTrue(console.contains("== slow with " + driver + " (Loopback): 3 run(s), 3 complete"));
+
+    // The report of the summary brings every run and the table of intervals.
+    Path html = dir.resolve("out/report.html");
+    assertEquals(0, run("report", summaries.get(0).toString(), "-o", html.toString()));
+    String page = Files.readString(html);
+    assertTrue(page.contains("<h2>Repeated runs: 3 of each pair</h2>"), page);
+    assertTrue(page.contains("<th>publish rate</th><td>msg/s</td>"));
 
     out.reset();
     List<String> args = new ArrayList<>(List.of("compare"));
