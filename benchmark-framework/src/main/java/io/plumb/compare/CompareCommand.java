@@ -26,12 +26,13 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "Examples:",
-      "  # acks=1 against acks=all, five interleaved runs each, then the verdicts",
-      "  bin/benchmark --repeat 5 -o results/acks \\",
-      "      -d driver-kafka/kafka.yaml,driver-kafka/kafka-acks1.yaml \\",
+      "  # what fsync per message costs: five interleaved runs of each file,",
+      "  # then the verdicts",
+      "  bin/benchmark --repeat 5 -o results/fsync \\",
+      "      -d driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml \\",
       "      workloads/quick-1kb-10k.yaml",
-      "  bin/benchmark compare results/acks/*-kafka-run*.json \\",
-      "      -- results/acks/*-kafka-acks1-run*.json",
+      "  bin/benchmark compare results/fsync/*-kafka-run*.json \\",
+      "      -- results/fsync/*-kafka-sync-run*.json",
     })
 public final class CompareCommand implements Callable<Integer> {
   @Parameters(

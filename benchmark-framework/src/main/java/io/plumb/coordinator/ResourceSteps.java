@@ -42,8 +42,11 @@ final class ResourceSteps implements RunListener {
 
   @Override
   public void phaseStarted(Phase phase) {
-    if (phase == Phase.MEASURE) {
-      sampler.start();
+    // The baseline is taken before the measured phase starts (at the warm-up's start and each of
+    // its
+    // periods' ends), so reading it never delays the first measured period.
+    if (phase == Phase.WARMUP || (phase == Phase.MEASURE && !sampler.hasBaseline())) {
+      sampler.baseline();
     }
     next.phaseStarted(phase);
   }
@@ -57,7 +60,9 @@ final class ResourceSteps implements RunListener {
       double periodSeconds,
       long backlog,
       long lagMessages) {
-    if (phase == Phase.MEASURE) {
+    if (phase == Phase.WARMUP) {
+      sampler.baseline();
+    } else if (phase == Phase.MEASURE) {
       sampler.sample();
       lastLag = lagMessages;
     }

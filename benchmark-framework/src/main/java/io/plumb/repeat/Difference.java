@@ -74,13 +74,15 @@ public record Difference(int runsA, int runsB, double ratio, double ci95Low, dou
     // The interval's ends in the verdict's own direction, nearer end first.
     double near = up ? ci95Low : ci95High;
     double far = up ? ci95High : ci95Low;
+    String worse = metric.higherIsBetter() == up ? "" : " (worse)";
+    if (up && near >= 2) {
+      // Percentages in the thousands read badly: a ratio says it plainly.
+      return String.format(
+          "B %s: %.1f times A (95%% CI %.1f to %.1f times)%s", word, ratio, near, far, worse);
+    }
     return String.format(
         "B %s by %s (95%% CI %s to %s)%s",
-        word,
-        percent(ratio),
-        percent(near),
-        percent(far),
-        metric.higherIsBetter() == up ? "" : " (worse)");
+        word, percent(ratio), percent(near), percent(far), worse);
   }
 
   private static String percent(double ratio) {

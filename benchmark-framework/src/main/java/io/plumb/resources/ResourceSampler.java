@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Samples resources once per period of a run's measured phase: {@link #start} when the phase
- * begins, {@link #sample} at each period's end (on the coordinator's period thread, so never
- * concurrently), {@link #report} once the run is over. A failure to read (a process gone, /proc
- * unreadable) ends sampling rather than the run: resources describe a run, they never stop one.
+ * Samples resources once per period of a run's measured phase: {@link #baseline} as it begins,
+ * {@link #sample} at each period's end (on the coordinator's period thread, so never concurrently),
+ * {@link #report} once the run is over. A failure to read (a process gone, /proc unreadable) ends
+ * sampling rather than the run: resources describe a run, they never stop one.
  */
 public final class ResourceSampler {
   private final String scope;
@@ -22,24 +22,42 @@ public final class ResourceSampler {
   private String failure;
 
   /**
+   * Sets up the readers now (OSHI's first use takes a while), so that nothing slow stands between
+   * the start of the measured phase and its first period.
+   *
    * @param scope what "worker" means in the figures, e.g. "this JVM (in-process worker)"
    */
   public ResourceSampler(String scope, List<BrokerProcess> brokers) {
     this.scope = scope;
     this.brokers = List.copyOf(brokers);
+    try {
+      reader = new SnapshotReader(this.brokers);
+      cores = reader.cores();
+    } catch (RuntimeException | LinkageError e) {
+      failure = "resources not sampled: " + e;
+    }
   }
 
-  public void start() {
+  /**
+   * Takes the snapshot the measured phase is counted from: called at the end of every warm-up
+   * period (the last is the measured phase's start) and, without a warm-up, as it starts.
+   */
+  public void baseline() {
+    if (reader == null) {
+      return;
+    }
     try {
-      reader = new SnapshotReader(brokers);
-      cores = reader.cores();
       first = reader.read();
       last = first;
       periods.clear();
-    } catch (RuntimeException | LinkageError e) {
+    } catch (RuntimeException e) {
       failure = "resources not sampled: " + e;
       reader = null;
     }
+  }
+
+  public boolean hasBaseline() {
+    return first != null;
   }
 
   public void sample() {
