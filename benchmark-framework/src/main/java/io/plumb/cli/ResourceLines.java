@@ -16,7 +16,7 @@ final class ResourceLines {
     }
     ResourceSample whole = resources.whole();
     out.printf(
-        "Resources    worker CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d in %d ms | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
+        "Resources    worker CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d in %d ms (longest %d ms) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
         whole.workerCores(),
         whole.workerUserCores(),
         whole.workerSystemCores(),
@@ -24,6 +24,7 @@ final class ResourceLines {
         resources.cores(),
         whole.gcCount(),
         whole.gcMillis(),
+        whole.gcLongestPauseMillis(),
         resources.heapUsedMaxBytes() / MB,
         100 * whole.stealShare(),
         resources.loadAverageMax());

@@ -62,6 +62,7 @@ public record ResourceReport(
     worker.put("cpuPercentOfHost", round(100 * workerShareOfHost()));
     worker.put("gcCount", whole.gcCount());
     worker.put("gcMillis", whole.gcMillis());
+    worker.put("gcLongestPauseMillis", whole.gcLongestPauseMillis());
     worker.put("gcPercentOfTime", round(100 * whole.gcMillis() / 1e3 / whole.seconds()));
     worker.put("heapUsedMaxMB", round(heapUsedMaxBytes / MB));
     ObjectNode host = summary.putObject("host");
@@ -89,6 +90,7 @@ public record ResourceReport(
       period.put("workerCpuSystemCores", round(sample.workerSystemCores()));
       period.put("gcCount", sample.gcCount());
       period.put("gcMillis", sample.gcMillis());
+      period.put("gcLongestPauseMillis", sample.gcLongestPauseMillis());
       period.put("heapUsedMB", round(sample.heapUsedBytes() / MB));
       period.put("stealPercent", round(100 * sample.stealShare()));
       period.put("loadAverage1m", round(sample.loadAverage()));

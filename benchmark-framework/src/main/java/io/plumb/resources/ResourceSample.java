@@ -8,6 +8,7 @@ import oshi.hardware.CentralProcessor.TickType;
  * What the worker JVM, the host and the brokers used between two snapshots. CPU is in cores (1.0 is
  * one core busy for the whole interval).
  *
+ * @param gcLongestPauseMillis the longest single collection (stop-the-world) in the interval
  * @param stealShare the share of the host's CPU time the hypervisor took, 0 to 1
  * @param loadAverage the host's 1-minute load average at the end, or negative when unknown
  */
@@ -17,6 +18,7 @@ public record ResourceSample(
     double workerSystemCores,
     long gcCount,
     long gcMillis,
+    long gcLongestPauseMillis,
     long heapUsedBytes,
     double stealShare,
     double loadAverage,
@@ -35,7 +37,7 @@ public record ResourceSample(
     return workerUserCores + workerSystemCores;
   }
 
-  static ResourceSample between(Snapshot from, Snapshot to) {
+  static ResourceSample between(Snapshot from, Snapshot to, long gcLongestPauseMillis) {
     double seconds = Math.max(1e-9, (to.wallNanos() - from.wallNanos()) / 1e9);
     long totalTicks = 0;
     for (int i = 0; i < to.cpuTicks().length; i++) {
@@ -69,6 +71,7 @@ public record ResourceSample(
         (to.workerSystemMillis() - from.workerSystemMillis()) / 1e3 / seconds,
         to.gcCount() - from.gcCount(),
         to.gcMillis() - from.gcMillis(),
+        gcLongestPauseMillis,
         to.heapUsedBytes(),
         stealShare,
         to.loadAverage(),

@@ -15,6 +15,7 @@ public final class ResourceSampler {
   private final String scope;
   private final List<BrokerProcess> brokers;
   private SnapshotReader reader;
+  private GcPauses gcPauses;
   private int cores;
   private Snapshot first;
   private Snapshot last;
@@ -47,9 +48,14 @@ public final class ResourceSampler {
       return;
     }
     try {
+      if (gcPauses == null) {
+        // From here on the run always ends in report(), which removes the listener again.
+        gcPauses = new GcPauses();
+      }
       first = reader.read();
       last = first;
       periods.clear();
+      gcPauses.takeLongestMillis();
     } catch (RuntimeException e) {
       failure = "resources not sampled: " + e;
       reader = null;
@@ -66,7 +72,7 @@ public final class ResourceSampler {
     }
     try {
       Snapshot now = reader.read();
-      periods.add(ResourceSample.between(last, now));
+      periods.add(ResourceSample.between(last, now, gcPauses.takeLongestMillis()));
       last = now;
     } catch (RuntimeException e) {
       failure = "resources not sampled after period " + periods.size() + ": " + e;
@@ -75,15 +81,20 @@ public final class ResourceSampler {
   }
 
   public ResourceReport report() {
+    if (gcPauses != null) {
+      gcPauses.close();
+    }
     if (first == null || periods.isEmpty()) {
       return new ResourceReport(
           failure == null ? scope : failure, 0, List.of(), null, 0, -1, Map.of());
     }
     long heapMax = 0;
+    long longestPause = 0;
     double loadMax = -1;
     Map<String, Long> residentMax = new LinkedHashMap<>();
     for (ResourceSample sample : periods) {
       heapMax = Math.max(heapMax, sample.heapUsedBytes());
+      longestPause = Math.max(longestPause, sample.gcLongestPauseMillis());
       loadMax = Math.max(loadMax, sample.loadAverage());
       sample
           .brokers()
@@ -93,7 +104,7 @@ public final class ResourceSampler {
         failure == null ? scope : scope + "; " + failure,
         cores,
         periods,
-        ResourceSample.between(first, last),
+        ResourceSample.between(first, last, longestPause),
         heapMax,
         loadMax,
         residentMax);

@@ -59,8 +59,8 @@ public final class StepJudge {
                 probe.sendDelayP50Nanos(),
                 probe.sendDelayP99Nanos(),
                 probe.producerSendShare(),
-                Double.NaN,
-                Double.NaN));
+                probe.workerCpuShare(),
+                probe.stealShare()));
     if (!schedule.keptSchedule()) {
       return new StepVerdict(
           schedule.kind() == BottleneckVerdict.Kind.GENERATOR_BOUND
