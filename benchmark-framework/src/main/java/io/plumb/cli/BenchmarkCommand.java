@@ -190,6 +190,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
   private final PrintStream out;
   private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
   private final CountDownLatch finished = new CountDownLatch(1);
+  private final java.util.concurrent.atomic.AtomicBoolean interrupted =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final List<Path> written = new ArrayList<>();
 
   public BenchmarkCommand(PrintStream out) {
@@ -279,7 +281,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
           }
         }
         final RunOptions repeated = options;
-        return new RepeatRuns(out, repeat, output)
+        return new RepeatRuns(out, repeat, output, interrupted::get)
             .run(
                 pairs,
                 (workload, driver, name) ->
@@ -429,6 +431,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
         .addShutdownHook(
             new Thread(
                 () -> {
+                  interrupted.set(true);
                   Consumer<String> run = current.get();
                   if (run != null) {
                     run.accept("interrupted (SIGINT/SIGTERM) before the end of the run");

@@ -16,6 +16,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code --repeat N}: every workload and driver pair runs N times through the single-run path, in
@@ -39,10 +40,15 @@ final class RepeatRuns {
   private final PrintStream out;
   private final int repeat;
   private final Path directory;
+  private final BooleanSupplier interrupted;
 
-  RepeatRuns(PrintStream out, int repeat, Path output) {
+  /**
+   * @param interrupted true once the user pressed Ctrl-C: no further run starts
+   */
+  RepeatRuns(PrintStream out, int repeat, Path output, BooleanSupplier interrupted) {
     this.out = out;
     this.repeat = repeat;
+    this.interrupted = interrupted;
     this.directory = output == null ? Path.of("results") : output;
   }
 
@@ -63,6 +69,9 @@ final class RepeatRuns {
         directory.resolve("repeat-summary-" + LocalDateTime.now().format(STAMP) + ".json");
     try {
       for (int index : sequence) {
+        if (interrupted.getAsBoolean()) {
+          break; // Ctrl-C between runs: summarise what ran
+        }
         Pair pair = pairs.get(index);
         int round = position / pairs.size() + 1;
         position++;
@@ -78,6 +87,9 @@ final class RepeatRuns {
         entry.put("workload", pair.workload().name());
         entry.put("driverFile", pair.driver().toString());
         entry.put("result", result.path().toString());
+        if (result.json().path("incompleteReason").asText("").startsWith("interrupted")) {
+          break; // Ctrl-C: summarise what ran instead of starting the next run
+        }
       }
     } finally {
       // Written even when a run failed or the user interrupted: what ran is summarised.
