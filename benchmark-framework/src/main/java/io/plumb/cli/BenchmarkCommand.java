@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
@@ -190,8 +191,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   private final PrintStream out;
   private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
   private final CountDownLatch finished = new CountDownLatch(1);
-  private final java.util.concurrent.atomic.AtomicBoolean interrupted =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean interrupted = new AtomicBoolean();
   private final List<Path> written = new ArrayList<>();
 
   public BenchmarkCommand(PrintStream out) {

@@ -2,6 +2,7 @@ package io.plumb.coordinator;
 
 import io.plumb.bottleneck.BottleneckVerdict;
 import io.plumb.bottleneck.ScheduleEvidence;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -87,7 +88,7 @@ public record GeneratorVerdict(List<String> reasons, BottleneckVerdict bottlenec
               sendDelayP99 / 1e6,
               100.0 * sendDelayP99 / Math.max(1, publishP99Nanos),
               publishP99Nanos / 1e6);
-      Map<String, Double> figures = new java.util.LinkedHashMap<>(bottleneck.figures());
+      Map<String, Double> figures = new LinkedHashMap<>(bottleneck.figures());
       figures.put("publishP99Ms", publishP99Nanos / 1e6);
       return new GeneratorVerdict(
           List.of(late),

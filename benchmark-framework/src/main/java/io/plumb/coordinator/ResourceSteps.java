@@ -3,6 +3,7 @@ package io.plumb.coordinator;
 import io.plumb.resources.BrokerProcess;
 import io.plumb.resources.ResourceReport;
 import io.plumb.resources.ResourceSampler;
+import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.LocalWorker;
 import io.plumb.worker.Worker;
@@ -70,7 +71,7 @@ final class ResourceSteps implements RunListener {
   }
 
   @Override
-  public void finished(io.plumb.result.RunReport report) {
+  public void finished(RunReport report) {
     next.finished(report);
   }
 }

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The run's last step: judges whether the generator kept its schedule and assembles the report from
@@ -81,7 +82,7 @@ final class RunVerdict {
         resources);
   }
 
-  private static long percentile(org.HdrHistogram.Histogram histogram, double percentile) {
+  private static long percentile(Histogram histogram, double percentile) {
     return histogram.getTotalCount() == 0 ? 0 : histogram.getValueAtPercentile(percentile);
   }
 

@@ -1,6 +1,7 @@
 package io.plumb.repeat;
 
 import java.util.Arrays;
+import java.util.Optional;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.StatUtils;
 
@@ -23,12 +24,12 @@ public record Difference(int runsA, int runsB, double ratio, double ci95Low, dou
   /**
    * Empty-handed when a side has fewer than {@link #MIN_RUNS_A_SIDE} runs or a value is not > 0.
    */
-  public static java.util.Optional<Difference> of(double[] a, double[] b) {
+  public static Optional<Difference> of(double[] a, double[] b) {
     if (a.length < MIN_RUNS_A_SIDE || b.length < MIN_RUNS_A_SIDE) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     if (Arrays.stream(a).anyMatch(v -> v <= 0) || Arrays.stream(b).anyMatch(v -> v <= 0)) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     double[] logA = Arrays.stream(a).map(Math::log).toArray();
     double[] logB = Arrays.stream(b).map(Math::log).toArray();
@@ -38,14 +39,14 @@ public record Difference(int runsA, int runsB, double ratio, double ci95Low, dou
     double standardError = Math.sqrt(varianceA + varianceB);
     if (standardError == 0) {
       // Every run of each side gave the same figure: the ratio is exact.
-      return java.util.Optional.of(
+      return Optional.of(
           new Difference(a.length, b.length, Math.exp(shift), Math.exp(shift), Math.exp(shift)));
     }
     double degrees =
         Math.pow(varianceA + varianceB, 2)
             / (varianceA * varianceA / (a.length - 1) + varianceB * varianceB / (b.length - 1));
     double t = new TDistribution(degrees).inverseCumulativeProbability(0.975);
-    return java.util.Optional.of(
+    return Optional.of(
         new Difference(
             a.length,
             b.length,

@@ -1,6 +1,7 @@
 package io.plumb.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -60,7 +62,7 @@ final class ReportPage {
   private ReportPage() {}
 
   private static List<Chart> timelines(List<ResultFile> results) {
-    List<Chart> charts = new java.util.ArrayList<>(TIMELINES);
+    List<Chart> charts = new ArrayList<>(TIMELINES);
     for (Chart chart : RESOURCE_TIMELINES) {
       if (results.stream().anyMatch(r -> !Timeline.of(r.json(), chart.field()).isEmpty())) {
         charts.add(chart);
@@ -71,7 +73,7 @@ final class ReportPage {
 
   static String render(
       List<ResultFile> results,
-      List<com.fasterxml.jackson.databind.JsonNode> repeatSummaries,
+      List<JsonNode> repeatSummaries,
       List<Path> hgrmFiles,
       Path reportFile) {
     List<String> labels = Labels.of(results);
