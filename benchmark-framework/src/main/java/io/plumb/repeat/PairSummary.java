@@ -128,7 +128,7 @@ public record PairSummary(String workload, Path driverFile, String driverName, L
                 format(metric, e.median()),
                 e.hasInterval()
                     ? format(metric, e.ci95Low()) + " to " + format(metric, e.ci95High())
-                    : "n/a (" + e.runs() + " run)",
+                    : e.runs() < 2 ? "n/a (1 run)" : "n/a (a run measured 0)",
                 format(metric, e.min()),
                 format(metric, e.max())));
   }
