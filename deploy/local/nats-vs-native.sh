@@ -14,14 +14,14 @@
 # again at the end in that case).
 #
 # Environment:
-#   PLUMB_NVN_PAIRS     pairs of runs (default 3)
+#   PLUMB_NVN_PAIRS     pairs of runs (default 5: the median comes with a 95% interval)
 #   PLUMB_NVN_MSGS      messages per nats bench run (default 3000000, ~15-25 s here)
 #   PLUMB_NATS_PORT     client port (default 4222); PLUMB_NATS_MONITOR_PORT (default 8222)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
-PAIRS="${PLUMB_NVN_PAIRS:-3}"
+PAIRS="${PLUMB_NVN_PAIRS:-5}"
 MSGS="${PLUMB_NVN_MSGS:-3000000}"
 PORT="${PLUMB_NATS_PORT:-4222}"
 MONITOR_PORT="${PLUMB_NATS_MONITOR_PORT:-8222}"
@@ -146,3 +146,6 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native (publish rate): $median"
+# The same statistics as bin/benchmark --repeat (Student's t on log ratios, Commons Math).
+interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
+echo "plumb/native over $PAIRS pairs: $interval"

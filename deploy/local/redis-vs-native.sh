@@ -17,13 +17,13 @@
 # running (and stops it again at the end in that case).
 #
 # Environment:
-#   PLUMB_RVN_PAIRS     pairs of runs (default 3)
+#   PLUMB_RVN_PAIRS     pairs of runs (default 5: the median comes with a 95% interval)
 #   PLUMB_RVN_REQUESTS  XADDs per redis-benchmark run (default 3000000, ~15-25 s here)
 #   PLUMB_REDIS_PORT    server port (default 6379)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-PAIRS="${PLUMB_RVN_PAIRS:-3}"
+PAIRS="${PLUMB_RVN_PAIRS:-5}"
 REQUESTS="${PLUMB_RVN_REQUESTS:-3000000}"
 PORT="${PLUMB_REDIS_PORT:-6379}"
 DRIVER_FILE="$REPO/driver-redis/redis.yaml"
@@ -129,3 +129,6 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native: $median"
+# The same statistics as bin/benchmark --repeat (Student's t on log ratios, Commons Math).
+interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
+echo "plumb/native over $PAIRS pairs: $interval"

@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
@@ -83,6 +84,12 @@ import picocli.CommandLine.Parameters;
       "  # what a leader's death costs on a 3-node cluster",
       "  bin/benchmark -d driver-kafka/kafka-replicated.yaml \\",
       "      --faults faults/kill-leader.yaml workloads/faults-1kb-2k.yaml",
+      "",
+      "  # five interleaved runs of each file, a summary with 95% intervals,",
+      "  # then B against A (see bin/benchmark compare --help)",
+      "  bin/benchmark --repeat 5 -o results/fsync \\",
+      "      -d driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml \\",
+      "      workloads/quick-1kb-10k.yaml",
       "",
       "  # one run per rate, and a summary",
       "  bin/benchmark -d driver-kafka/kafka.yaml --rates 10k,50k,100k,200k \\",
@@ -182,9 +189,17 @@ public final class BenchmarkCommand implements Callable<Integer> {
           "Applies a fault plan to the local cluster (deploy/local/<broker>.sh start --nodes 3) during the measured phase: kill, freeze, isolate, partition or restart the leader or a node at set times, e.g. faults/kill-leader.yaml. Each fault's unavailability, recovery and acknowledged loss are reported.")
   Path faultPlan;
 
+  @Option(
+      names = "--repeat",
+      paramLabel = "N",
+      description =
+          "Runs every workload and driver pair N times (2 to 100), interleaved (A B, B A, ...), one result each, then prints and writes a summary: median and 95% confidence interval of throughput, latency percentiles and CPU across the runs. Compare two pairs with bin/benchmark compare.")
+  Integer repeat;
+
   private final PrintStream out;
   private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
   private final CountDownLatch finished = new CountDownLatch(1);
+  private final AtomicBoolean interrupted = new AtomicBoolean();
   private final List<Path> written = new ArrayList<>();
 
   public BenchmarkCommand(PrintStream out) {
@@ -246,9 +261,16 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (faults.isPresent()) {
       refuseWhatFaultsCannotJoin(loaded, target.isPresent(), sweep != null);
     }
+    if (repeat != null) {
+      refuseWhatRepeatCannotJoin(loaded, target.isPresent(), sweep != null);
+    }
     ResultPaths paths =
         new ResultPaths(
-            output, drivers.size() * loaded.size() * (sweep == null ? 1 : sweep.size() + 1));
+            output,
+            drivers.size()
+                * loaded.size()
+                * (sweep == null ? 1 : sweep.size() + 1)
+                * (repeat == null ? 1 : repeat + 1));
     RunOptions options =
         RunOptions.defaults().withDriverOverrides(driverOverrides).withKeepTopics(keepTopics);
     if (periodSeconds != null) {
@@ -263,6 +285,21 @@ public final class BenchmarkCommand implements Callable<Integer> {
     installInterruptHandler();
     int status = 0;
     try {
+      if (repeat != null) {
+        List<RepeatRuns.Pair> pairs = new ArrayList<>();
+        for (Workload workload : loaded) {
+          for (Path driver : drivers) {
+            pairs.add(new RepeatRuns.Pair(workload, driver));
+          }
+        }
+        final RunOptions repeated = options;
+        return new RepeatRuns(out, repeat, output, interrupted::get)
+            .run(
+                pairs,
+                (workload, driver, name) ->
+                    runAndWrite(workload, driver, repeated, paths.pathFor(workload.name(), name)),
+                written);
+      }
       for (Path driver : drivers) {
         for (Workload workload : loaded) {
           if (sweep != null) {
@@ -338,7 +375,44 @@ public final class BenchmarkCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * --repeat runs fixed-rate workloads: a search or a sweep is many runs already, and its answer (a
+   * rate) is not a per-run figure the summary knows.
+   */
+  private void refuseWhatRepeatCannotJoin(List<Workload> loaded, boolean slo, boolean sweep) {
+    if (repeat < 2 || repeat > 100) {
+      throw new BadInputException("--repeat: expected 2 to 100 runs of each pair, got " + repeat);
+    }
+    if (slo || sweep) {
+      throw new BadInputException(
+          "--repeat: applies to fixed-rate runs; drop " + (slo ? "--slo" : "--rates"));
+    }
+    for (Workload workload : loaded) {
+      if (workload.producerRate() == 0) {
+        throw new BadInputException(
+            "--repeat: "
+                + workload.file()
+                + " searches for a peak rate (producerRate: 0); repeats need a fixed rate");
+      }
+    }
+  }
+
+  /** One run's outcome: exit status, where its result went, and the result itself. */
+  record Written(int status, Path path, ObjectNode json) {}
+
   private int runOne(Workload workload, Path driver, RunOptions options, ResultPaths paths)
+      throws IOException {
+    return runAndWrite(workload, driver, options, null, paths).status();
+  }
+
+  private Written runAndWrite(Workload workload, Path driver, RunOptions options, Path target)
+      throws IOException {
+    return runAndWrite(workload, driver, options, target, null);
+  }
+
+  /** Runs once and writes the result to {@code target}, or where {@code paths} puts it. */
+  private Written runAndWrite(
+      Workload workload, Path driver, RunOptions options, Path fixedTarget, ResultPaths paths)
       throws IOException {
     out.printf("%n=== %s with %s%n", workload.file(), driver);
     Worker worker = remote.connect();
@@ -355,7 +429,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
     } finally {
       current.set(null);
     }
-    Path target = paths.pathFor(workload.name(), report.driverName());
+    Path target =
+        fixedTarget != null ? fixedTarget : paths.pathFor(workload.name(), report.driverName());
     ObjectNode json = ResultJson.render(report);
     if (worker instanceof DistributedWorkers ensemble) {
       json.set("workers", ensemble.breakdown());
@@ -364,7 +439,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
     ResultWriter.write(json, target);
     written.add(target);
     ConsoleReporter.written(out, target);
-    return report.complete() ? 0 : 1;
+    return new Written(report.complete() ? 0 : 1, target, json);
   }
 
   /** Ctrl-C stops the current run, which then writes what it measured, marked incomplete. */
@@ -373,6 +448,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
         .addShutdownHook(
             new Thread(
                 () -> {
+                  interrupted.set(true);
                   Consumer<String> run = current.get();
                   if (run != null) {
                     run.accept("interrupted (SIGINT/SIGTERM) before the end of the run");

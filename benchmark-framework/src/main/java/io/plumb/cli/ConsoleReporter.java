@@ -1,5 +1,6 @@
 package io.plumb.cli;
 
+import io.plumb.bottleneck.BottleneckVerdict;
 import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.driver.BrokerFactNames;
@@ -167,6 +168,10 @@ final class ConsoleReporter implements RunListener {
     row("end-to-end", report.measured().endToEndLatency());
     if (report.measuredSeconds() == 0) {
       out.println("Verdict      nothing was measured");
+    } else if (report.generatorBoundReasons().isEmpty()
+        && report.bottleneck() != null
+        && report.bottleneck().kind() == BottleneckVerdict.Kind.BROKER_PUSHBACK) {
+      out.println("Verdict      PUSHED BACK BY THE BROKER: " + report.bottleneck().reason());
     } else if (report.generatorBoundReasons().isEmpty()) {
       out.printf(
           "Verdict      the generator kept to its schedule (send delay p99 %s ms): these figures measure the driver and broker%n",
@@ -176,6 +181,7 @@ final class ConsoleReporter implements RunListener {
         out.println("Verdict      GENERATOR-BOUND: " + reason);
       }
     }
+    ResourceLines.print(out, report.resources());
     if (c.untimedAcknowledgements() + c.negativeEndToEnd() + c.foreign() > 0) {
       out.printf(
           "Also         untimed acknowledgements %,d | negative end-to-end (clocks disagree) %,d | foreign messages %,d%n",

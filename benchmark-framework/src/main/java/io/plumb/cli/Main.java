@@ -1,11 +1,13 @@
 package io.plumb.cli;
 
+import io.plumb.compare.CompareCommand;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
 import io.plumb.report.ReportCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/benchmark}. */
@@ -19,11 +21,18 @@ public final class Main {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     // `report` is dispatched here rather than as a picocli subcommand: picocli would first demand
     // the run's required --drivers and WORKLOAD, which a report has no use for.
-    boolean report = args.length > 0 && args[0].equals("report");
+    String sub = args.length > 0 && List.of("report", "compare").contains(args[0]) ? args[0] : "";
     CommandLine commandLine =
-        report
-            ? new CommandLine(new ReportCommand(out))
-            : new CommandLine(new BenchmarkCommand(out));
+        switch (sub) {
+          case "report" -> new CommandLine(new ReportCommand(out));
+          case "compare" ->
+              new CommandLine(new CompareCommand(out))
+                  // "--" splits A's results from B's: the command needs to see it.
+                  .setEndOfOptionsDelimiter("--end-of-options")
+                  .setUnmatchedOptionsArePositionalParams(true);
+          default -> new CommandLine(new BenchmarkCommand(out));
+        };
+    boolean report = !sub.isEmpty();
     if (report) {
       args = Arrays.copyOfRange(args, 1, args.length);
     }
@@ -32,7 +41,7 @@ public final class Main {
     commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler(errorHandler(err));
     commandLine.setParameterExceptionHandler(
-        parameterHandler(err, report ? "bin/benchmark report" : "bin/benchmark"));
+        parameterHandler(err, report ? "bin/benchmark " + sub : "bin/benchmark"));
     return commandLine.execute(args);
   }
 

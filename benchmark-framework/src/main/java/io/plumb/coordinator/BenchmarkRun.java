@@ -26,12 +26,14 @@ public final class BenchmarkRun {
   private static final Duration FIRST_MESSAGE_DELAY = Duration.ofMillis(20);
 
   private final RunContext run;
+  private final ResourceSteps resources;
   private final Optional<FaultSteps> faults;
   private volatile BacklogOutcome backlogOutcome;
 
   public BenchmarkRun(
       Workload workload, Path driverFile, Worker worker, RunOptions options, RunListener listener) {
-    this.run = new RunContext(workload, driverFile, worker, options, listener);
+    this.resources = new ResourceSteps(worker, listener);
+    this.run = new RunContext(workload, driverFile, worker, options, resources);
     this.faults = FaultSteps.of(run);
   }
 
@@ -102,7 +104,7 @@ public final class BenchmarkRun {
     run.errors().addAll(worker.firstErrors());
     List<FaultOutcome> faultOutcomes = faults.map(FaultSteps::outcomes).orElse(List.of());
     Teardown.run(run);
-    RunReport report = RunVerdict.report(run, counters, failure, faultOutcomes);
+    RunReport report = RunVerdict.report(run, counters, failure, faultOutcomes, resources);
     run.listener().finished(report);
     return report;
   }

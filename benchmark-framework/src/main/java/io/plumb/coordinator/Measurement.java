@@ -61,6 +61,15 @@ final class Measurement {
     return nanos;
   }
 
+  /** Acknowledgements received during the measured phase's periods. */
+  long measuredAcknowledged() {
+    long acknowledged = 0;
+    for (PeriodSample sample : samples) {
+      acknowledged += sample.stats().acknowledged();
+    }
+    return acknowledged;
+  }
+
   /** Sends during the measured phase only (the drain sends nothing). */
   long measuredSent() {
     long sent = 0;

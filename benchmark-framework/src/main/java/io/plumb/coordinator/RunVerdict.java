@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.plumb.bottleneck.ScheduleEvidence;
 import io.plumb.fault.FaultOutcome;
+import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.workload.Workload;
@@ -12,6 +14,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The run's last step: judges whether the generator kept its schedule and assembles the report from
@@ -25,7 +28,11 @@ final class RunVerdict {
   private RunVerdict() {}
 
   static RunReport report(
-      RunContext run, Counters counters, String failure, List<FaultOutcome> faults) {
+      RunContext run,
+      Counters counters,
+      String failure,
+      List<FaultOutcome> faults,
+      ResourceSteps resourceSteps) {
     Workload workload = run.workload();
     Measurement measurement = run.measurement();
     double measured = measurement.measuredSeconds();
@@ -35,17 +42,22 @@ final class RunVerdict {
                 1,
                 measurement.measuredNanosInSend() / 1e9 / measured / Math.max(1, threadsUsed(run)))
             : 0;
-    List<String> verdict =
+    ResourceReport resources = resourceSteps.report();
+    GeneratorVerdict verdict =
         measured > 0 && !workload.consumerOnly()
             ? GeneratorVerdict.judge(
+                new ScheduleEvidence(
                     workload.producerRate(),
-                    measurement.measuredSent(),
-                    measured,
-                    measurement.measured().sendDelay().getValueAtPercentile(99),
-                    measurement.measured().publishLatency().getValueAtPercentile(99),
-                    sendShare)
-                .reasons()
-            : List.of();
+                    measurement.measuredSent() / measured,
+                    measurement.measuredAcknowledged() / measured,
+                    resourceSteps.lagAtEnd(),
+                    percentile(measurement.measured().sendDelay(), 50),
+                    percentile(measurement.measured().sendDelay(), 99),
+                    sendShare,
+                    resources.workerShareOfHost(),
+                    resources.stealShare()),
+                percentile(measurement.measured().publishLatency(), 99))
+            : GeneratorVerdict.NOT_JUDGED;
     return new RunReport(
         workload,
         run.driverName(),
@@ -55,7 +67,7 @@ final class RunVerdict {
         List.copyOf(measurement.samples()),
         measurement.measured(),
         counters,
-        verdict,
+        verdict.reasons(),
         sendShare,
         failure,
         List.copyOf(run.errors()),
@@ -65,7 +77,13 @@ final class RunVerdict {
         Environment.describe(run.options().pacing()),
         run.start(),
         Instant.now(),
-        faults);
+        faults,
+        verdict.bottleneck(),
+        resources);
+  }
+
+  private static long percentile(Histogram histogram, double percentile) {
+    return histogram.getTotalCount() == 0 ? 0 : histogram.getValueAtPercentile(percentile);
   }
 
   private static int threadsUsed(RunContext run) {

@@ -1,5 +1,6 @@
 package io.plumb.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.input.BadInputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Makes a report from result files: reads and checks them all first (so a bad file costs nothing),
@@ -24,8 +26,20 @@ public final class Report {
           "report: no result files given; e.g. bin/benchmark report results/*.json -o report.html");
     }
     List<ResultFile> results = new ArrayList<>();
+    List<JsonNode> summaries = new ArrayList<>();
     for (Path input : inputs) {
-      results.add(ResultFile.read(input));
+      Optional<JsonNode> summary = RepeatSummaryFile.read(input);
+      if (summary.isPresent()) {
+        // A --repeat summary brings its runs' results along, and its table.
+        summaries.add(summary.get());
+        for (Path result : RepeatSummaryFile.results(input, summary.get())) {
+          if (!inputs.contains(result)) {
+            results.add(ResultFile.read(result));
+          }
+        }
+      } else {
+        results.add(ResultFile.read(input));
+      }
     }
     if (Files.isDirectory(output)) {
       throw new BadInputException(
@@ -34,7 +48,7 @@ public final class Report {
     Path directory = output.toAbsolutePath().getParent();
     Files.createDirectories(directory);
     List<Path> hgrmFiles = HgrmExport.write(results, directory);
-    String page = ReportPage.render(results, hgrmFiles, output);
+    String page = ReportPage.render(results, summaries, hgrmFiles, output);
     Files.writeString(output, page, StandardCharsets.UTF_8);
     return new Written(output, hgrmFiles);
   }

@@ -1,6 +1,7 @@
 package io.plumb.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -47,9 +49,33 @@ final class ReportPage {
           new Chart("publishLatency99pct", "Publish latency p99", "ms"),
           new Chart("endToEndLatency99pct", "End-to-end latency p99", "ms"));
 
+  /**
+   * Resources over time ({@code resources.periods} of the result), drawn beside the rates and
+   * latencies when some result has them: a result from before resources were sampled, or a run with
+   * no local broker, simply has no such chart.
+   */
+  private static final List<Chart> RESOURCE_TIMELINES =
+      List.of(
+          new Chart("workerCpuCores", "Worker CPU (user + system)", "cores"),
+          new Chart("brokerCpuCores", "Broker CPU (local broker processes)", "cores"));
+
   private ReportPage() {}
 
-  static String render(List<ResultFile> results, List<Path> hgrmFiles, Path reportFile) {
+  private static List<Chart> timelines(List<ResultFile> results) {
+    List<Chart> charts = new ArrayList<>(TIMELINES);
+    for (Chart chart : RESOURCE_TIMELINES) {
+      if (results.stream().anyMatch(r -> !Timeline.of(r.json(), chart.field()).isEmpty())) {
+        charts.add(chart);
+      }
+    }
+    return charts;
+  }
+
+  static String render(
+      List<ResultFile> results,
+      List<JsonNode> repeatSummaries,
+      List<Path> hgrmFiles,
+      Path reportFile) {
     List<String> labels = Labels.of(results);
     String title =
         results.size() == 1
@@ -69,7 +95,7 @@ final class ReportPage {
             "TITLE", Html.text(title),
             "SUBTITLE", Html.text(subtitle),
             "SUMMARY", SummaryTable.render(results, labels),
-            "SEARCH", searchSections(results, labels),
+            "SEARCH", RepeatSection.render(repeatSummaries) + searchSections(results, labels),
             "FILES", files(results, hgrmFiles, reportFile),
             "CHARTJS", ChartLibrary.script(),
             "DATA", Html.scriptJson(chartData(results, labels)),
@@ -107,7 +133,7 @@ final class ReportPage {
       }
     }
     ArrayNode timelines = data.putArray("timelines");
-    for (Chart timeline : TIMELINES) {
+    for (Chart timeline : timelines(results)) {
       ObjectNode chart = timelines.addObject();
       chart.put("id", timeline.field()).put("title", timeline.title()).put("unit", timeline.note());
       ArrayNode series = chart.putArray("series");

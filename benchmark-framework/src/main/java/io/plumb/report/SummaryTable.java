@@ -37,6 +37,9 @@ final class SummaryTable {
     section(html, results, "Publish latency (ms, from intended send)", latencyRows("publish"));
     section(html, results, "End-to-end latency (ms)", latencyRows("endToEnd"));
     section(html, results, "Messages", messageRows());
+    if (results.stream().anyMatch(r -> summary(r).isObject())) {
+      section(html, results, "Resources (measured phase)", resourceRows());
+    }
     List<Row> search = searchRows(results);
     if (!search.isEmpty()) {
       section(html, results, "Search", search);
@@ -86,7 +89,74 @@ final class SummaryTable {
                 r.json().path("complete").asBoolean(false)
                     ? "yes"
                     : "INCOMPLETE: " + r.json().path("incompleteReason").asText("")),
-        new Row("generator", SummaryTable::verdict));
+        new Row("generator", SummaryTable::verdict),
+        new Row("bottleneck", SummaryTable::bottleneck));
+  }
+
+  /** Who limited the rate and the figures that decided it; results from before it say nothing. */
+  private static String bottleneck(ResultFile result) {
+    JsonNode bottleneck = result.json().path("bottleneck");
+    if (!bottleneck.isObject()) {
+      return "";
+    }
+    return bottleneck.path("verdict").asText() + ": " + bottleneck.path("reason").asText();
+  }
+
+  /** The worker's, the host's and the local brokers' resources over the measured phase. */
+  private static List<Row> resourceRows() {
+    return List.of(
+        new Row(
+            "worker CPU (cores, user + system)", r -> worker(r, "cpuUserCores", "cpuSystemCores")),
+        new Row("worker GC (collections, ms)", r -> worker(r, "gcCount", "gcMillis")),
+        new Row(
+            "worker heap max (MB)",
+            r -> number(summary(r).path("worker").path("heapUsedMaxMB"), "%,.0f")),
+        new Row(
+            "host steal (%)", r -> number(summary(r).path("host").path("stealPercent"), "%.1f")),
+        new Row("broker CPU (cores)", r -> brokers(r, "cpuCores", "%.2f")),
+        new Row("broker resident max (MB)", r -> brokers(r, "residentMaxMB", "%,.0f")),
+        new Row("broker disk written (MB)", r -> brokers(r, "diskWrittenMB", "%,.1f")));
+  }
+
+  private static JsonNode summary(ResultFile result) {
+    return result.json().path("resources").path("summary");
+  }
+
+  private static String worker(ResultFile result, String first, String second) {
+    JsonNode worker = summary(result).path("worker");
+    if (!worker.path(first).isNumber()) {
+      return "";
+    }
+    return first.startsWith("cpu")
+        ? String.format(
+            Locale.ROOT,
+            "%.2f (%.2f + %.2f)",
+            worker.path(first).asDouble() + worker.path(second).asDouble(),
+            worker.path(first).asDouble(),
+            worker.path(second).asDouble())
+        : worker.path(first).asLong()
+            + " in "
+            + worker.path(second).asLong()
+            + " ms"
+            + (worker.path("gcLongestPauseMillis").isNumber()
+                ? " (longest " + worker.path("gcLongestPauseMillis").asLong() + " ms)"
+                : "");
+  }
+
+  /** Each local broker node's figure, "kafka/1 0.59", comma-separated. */
+  private static String brokers(ResultFile result, String field, String format) {
+    List<String> parts = new ArrayList<>();
+    summary(result)
+        .path("brokers")
+        .fields()
+        .forEachRemaining(
+            node ->
+                parts.add(
+                    node.getKey()
+                        + " "
+                        + String.format(
+                            Locale.ROOT, format, node.getValue().path(field).asDouble())));
+    return String.join(", ", parts);
   }
 
   private static String verdict(ResultFile result) {

@@ -1,6 +1,8 @@
 package io.plumb.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +18,11 @@ public final class Timeline {
   private Timeline() {}
 
   public static List<Point> of(JsonNode result, String series) {
-    JsonNode values = result.path(series);
+    JsonNode values =
+        switch (series) {
+          case "workerCpuCores", "brokerCpuCores" -> resourceSeries(result, series);
+          default -> result.path(series);
+        };
     List<Point> points = new ArrayList<>();
     if (!values.isArray()) {
       return points;
@@ -28,6 +34,25 @@ public final class Timeline {
       }
     }
     return points;
+  }
+
+  /** A resource series, one value per sampled period, from {@code resources.periods}. */
+  private static JsonNode resourceSeries(JsonNode result, String series) {
+    ArrayNode values = JsonNodeFactory.instance.arrayNode();
+    for (JsonNode period : result.path("resources").path("periods")) {
+      if (series.equals("workerCpuCores")) {
+        values.add(
+            period.path("workerCpuUserCores").asDouble()
+                + period.path("workerCpuSystemCores").asDouble());
+      } else if (!period.path("brokers").isEmpty()) {
+        double cores = 0;
+        for (JsonNode broker : period.path("brokers")) {
+          cores += broker.path("cpuCores").asDouble();
+        }
+        values.add(cores);
+      }
+    }
+    return values;
   }
 
   /**

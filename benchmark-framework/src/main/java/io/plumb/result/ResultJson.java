@@ -46,6 +46,13 @@ public final class ResultJson {
     json.put("generatorBound", !run.generatorBoundReasons().isEmpty());
     ArrayNode reasons = json.putArray("generatorBoundReasons");
     run.generatorBoundReasons().forEach(reasons::add);
+    if (run.bottleneck() != null) {
+      // Who limited the rate, decided as for a search probe, and the figures that decided it.
+      ObjectNode bottleneck = json.putObject("bottleneck");
+      bottleneck.put("verdict", run.bottleneck().kind().label());
+      bottleneck.put("reason", run.bottleneck().reason());
+      bottleneck.set("figures", MAPPER.valueToTree(run.bottleneck().figures()));
+    }
     ObjectNode throughput = json.putObject("throughput");
     throughput.put("targetRateMsgPerSec", run.targetRate());
     throughput.put("publishRateMsgPerSec", run.publishRate());
@@ -80,6 +87,7 @@ public final class ResultJson {
     json.set("driverConfig", run.driverConfig());
     json.set("brokerFacts", MAPPER.valueToTree(run.brokerFacts()));
     json.set("environment", MAPPER.valueToTree(run.environment()));
+    json.set("resources", run.resources().toJson());
     return json;
   }
 

@@ -1,7 +1,9 @@
 package io.plumb.result;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.bottleneck.BottleneckVerdict;
 import io.plumb.fault.FaultOutcome;
+import io.plumb.resources.ResourceReport;
 import io.plumb.stats.PeriodStats;
 import io.plumb.workload.Workload;
 import java.time.Instant;
@@ -16,6 +18,9 @@ import java.util.Map;
  * @param generatorBoundReasons why the generator rather than the broker limited the run; empty if
  *     not
  * @param faults what each fault of the plan did to the run; empty without a fault plan
+ * @param bottleneck who limited the rate, with the figures that decided it; null when nothing was
+ *     judged (consumer-only runs, nothing measured)
+ * @param resources the worker JVM's, the host's and the local brokers' resources while measuring
  */
 public record RunReport(
     Workload workload,
@@ -36,10 +41,58 @@ public record RunReport(
     Map<String, Object> environment,
     Instant startTime,
     Instant endTime,
-    List<FaultOutcome> faults) {
+    List<FaultOutcome> faults,
+    BottleneckVerdict bottleneck,
+    ResourceReport resources) {
 
   public RunReport {
     faults = List.copyOf(faults);
+    resources = resources == null ? ResourceReport.NONE : resources;
+  }
+
+  /** A report without a bottleneck verdict or resource samples. */
+  public RunReport(
+      Workload workload,
+      String driverName,
+      double targetRate,
+      double warmupSeconds,
+      double measuredSeconds,
+      List<PeriodSample> samples,
+      PeriodStats measured,
+      Counters counters,
+      List<String> generatorBoundReasons,
+      double producerSendShare,
+      String incompleteReason,
+      List<String> errors,
+      JsonNode workloadConfig,
+      JsonNode driverConfig,
+      Map<String, String> brokerFacts,
+      Map<String, Object> environment,
+      Instant startTime,
+      Instant endTime,
+      List<FaultOutcome> faults) {
+    this(
+        workload,
+        driverName,
+        targetRate,
+        warmupSeconds,
+        measuredSeconds,
+        samples,
+        measured,
+        counters,
+        generatorBoundReasons,
+        producerSendShare,
+        incompleteReason,
+        errors,
+        workloadConfig,
+        driverConfig,
+        brokerFacts,
+        environment,
+        startTime,
+        endTime,
+        faults,
+        null,
+        ResourceReport.NONE);
   }
 
   public boolean complete() {

@@ -24,6 +24,8 @@ import java.util.List;
  * @param generatorBoundReasons the run's own generator verdict
  * @param incompleteReason why the probe's run stopped early, or null
  * @param resultTimeSeconds wall time the probe took, set-up and teardown included
+ * @param workerCpuShare the worker JVM's CPU as a share of the host's cores, or NaN
+ * @param stealShare the host's CPU time taken by the hypervisor, or NaN
  */
 public record ProbeOutcome(
     double targetRate,
@@ -44,4 +46,52 @@ public record ProbeOutcome(
     double producerSendShare,
     List<String> generatorBoundReasons,
     String incompleteReason,
-    double resultTimeSeconds) {}
+    double resultTimeSeconds,
+    double workerCpuShare,
+    double stealShare) {
+
+  /** A probe without host figures (not sampled). */
+  public ProbeOutcome(
+      double targetRate,
+      double seconds,
+      double publishRate,
+      double acknowledgeRate,
+      double consumeRate,
+      int subscriptions,
+      double unacknowledgedSlope,
+      double backlogSlope,
+      long backlogAtEnd,
+      long scheduleLagAtEnd,
+      long sendDelayP50Nanos,
+      long sendDelayP99Nanos,
+      long latencyNanos,
+      long failedSends,
+      long consumerErrors,
+      double producerSendShare,
+      List<String> generatorBoundReasons,
+      String incompleteReason,
+      double resultTimeSeconds) {
+    this(
+        targetRate,
+        seconds,
+        publishRate,
+        acknowledgeRate,
+        consumeRate,
+        subscriptions,
+        unacknowledgedSlope,
+        backlogSlope,
+        backlogAtEnd,
+        scheduleLagAtEnd,
+        sendDelayP50Nanos,
+        sendDelayP99Nanos,
+        latencyNanos,
+        failedSends,
+        consumerErrors,
+        producerSendShare,
+        generatorBoundReasons,
+        incompleteReason,
+        resultTimeSeconds,
+        Double.NaN,
+        Double.NaN);
+  }
+}

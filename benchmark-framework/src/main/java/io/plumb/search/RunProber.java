@@ -143,7 +143,9 @@ public final class RunProber implements Prober {
         report.producerSendShare(),
         report.generatorBoundReasons(),
         report.incompleteReason(),
-        wallSeconds);
+        wallSeconds,
+        report.resources().workerShareOfHost(),
+        report.resources().stealShare());
   }
 
   private ProbeOutcome failed(double rate, String reason) {

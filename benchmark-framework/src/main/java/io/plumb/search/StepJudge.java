@@ -1,5 +1,7 @@
 package io.plumb.search;
 
+import io.plumb.bottleneck.BottleneckVerdict;
+import io.plumb.bottleneck.ScheduleEvidence;
 import java.util.Optional;
 
 /**
@@ -7,16 +9,12 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>no send failed and no consumer reported an error;
- *   <li>producers kept to their schedule: they did not both send under 98% of the target rate and
- *       end more than 50 ms of messages (and 20) behind it (a producer thread descheduled just
- *       before a period ends shortens the count, but catches up at once; one that cannot keep up
- *       stays behind). Their send delay only fails a probe when it is gross (median over 50 ms or
- *       p99 over 1 s: a search never accepts a rate that only "works" by sending late): on a busy
- *       host a descheduled producer thread delays messages by milliseconds whatever the rate, while
- *       a generator that cannot keep up falls further behind all the time and shows in the rate and
- *       the lag. When producers fell behind while spending at most half their time inside the
- *       driver's send(), the host's CPU was the limit and the step says generator-bound, not
- *       broker-bound;
+ *   <li>producers kept to their schedule, judged by {@link BottleneckVerdict} exactly as a single
+ *       run is: not both under 98% of the target rate and more than 50 ms of messages behind at the
+ *       end, no gross send delay (median over 50 ms or p99 over 1 s: a search never accepts a rate
+ *       that only "works" by sending late). When they fell behind, the verdict says whether the
+ *       host could not generate the load (generator-bound) or the broker pushed back (send() held
+ *       the threads, or acknowledgements slowed);
  *   <li>the broker acknowledged at the rate sent: unacknowledged messages did not grow by 2% of the
  *       rate per second or more, with more than 20 ms of messages (and over 20) outstanding at the
  *       end;
@@ -28,10 +26,6 @@ import java.util.Optional;
  * The thresholds are relative to the rate, so the same judge works at 100 msg/s and 1M msg/s.
  */
 public final class StepJudge {
-  static final double MIN_SEND_SHARE_OF_TARGET = 0.98;
-  static final double MAX_LAG_SECONDS = 0.05;
-  static final long MAX_SEND_DELAY_P50_NANOS = 50_000_000;
-  static final long MAX_SEND_DELAY_P99_NANOS = 1_000_000_000;
   // A backlog that grows by 2% of the rate per second is an ever-growing one; below that, trends
   // over a few seconds are within the jitter of batching brokers. The amount at the end keeps a
   // steady in-flight backlog from tripping the check on noise alone.
@@ -39,7 +33,6 @@ public final class StepJudge {
   static final double MIN_WORRYING_SECONDS_OF_MESSAGES = 0.02;
   // At low rates a handful of messages in flight is noise, not a trend.
   static final long MIN_WORRYING_MESSAGES = 20;
-  static final double CLIENT_HELD_SHARE = 0.5;
 
   private final Optional<LatencyTarget> target;
 
@@ -56,35 +49,24 @@ public final class StepJudge {
               "%d send(s) failed and consumers reported %d error(s)",
               probe.failedSends(), probe.consumerErrors()));
     }
-    boolean shortOfRate = probe.publishRate() < rate * MIN_SEND_SHARE_OF_TARGET;
-    boolean lagging =
-        probe.scheduleLagAtEnd() > Math.max(MIN_WORRYING_MESSAGES, rate * MAX_LAG_SECONDS);
-    boolean late =
-        probe.sendDelayP50Nanos() > MAX_SEND_DELAY_P50_NANOS
-            || probe.sendDelayP99Nanos() > MAX_SEND_DELAY_P99_NANOS;
-    if ((shortOfRate && lagging) || late) {
-      String what =
-          String.format(
-              "producers fell behind their schedule (sent %.0f of %.0f msg/s, %d messages behind at the end, send delay p50 %.3f ms, p99 %.2f ms)",
-              probe.publishRate(),
-              rate,
-              probe.scheduleLagAtEnd(),
-              probe.sendDelayP50Nanos() / 1e6,
-              probe.sendDelayP99Nanos() / 1e6);
-      if (probe.producerSendShare() <= CLIENT_HELD_SHARE) {
-        return new StepVerdict(
-            StepVerdict.Kind.GENERATOR_BOUND,
-            what
-                + String.format(
-                    " while their threads spent only %.0f%% of the time in send(): this host could not generate the load",
-                    probe.producerSendShare() * 100));
-      }
+    BottleneckVerdict schedule =
+        BottleneckVerdict.judge(
+            new ScheduleEvidence(
+                rate,
+                probe.publishRate(),
+                probe.acknowledgeRate(),
+                probe.scheduleLagAtEnd(),
+                probe.sendDelayP50Nanos(),
+                probe.sendDelayP99Nanos(),
+                probe.producerSendShare(),
+                probe.workerCpuShare(),
+                probe.stealShare()));
+    if (!schedule.keptSchedule()) {
       return new StepVerdict(
-          StepVerdict.Kind.PUBLISH_BEHIND,
-          what
-              + String.format(
-                  "; send() held producer threads %.0f%% of the time (broker or client backpressure)",
-                  probe.producerSendShare() * 100));
+          schedule.kind() == BottleneckVerdict.Kind.GENERATOR_BOUND
+              ? StepVerdict.Kind.GENERATOR_BOUND
+              : StepVerdict.Kind.PUBLISH_BEHIND,
+          schedule.reason());
     }
     double worrying = Math.max(MIN_WORRYING_MESSAGES, rate * MIN_WORRYING_SECONDS_OF_MESSAGES);
     if (probe.unacknowledgedSlope() > rate * MAX_GROWTH_SHARE_PER_SECOND

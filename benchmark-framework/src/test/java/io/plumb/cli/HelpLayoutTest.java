@@ -27,7 +27,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 class HelpLayoutTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"benchmark", "benchmark report", "benchmark-worker"})
+  @ValueSource(strings = {"benchmark", "benchmark report", "benchmark compare", "benchmark-worker"})
   void helpFitsEightyColumnsWithoutSplittingAWord(String command) {
     String help = render(command);
     List<String> tooLong = help.lines().filter(line -> line.length() > 80).toList();
@@ -52,8 +52,8 @@ class HelpLayoutTest {
             ? (args, stream) -> WorkerMain.run(args, stream, stream)
             : (args, stream) -> Main.run(args, stream, stream);
     String[] args =
-        command.equals("benchmark report")
-            ? new String[] {"report", "--help"}
+        command.startsWith("benchmark ")
+            ? new String[] {command.substring("benchmark ".length()), "--help"}
             : new String[] {"--help"};
     assertEquals(0, main.apply(args, print));
     return out.toString(StandardCharsets.UTF_8);
@@ -66,6 +66,7 @@ class HelpLayoutTest {
         switch (command) {
           case "benchmark" -> new BenchmarkCommand(ignored);
           case "benchmark report" -> new ReportCommand(ignored);
+          case "benchmark compare" -> new io.plumb.compare.CompareCommand(ignored);
           default -> new WorkerCommand(ignored);
         };
     return new CommandLine(annotated).getCommandSpec();

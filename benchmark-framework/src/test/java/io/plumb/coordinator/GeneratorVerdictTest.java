@@ -1,8 +1,10 @@
 package io.plumb.coordinator;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.bottleneck.BottleneckVerdict;
 import org.junit.jupiter.api.Test;
 
 class GeneratorVerdictTest {
@@ -18,9 +20,15 @@ class GeneratorVerdictTest {
   }
 
   @Test
-  void aClientHoldingTheProducerThreadIsNamedInTheReason() {
+  void aClientHoldingTheProducerThreadIsTheBrokerPushingBackNotTheGenerator() {
+    // Producers short of the rate because send() held them: the broker (or the client's limits)
+    // pushed back, which is not the generator's limit.
     GeneratorVerdict verdict = GeneratorVerdict.judge(400_000, 6_000_000, 20, 0, 5 * MS, 0.97);
-    assertTrue(verdict.reasons().get(0).contains("97% of their time inside the driver's send()"));
+    assertFalse(verdict.generatorBound());
+    assertEquals(BottleneckVerdict.Kind.BROKER_PUSHBACK, verdict.bottleneck().kind());
+    assertTrue(
+        verdict.bottleneck().reason().contains("97% of their time inside the driver's send()"),
+        verdict.bottleneck().reason());
   }
 
   @Test

@@ -32,7 +32,8 @@ class ReportBrowserTest {
           "consumeRate",
           "backlog",
           "publishLatency99pct",
-          "endToEndLatency99pct");
+          "endToEndLatency99pct",
+          "workerCpuCores");
 
   @TempDir static Path dir;
   private static Path slow;

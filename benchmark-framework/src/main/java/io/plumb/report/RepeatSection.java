@@ -1,0 +1,74 @@
+package io.plumb.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report's section for {@code --repeat} summaries: per workload and driver file, each metric's
+ * median, 95% interval and range across the runs, as {@code repeat-summary-*.json} holds them.
+ */
+final class RepeatSection {
+  private RepeatSection() {}
+
+  static String render(List<JsonNode> summaries) {
+    StringBuilder html = new StringBuilder();
+    for (JsonNode summary : summaries) {
+      html.append("<h2>Repeated runs: ")
+          .append(summary.path("repeat").asInt())
+          .append(" of each pair</h2><p>")
+          .append(Html.text(summary.path("ci95Method").asText()))
+          .append("; order: ")
+          .append(Html.text(summary.path("orderRule").asText()))
+          .append("</p>");
+      for (JsonNode pair : summary.path("pairs")) {
+        html.append("<h3>")
+            .append(Html.text(pair.path("workload").asText()))
+            .append(" with ")
+            .append(Html.text(pair.path("driverFile").asText()))
+            .append(" (")
+            .append(pair.path("completeRuns").asInt())
+            .append(" complete of ")
+            .append(pair.path("runs").asInt())
+            .append(")</h3><table><tr><th>metric</th><th>unit</th><th>median</th>")
+            .append("<th>95% CI</th><th>min</th><th>max</th></tr>");
+        for (Map.Entry<String, JsonNode> metric : iterable(pair.path("metrics"))) {
+          JsonNode m = metric.getValue();
+          String unit = m.path("unit").asText();
+          html.append("<tr><th>")
+              .append(Html.text(metric.getKey()))
+              .append("</th><td>")
+              .append(Html.text(unit))
+              .append("</td><td>")
+              .append(format(unit, m.path("median").asDouble()))
+              .append("</td><td>")
+              .append(
+                  m.path("ci95").isObject()
+                      ? format(unit, m.path("ci95").path("low").asDouble())
+                          + " to "
+                          + format(unit, m.path("ci95").path("high").asDouble())
+                      : "n/a")
+              .append("</td><td>")
+              .append(format(unit, m.path("min").asDouble()))
+              .append("</td><td>")
+              .append(format(unit, m.path("max").asDouble()))
+              .append("</td></tr>");
+        }
+        html.append("</table>");
+      }
+    }
+    return html.toString();
+  }
+
+  private static Iterable<Map.Entry<String, JsonNode>> iterable(JsonNode node) {
+    return node::fields;
+  }
+
+  private static String format(String unit, double value) {
+    return switch (unit) {
+      case "msg/s" -> String.format("%,.0f", value);
+      case "cores" -> String.format("%.2f", value);
+      default -> value >= 100 ? String.format("%.1f", value) : String.format("%.3f", value);
+    };
+  }
+}

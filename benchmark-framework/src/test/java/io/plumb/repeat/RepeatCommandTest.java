@@ -1,0 +1,151 @@
+package io.plumb.repeat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.plumb.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --repeat} end to end on the loopback driver: interleaved runs, one result each, the
+ * summary with intervals and CPU, and {@code compare} telling apart two rates that differ twofold.
+ */
+class RepeatCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Main.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private Path workload(String name, int rate) throws IOException {
+    Path file = dir.resolve(name + ".yaml");
+    Files.writeString(
+        file,
+        """
+        name: %s
+        topics: 1
+        partitionsPerTopic: 1
+        messageSize: 100
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: %d
+        testDurationSeconds: 1
+        warmupDurationSeconds: 0.5
+        """
+            .formatted(name, rate));
+    return file;
+  }
+
+  private List<Path> results(String prefix) throws IOException {
+    try (Stream<Path> files = Files.list(dir.resolve("out"))) {
+      return files
+          .filter(p -> p.getFileName().toString().startsWith(prefix))
+          .filter(p -> p.getFileName().toString().endsWith(".json"))
+          .sorted()
+          .toList();
+    }
+  }
+
+  @Test
+  void repeatedRunsAreInterleavedSummarisedAndComparable() throws IOException {
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path slow = workload("slow", 1000);
+    Path fast = workload("fast", 2000);
+    int status =
+        run(
+            "--repeat",
+            "3",
+            "-d",
+            driver.toString(),
+            "-o",
+            dir.resolve("out").toString(),
+            slow.toString(),
+            fast.toString());
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, console + err);
+
+    List<Path> summaries = results("repeat-summary-");
+    assertEquals(1, summaries.size());
+    assertEquals(3, results("slow-loopback-run").size());
+    assertEquals(3, results("fast-loopback-run").size());
+    JsonNode summary = JSON.readTree(summaries.get(0).toFile());
+    List<String> order = new ArrayList<>();
+    summary.path("order").forEach(run -> order.add(run.path("workload").asText()));
+    assertEquals(List.of("slow", "fast", "fast", "slow", "slow", "fast"), order);
+
+    JsonNode slowPair = summary.path("pairs").get(0);
+    assertEquals(3, slowPair.path("completeRuns").asInt());
+    JsonNode rate = slowPair.path("metrics").path("publish rate");
+    assertEquals(3, rate.path("values").size());
+    double low = rate.path("ci95").path("low").asDouble();
+    double high = rate.path("ci95").path("high").asDouble();
+    assertTrue(low > 0 && low <= high, rate.toString());
+    assertTrue(slowPair.path("metrics").path("end-to-end p99").path("ci95").isObject());
+    assertTrue(slowPair.path("metrics").path("worker CPU").path("median").asDouble() > 0);
+    assertTrue(console.contains("== slow with " + driver + " (Loopback): 3 run(s), 3 complete"));
+
+    // The report of the summary brings every run and the table of intervals.
+    Path html = dir.resolve("out/report.html");
+    assertEquals(0, run("report", summaries.get(0).toString(), "-o", html.toString()));
+    String page = Files.readString(html);
+    assertTrue(page.contains("<h2>Repeated runs: 3 of each pair</h2>"), page);
+    assertTrue(page.contains("<th>publish rate</th><td>msg/s</td>"));
+
+    out.reset();
+    List<String> args = new ArrayList<>(List.of("compare"));
+    results("slow-").forEach(p -> args.add(p.toString()));
+    args.add("--");
+    results("fast-").forEach(p -> args.add(p.toString()));
+    assertEquals(0, run(args.toArray(String[]::new)), err.toString(StandardCharsets.UTF_8));
+    String comparison = out.toString(StandardCharsets.UTF_8);
+    String rateLine =
+        comparison.lines().filter(l -> l.startsWith("publish rate")).findFirst().orElseThrow();
+    assertTrue(rateLine.contains("B faster by"), comparison);
+  }
+
+  @Test
+  void searchesAndSweepsAreRefused() throws IOException {
+    Path driver = dir.resolve("loopback.yaml");
+    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    assertEquals(
+        2,
+        run(
+            "--repeat",
+            "3",
+            "--rates",
+            "1k,2k",
+            "-d",
+            driver.toString(),
+            workload("w", 10).toString()));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("error: --repeat: applies to fixed-rate runs; drop --rates"));
+    err.reset();
+    assertEquals(2, run("--repeat", "1", "-d", driver.toString(), workload("w", 10).toString()));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("error: --repeat: expected 2 to 100 runs of each pair, got 1"));
+  }
+}
