@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One workload against one driver: set up, check every subscription receives, warm up, measure,
@@ -56,10 +57,26 @@ public final class BenchmarkRun {
     boolean loadStarted = false;
     try {
       checkSupported();
-      PrepareTopics.run(run);
-      faults.ifPresent(FaultSteps::check);
-      CreateClients.run(run);
-      SubscriptionCheck.run(run);
+      run.settingUp();
+      try {
+        PrepareTopics.run(run);
+        faults.ifPresent(FaultSteps::check);
+        CreateClients.run(run);
+        SubscriptionCheck.run(run);
+      } finally {
+        run.setUpEnded();
+      }
+      RunPlan plan = run.plan();
+      run.setupFigures().setUpDone(plan.producers().size() + plan.consumers().size());
+      run.step(
+          String.format(
+              "set up in %.1f s: %,d topic(s), %,d producer(s), %,d consumer(s); heap in use %s of %s",
+              run.setupFigures().setupSeconds(),
+              plan.topics().size(),
+              plan.producers().size(),
+              plan.consumers().size(),
+              MemoryEstimate.format(run.setupFigures().heapUsed()),
+              MemoryEstimate.format(Runtime.getRuntime().maxMemory())));
       if (workload.consumerBacklogSizeGB() > 0) {
         BacklogPhase.checkConsumersPause(run);
       }
@@ -84,7 +101,13 @@ public final class BenchmarkRun {
       }
       failure = e.getMessage();
     } catch (RuntimeException e) {
-      failure = e.getMessage() == null ? e.toString() : e.getMessage();
+      // After an abort, what failed (an interrupted creation, say) is the abort's consequence.
+      failure =
+          run.abortReason() != null
+              ? run.abortReason()
+              : e.getMessage() == null ? e.toString() : e.getMessage();
+    } catch (OutOfMemoryError e) {
+      failure = OutOfMemory.explain(run, e);
     }
     if (failure == null) {
       failure = run.abortReason();
@@ -108,6 +131,16 @@ public final class BenchmarkRun {
   }
 
   private void checkSupported() {
+    OptionalLong heap = run.worker().maxHeapBytes();
+    MemoryEstimate needed = MemoryEstimate.of(run.workload());
+    if (heap.isPresent() && !needed.fits(heap.getAsLong())) {
+      throw new BadInputException(
+          String.format(
+              "%s: too large for this worker's heap of %s: %s",
+              run.workload().file(),
+              MemoryEstimate.format(heap.getAsLong()),
+              needed.advice(heap.getAsLong())));
+    }
     if (run.workload().producerRate() == 0) {
       // The command line turns producerRate 0 into a peak search (io.plumb.search), whose probes
       // and final measurement each run at a fixed rate.

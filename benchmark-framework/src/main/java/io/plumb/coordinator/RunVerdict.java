@@ -10,6 +10,7 @@ import io.plumb.result.RunReport;
 import io.plumb.workload.Workload;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -62,10 +63,16 @@ final class RunVerdict {
         workloadConfig(workload),
         driverConfig(run),
         run.brokerFacts(),
-        Environment.describe(),
+        environment(run),
         run.start(),
         Instant.now(),
         faults);
+  }
+
+  private static Map<String, Object> environment(RunContext run) {
+    Map<String, Object> environment = new LinkedHashMap<>(Environment.describe());
+    environment.put("setup", run.setupFigures().describe());
+    return environment;
   }
 
   private static int threadsUsed(RunContext run) {

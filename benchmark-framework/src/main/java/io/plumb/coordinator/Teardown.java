@@ -12,6 +12,17 @@ final class Teardown {
 
   static void run(RunContext run) {
     RunPlan plan = run.plan();
+    long start = System.nanoTime();
+    if (plan != null) {
+      run.step(
+          String.format(
+              "teardown: closing %,d producer(s) and %,d consumer(s)%s",
+              plan.producers().size(),
+              plan.consumers().size(),
+              run.options().keepTopics()
+                  ? ""
+                  : String.format(", deleting %,d topic(s)", plan.topics().size())));
+    }
     try {
       run.worker()
           .closeClients(plan == null || run.options().keepTopics() ? List.of() : plan.topicNames());
@@ -23,5 +34,6 @@ final class Teardown {
     } catch (RuntimeException e) {
       run.errors().add("teardown: " + e.getMessage());
     }
+    run.setupFigures().tornDown((System.nanoTime() - start) / 1e9);
   }
 }
