@@ -55,6 +55,7 @@ public final class BenchmarkRun {
     Worker worker = run.worker();
     String failure = null;
     boolean loadStarted = false;
+    boolean outOfMemory = false;
     try {
       checkSupported();
       run.settingUp();
@@ -101,19 +102,24 @@ public final class BenchmarkRun {
       }
       failure = e.getMessage();
     } catch (RuntimeException e) {
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
       // After an abort, what failed (an interrupted creation, say) is the abort's consequence.
-      failure =
-          run.abortReason() != null
-              ? run.abortReason()
-              : e.getMessage() == null ? e.toString() : e.getMessage();
+      failure = run.abortReason() != null ? run.abortReason() + " (" + message + ")" : message;
     } catch (OutOfMemoryError e) {
+      outOfMemory = true;
       failure = OutOfMemory.explain(run, e);
     }
     if (failure == null) {
       failure = run.abortReason();
     }
     DeliveryBalance.DrainOutcome drained = DeliveryBalance.DrainOutcome.NOT_DRAINED;
-    if (loadStarted) {
+    if (outOfMemory) {
+      // The clients go first: counting and the report need memory of their own.
+      if (loadStarted) {
+        worker.stopLoad();
+      }
+      Teardown.run(run);
+    } else if (loadStarted) {
       worker.stopLoad();
       faults.ifPresent(FaultSteps::loadStopped);
       if (failure == null) {
@@ -121,10 +127,12 @@ public final class BenchmarkRun {
         drained = Drain.run(run);
       }
     }
-    Counters counters = DeliveryCount.of(run, drained);
+    Counters counters = DeliveryCount.of(run, drained, loadStarted);
     run.errors().addAll(worker.firstErrors());
     List<FaultOutcome> faultOutcomes = faults.map(FaultSteps::outcomes).orElse(List.of());
-    Teardown.run(run);
+    if (!outOfMemory) {
+      Teardown.run(run);
+    }
     RunReport report = RunVerdict.report(run, counters, failure, faultOutcomes);
     run.listener().finished(report);
     return report;

@@ -43,8 +43,12 @@ final class DeliveryCount {
     return count;
   }
 
-  static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome) {
-    RunPlan plan = run.plan();
+  /**
+   * @param loadStarted false when the run ended before any load: nothing was sent, so the workers'
+   *     sequence sets (millions of producers' worth in a many-topic run) are not asked for
+   */
+  static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome, boolean loadStarted) {
+    RunPlan plan = loadStarted ? run.plan() : null;
     PeriodStats whole = run.measurement().wholeRun();
     Totals totals = plan == null ? null : run.worker().totals();
     long missing = plan == null ? 0 : outstanding(plan, totals);

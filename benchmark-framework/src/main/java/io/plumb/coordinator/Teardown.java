@@ -15,11 +15,8 @@ final class Teardown {
     long start = System.nanoTime();
     if (plan != null) {
       run.step(
-          String.format(
-              "teardown: closing %,d producer(s) and %,d consumer(s)%s",
-              plan.producers().size(),
-              plan.consumers().size(),
-              run.options().keepTopics()
+          "teardown: closing clients"
+              + (run.options().keepTopics()
                   ? ""
                   : String.format(", deleting %,d topic(s)", plan.topics().size())));
     }
@@ -35,5 +32,8 @@ final class Teardown {
       run.errors().add("teardown: " + e.getMessage());
     }
     run.setupFigures().tornDown((System.nanoTime() - start) / 1e9);
+    if (plan != null) {
+      run.step(String.format("torn down in %.1f s", (System.nanoTime() - start) / 1e9));
+    }
   }
 }

@@ -159,7 +159,13 @@ public final class LocalWorker implements Worker {
       }
     }
     if (!newTopics.isEmpty()) {
-      int first = stats.addSubscriptions(newTopics, newSubscriptions, clockCorrections);
+      int first;
+      try {
+        first = stats.addSubscriptions(newTopics, newSubscriptions, clockCorrections);
+      } catch (IllegalStateException e) {
+        checkNotInterrupted("creating consumers", 0, specs.size());
+        throw e;
+      }
       for (int i = 0; i < newTopics.size(); i++) {
         subscriptions.put(
             WorkerSpecs.subscriptionKey(newTopics.get(i), newSubscriptions.get(i)), first + i);
