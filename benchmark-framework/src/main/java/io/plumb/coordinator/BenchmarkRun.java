@@ -125,6 +125,7 @@ public final class BenchmarkRun {
       if (failure == null) {
         announce(Phase.DRAIN);
         drained = Drain.run(run);
+        run.setupFigures().loadDone();
       }
     }
     Counters counters = DeliveryCount.of(run, drained, loadStarted);

@@ -4,9 +4,9 @@ import io.plumb.workload.Workload;
 
 /**
  * How much heap a workload's topics, producers and consumers take on one worker, from costs per
- * entity measured on the loopback driver (the README's scaling table, {@code
- * deploy/local/entity-scale.sh}), so that a workload that cannot fit is refused before anything is
- * created. A real broker's client library adds its own, per client, which this does not know.
+ * entity measured on the loopback driver (the README's scaling table, {@code bin/entity-scale}), so
+ * that a workload that cannot fit is refused before anything is created. A real broker's client
+ * library adds its own, per client, which this does not know.
  *
  * @param bytes the estimate, on one worker
  * @param producers producers on that worker

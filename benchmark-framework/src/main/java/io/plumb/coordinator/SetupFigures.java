@@ -12,13 +12,14 @@ import java.util.Map;
  */
 final class SetupFigures {
   /** From this many clients on, a collection before the load clears set-up's garbage. */
-  static final int COLLECT_FROM_CLIENTS = 10_000;
+  static final int COLLECT_FROM_CLIENTS = 1_000;
 
   private final long startNanos = System.nanoTime();
   private double setupSeconds = Double.NaN;
   private long heapUsed = -1;
   private boolean collected;
   private double teardownSeconds = Double.NaN;
+  private long heapUsedAfterLoad = -1;
 
   /**
    * Set-up is done. With many clients, collects the set-up's garbage first: it would otherwise be
@@ -26,11 +27,23 @@ final class SetupFigures {
    */
   void setUpDone(int clients) {
     setupSeconds = (System.nanoTime() - startNanos) / 1e9;
-    if (clients >= COLLECT_FROM_CLIENTS) {
+    collected = clients >= COLLECT_FROM_CLIENTS;
+    heapUsed = heapInUse(collected);
+  }
+
+  /**
+   * The load has stopped and drained, the clients still exist: the heap now also holds what the
+   * load added (schedules, in-flight tables, the sequence sets of what was received).
+   */
+  void loadDone() {
+    heapUsedAfterLoad = heapInUse(collected);
+  }
+
+  private static long heapInUse(boolean collect) {
+    if (collect) {
       System.gc();
-      collected = true;
     }
-    heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   void tornDown(double seconds) {
@@ -49,6 +62,7 @@ final class SetupFigures {
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("setupSeconds", Double.isNaN(setupSeconds) ? null : setupSeconds);
     figures.put("heapUsedAfterSetupBytes", heapUsed < 0 ? null : heapUsed);
+    figures.put("heapUsedAfterLoadBytes", heapUsedAfterLoad < 0 ? null : heapUsedAfterLoad);
     figures.put("heapCollectedBeforeReading", collected);
     figures.put("teardownSeconds", Double.isNaN(teardownSeconds) ? null : teardownSeconds);
     return figures;
