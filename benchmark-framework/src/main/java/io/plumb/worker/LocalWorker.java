@@ -129,11 +129,17 @@ public final class LocalWorker implements Worker {
 
   @Override
   public Map<String, String> createTopics(List<TopicSpec> topics) {
-    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    // One driver call per partition count (a run has one): the driver batches as its broker allows.
+    Map<Integer, List<String>> byPartitions = new LinkedHashMap<>();
     for (TopicSpec topic : topics) {
-      checkNotInterrupted("creating topics", futures.size(), topics.size());
-      futures.add(driver.createTopic(topic.name(), topic.partitions()));
+      byPartitions.computeIfAbsent(topic.partitions(), p -> new ArrayList<>()).add(topic.name());
     }
+    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    byPartitions.forEach(
+        (partitions, names) -> {
+          checkNotInterrupted("creating topics", 0, topics.size());
+          futures.add(driver.createTopics(names, partitions));
+        });
     awaitAll("creating " + topics.size() + " topics", futures, created -> {});
     return Map.copyOf(driver.brokerFacts());
   }
