@@ -121,9 +121,21 @@ public final class ProducerTask implements SendListener {
 
   /** Sends a readiness probe, which consumers recognise and do not count. */
   public void sendProbe(SendListener listener) {
-    byte[] probe = bodies[0].clone();
-    MessageHeader.write(probe, MessageHeader.KIND_PROBE, runId, producerId, -1, clock.now());
-    producer.send(keys.next(), probe, -1, listener);
+    sendProbe(listener, bodies[0].clone());
+  }
+
+  /**
+   * Sends a readiness probe in {@code buffer}, which holds a body of the worker's pool and which
+   * the caller may reuse once this returns (a driver has taken what it needs by then).
+   */
+  public void sendProbe(SendListener listener, byte[] buffer) {
+    MessageHeader.write(buffer, MessageHeader.KIND_PROBE, runId, producerId, -1, clock.now());
+    producer.send(keys.next(), buffer, -1, listener);
+  }
+
+  /** A buffer for {@link #sendProbe(SendListener, byte[])}. */
+  public byte[] probeBuffer() {
+    return bodies[0].clone();
   }
 
   @Override

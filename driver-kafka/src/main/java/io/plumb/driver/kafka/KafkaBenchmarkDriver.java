@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -35,6 +36,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
@@ -269,65 +271,97 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               .all()
               .toCompletionStage()
               .toCompletableFuture()
-              .thenCompose(created -> awaitAllUsable(batch, partitions, deadline))
+              .thenCompose(
+                  created ->
+                      awaitAllUsable(
+                          batch, partitions, System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos()))
               .thenRun(() -> createdTopics.addAll(batch)));
     }
     return CompletableFuture.allOf(batches.toArray(CompletableFuture<?>[]::new));
   }
 
-  /** {@link #awaitUsable} for a batch of topics: one describe of them all per check. */
+  /**
+   * {@link #awaitUsable} for a batch of topics: one describe of those not yet usable per check. The
+   * broker creates each partition's log after the controller's answer, a few hundred a second on a
+   * small host, so the wait gives up only after {@code TOPIC_READY_TIMEOUT} without any topic of
+   * the batch becoming usable, not after a fixed time for the whole batch.
+   */
   private CompletableFuture<Void> awaitAllUsable(
-      List<String> topics, int partitions, long deadline) {
-    CompletableFuture<Void> attempt =
-        admin
-            .describeTopics(topics)
-            .allTopicNames()
-            .toCompletionStage()
-            .toCompletableFuture()
-            .thenCompose(
-                described -> {
-                  for (String topic : topics) {
-                    TopicDescription description = described.get(topic);
-                    boolean led =
-                        description.partitions().size() == partitions
-                            && description.partitions().stream()
-                                .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-                    if (!led) {
-                      return CompletableFuture.failedFuture(
-                          new IllegalStateException(
-                              "partitions of " + topic + " have no leader yet"));
-                    }
-                  }
-                  return admin
-                      .describeConfigs(
-                          topics.stream()
-                              .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic))
-                              .toList())
-                      .all()
-                      .toCompletionStage()
-                      .toCompletableFuture()
-                      .thenApply(configs -> (Void) null);
-                });
-    return attempt
-        .handle(
-            (ready, error) -> {
-              if (error == null) {
+      List<String> pending, int partitions, long deadline) {
+    Map<String, KafkaFuture<TopicDescription>> described =
+        admin.describeTopics(pending).topicNameValues();
+    List<CompletableFuture<String>> led = new ArrayList<>();
+    for (String topic : pending) {
+      led.add(
+          described
+              .get(topic)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .handle(
+                  (description, error) ->
+                      error == null
+                              && description.partitions().size() == partitions
+                              && description.partitions().stream()
+                                  .allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+                          ? topic
+                          : null));
+    }
+    return CompletableFuture.allOf(led.toArray(CompletableFuture<?>[]::new))
+        .thenCompose(
+            all -> {
+              List<String> withLeaders =
+                  led.stream().map(f -> f.join()).filter(t -> t != null).toList();
+              return configsReadable(withLeaders);
+            })
+        .thenCompose(
+            usable -> {
+              List<String> left = pending.stream().filter(t -> !usable.contains(t)).toList();
+              if (left.isEmpty()) {
                 return CompletableFuture.<Void>completedFuture(null);
               }
-              if (System.nanoTime() > deadline) {
+              long now = System.nanoTime();
+              if (left.size() < pending.size()) {
+                return shortlyThen(
+                    () -> awaitAllUsable(left, partitions, now + TOPIC_READY_TIMEOUT.toNanos()));
+              }
+              if (now > deadline) {
                 return CompletableFuture.<Void>failedFuture(
                     new TimeoutException(
-                        topics.size()
-                            + " topics from "
-                            + topics.get(0)
-                            + " not usable within "
-                            + TOPIC_READY_TIMEOUT.toSeconds()
-                            + " s: "
-                            + error));
+                        String.format(
+                            "%d topic(s) from %s not usable: none became usable in %d s",
+                            left.size(), left.get(0), TOPIC_READY_TIMEOUT.toSeconds())));
               }
-              return shortlyThen(() -> awaitAllUsable(topics, partitions, deadline));
-            })
-        .thenCompose(next -> next);
+              return shortlyThen(() -> awaitAllUsable(left, partitions, deadline));
+            });
+  }
+
+  /** The topics of {@code topics} whose configs the broker can read. */
+  private CompletableFuture<Set<String>> configsReadable(List<String> topics) {
+    if (topics.isEmpty()) {
+      return CompletableFuture.completedFuture(Set.of());
+    }
+    Map<ConfigResource, KafkaFuture<Config>> configs =
+        admin
+            .describeConfigs(
+                topics.stream()
+                    .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic))
+                    .toList())
+            .values();
+    List<CompletableFuture<String>> readable = new ArrayList<>();
+    configs.forEach(
+        (resource, future) ->
+            readable.add(
+                future
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .handle((config, error) -> error == null ? resource.name() : null)));
+    return CompletableFuture.allOf(readable.toArray(CompletableFuture<?>[]::new))
+        .thenApply(
+            all ->
+                readable.stream()
+                    .map(CompletableFuture::join)
+                    .filter(t -> t != null)
+                    .collect(Collectors.toSet()));
   }
 
   /**
