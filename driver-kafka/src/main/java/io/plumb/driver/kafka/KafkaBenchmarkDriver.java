@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -252,8 +253,8 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
    */
   @Override
   public CompletableFuture<Void> createTopics(List<String> topics, int partitions) {
-    // The controller gets through a few thousand topics a second: more time for more of them.
-    long deadline = System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos() + topics.size() * 5_000_000L;
+    // Any batch's progress counts: the broker creates the batches' logs one after another.
+    AtomicLong lastProgress = new AtomicLong(System.nanoTime());
     List<CompletableFuture<Void>> batches = new ArrayList<>();
     for (int from = 0; from < topics.size(); from += TOPICS_PER_REQUEST) {
       List<String> batch =
@@ -271,10 +272,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               .all()
               .toCompletionStage()
               .toCompletableFuture()
-              .thenCompose(
-                  created ->
-                      awaitAllUsable(
-                          batch, partitions, System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos()))
+              .thenCompose(created -> awaitAllUsable(batch, partitions, lastProgress))
               .thenRun(() -> createdTopics.addAll(batch)));
     }
     return CompletableFuture.allOf(batches.toArray(CompletableFuture<?>[]::new));
@@ -284,10 +282,10 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
    * {@link #awaitUsable} for a batch of topics: one describe of those not yet usable per check. The
    * broker creates each partition's log after the controller's answer, a few hundred a second on a
    * small host, so the wait gives up only after {@code TOPIC_READY_TIMEOUT} without any topic of
-   * the batch becoming usable, not after a fixed time for the whole batch.
+   * any batch becoming usable ({@code lastProgress}), not after a fixed time for the whole batch.
    */
   private CompletableFuture<Void> awaitAllUsable(
-      List<String> pending, int partitions, long deadline) {
+      List<String> pending, int partitions, AtomicLong lastProgress) {
     Map<String, KafkaFuture<TopicDescription>> described =
         admin.describeTopics(pending).topicNameValues();
     List<CompletableFuture<String>> led = new ArrayList<>();
@@ -321,17 +319,15 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               }
               long now = System.nanoTime();
               if (left.size() < pending.size()) {
-                return shortlyThen(
-                    () -> awaitAllUsable(left, partitions, now + TOPIC_READY_TIMEOUT.toNanos()));
-              }
-              if (now > deadline) {
+                lastProgress.accumulateAndGet(now, Math::max);
+              } else if (now - lastProgress.get() > TOPIC_READY_TIMEOUT.toNanos()) {
                 return CompletableFuture.<Void>failedFuture(
                     new TimeoutException(
                         String.format(
-                            "%d topic(s) from %s not usable: none became usable in %d s",
+                            "%d topic(s) from %s not usable: no topic became usable in %d s",
                             left.size(), left.get(0), TOPIC_READY_TIMEOUT.toSeconds())));
               }
-              return shortlyThen(() -> awaitAllUsable(left, partitions, deadline));
+              return shortlyThen(() -> awaitAllUsable(left, partitions, lastProgress));
             });
   }
 
@@ -484,16 +480,19 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               if (left.isEmpty()) {
                 return CompletableFuture.<Void>completedFuture(null);
               }
-              if (System.nanoTime() > deadline) {
+              long now = System.nanoTime();
+              // Thousands of deletions take longer than one: wait while the list shrinks.
+              long next =
+                  left.size() < topics.size() ? now + TOPIC_READY_TIMEOUT.toNanos() : deadline;
+              if (now > next) {
                 return CompletableFuture.<Void>failedFuture(
                     new TimeoutException(
-                        "topics "
-                            + left
-                            + " still listed "
-                            + TOPIC_READY_TIMEOUT.toSeconds()
-                            + " s after their deletion"));
+                        String.format(
+                            "%d topic(s) from %s still listed: none went in the %d s after"
+                                + " their deletion",
+                            left.size(), left.get(0), TOPIC_READY_TIMEOUT.toSeconds())));
               }
-              return shortlyThen(() -> awaitGone(topics, deadline));
+              return shortlyThen(() -> awaitGone(left, next));
             });
   }
 
