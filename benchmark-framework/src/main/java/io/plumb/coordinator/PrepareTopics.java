@@ -18,7 +18,8 @@ import java.util.List;
  */
 final class PrepareTopics {
   private static final YAMLMapper YAML = new YAMLMapper();
-  private static final int TOPICS_PER_CALL = 10_000;
+  private static final int TOPICS_PER_CALL = 1_000;
+  private static final long PROGRESS_EVERY_NANOS = 5_000_000_000L;
 
   private PrepareTopics() {}
 
@@ -42,15 +43,18 @@ final class PrepareTopics {
             "creating %d topic(s) of %d partition(s)",
             topics.size(), run.workload().partitionsPerTopic()));
     long start = System.nanoTime();
-    // In parts, so a long creation shows progress and each part has the worker's whole timeout.
+    long lastProgress = start;
+    // In parts, so a long creation shows progress and each part has the worker's whole timeout (a
+    // broker on a small host creates a few dozen topics a second).
     for (int from = 0; from < topics.size(); from += TOPICS_PER_CALL) {
       int to = Math.min(topics.size(), from + TOPICS_PER_CALL);
       run.brokerFacts(run.worker().createTopics(topics.subList(from, to)));
-      if (topics.size() > TOPICS_PER_CALL) {
+      long now = System.nanoTime();
+      if (to < topics.size() && now - lastProgress > PROGRESS_EVERY_NANOS) {
         run.step(
             String.format(
-                "topics: %,d of %,d created (%.1f s)",
-                to, topics.size(), (System.nanoTime() - start) / 1e9));
+                "topics: %,d of %,d created (%.1f s)", to, topics.size(), (now - start) / 1e9));
+        lastProgress = now;
       }
     }
     run.step(

@@ -58,6 +58,36 @@ class ManyTopicsTest {
   }
 
   @Test
+  void runningOutOfHeapDuringSetUpEndsInOneLineAndThePartialResult() throws Exception {
+    Path driver = dir.resolve("hungry.yaml");
+    Files.writeString(driver, "name: Hungry\ndriverClass: " + HungryDriver.class.getName() + "\n");
+    Path workload =
+        Files.writeString(
+            dir.resolve("hungry-workload.yaml"),
+            String.join(
+                "\n",
+                "topics: 1",
+                "partitionsPerTopic: 1",
+                "messageSize: 1024",
+                "subscriptionsPerTopic: 1",
+                "consumerPerSubscription: 1",
+                "producersPerTopic: 64",
+                "producerRate: 1000",
+                "testDurationSeconds: 1",
+                "warmupDurationSeconds: 0",
+                ""));
+    Path result = dir.resolve("result.json");
+    Run run = benchmark("128m", driver, workload, result);
+    assertEquals(1, run.status, run.output());
+    assertNoStackTrace(run);
+    JsonNode json = new ObjectMapper().readTree(result.toFile());
+    assertFalse(json.path("complete").asBoolean(), run.output());
+    String reason = json.path("incompleteReason").asText();
+    assertTrue(reason.startsWith("out of memory"), reason);
+    assertTrue(reason.contains("PLUMB_JAVA_OPTS=-Xmx"), reason);
+  }
+
+  @Test
   void ctrlCWhileConsumersAreCreatedStopsWithinTwoSecondsAndWritesThePartialResult()
       throws Exception {
     Path result = dir.resolve("result.json");
@@ -128,7 +158,12 @@ class ManyTopicsTest {
   }
 
   private static Run benchmark(String heap, Path workload, Path result) throws Exception {
-    Process process = start(heap, workload, result);
+    return benchmark(heap, LOOPBACK, workload, result);
+  }
+
+  private static Run benchmark(String heap, Path driver, Path workload, Path result)
+      throws Exception {
+    Process process = start(heap, driver, workload, result);
     List<String> stdout = new ArrayList<>();
     List<String> stderr = new ArrayList<>();
     Thread out = drain(process.getInputStream(), stdout);
@@ -142,6 +177,11 @@ class ManyTopicsTest {
   }
 
   private static Process start(String heap, Path workload, Path result) throws IOException {
+    return start(heap, LOOPBACK, workload, result);
+  }
+
+  private static Process start(String heap, Path driver, Path workload, Path result)
+      throws IOException {
     List<String> command =
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -151,7 +191,7 @@ class ManyTopicsTest {
             System.getProperty("java.class.path"),
             "io.plumb.cli.Main",
             "-d",
-            LOOPBACK.toString(),
+            driver.toString(),
             "-o",
             result.toString(),
             workload.toString());

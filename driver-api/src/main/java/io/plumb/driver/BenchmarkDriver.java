@@ -34,7 +34,7 @@ public interface BenchmarkDriver extends AutoCloseable {
    * Creates many topics of {@code partitions} each, completing once all exist or failing with the
    * first failure. The default calls {@link #createTopic} for each, all at once; drivers whose
    * admin API takes batches (Kafka's createTopics) or that should bound how many requests are in
-   * flight override it. A run of 100,000 topics calls this with up to 10,000 at a time.
+   * flight override it. A run of many topics calls this with up to 1,000 at a time.
    */
   default CompletableFuture<Void> createTopics(List<String> topics, int partitions) {
     return CompletableFuture.allOf(

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -288,6 +289,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       List<String> pending, int partitions, AtomicLong lastProgress) {
     Map<String, KafkaFuture<TopicDescription>> described =
         admin.describeTopics(pending).topicNameValues();
+    AtomicReference<Throwable> lastError = new AtomicReference<>();
     List<CompletableFuture<String>> led = new ArrayList<>();
     for (String topic : pending) {
       led.add(
@@ -296,13 +298,17 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               .toCompletionStage()
               .toCompletableFuture()
               .handle(
-                  (description, error) ->
-                      error == null
-                              && description.partitions().size() == partitions
-                              && description.partitions().stream()
-                                  .allMatch(p -> p.leader() != null && !p.leader().isEmpty())
-                          ? topic
-                          : null));
+                  (description, error) -> {
+                    if (error != null) {
+                      lastError.set(error);
+                    }
+                    return error == null
+                            && description.partitions().size() == partitions
+                            && description.partitions().stream()
+                                .allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+                        ? topic
+                        : null;
+                  }));
     }
     return CompletableFuture.allOf(led.toArray(CompletableFuture<?>[]::new))
         .thenCompose(
@@ -324,8 +330,12 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                 return CompletableFuture.<Void>failedFuture(
                     new TimeoutException(
                         String.format(
-                            "%d topic(s) from %s not usable: no topic became usable in %d s",
-                            left.size(), left.get(0), TOPIC_READY_TIMEOUT.toSeconds())));
+                            "%d topic(s) from %s not usable: no topic became usable in %d s"
+                                + " (last answer: %s)",
+                            left.size(),
+                            left.get(0),
+                            TOPIC_READY_TIMEOUT.toSeconds(),
+                            lastError.get())));
               }
               return shortlyThen(() -> awaitAllUsable(left, partitions, lastProgress));
             });
