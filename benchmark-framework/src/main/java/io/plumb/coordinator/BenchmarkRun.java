@@ -104,7 +104,8 @@ public final class BenchmarkRun {
     } catch (RuntimeException e) {
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
       // After an abort, what failed (an interrupted creation, say) is the abort's consequence.
-      failure = run.abortReason() != null ? run.abortReason() + " (" + message + ")" : message;
+      String reason = run.abortReason();
+      failure = reason == null || reason.equals(message) ? message : reason + " (" + message + ")";
     } catch (OutOfMemoryError e) {
       outOfMemory = true;
       failure = OutOfMemory.explain(run, e);
