@@ -125,11 +125,24 @@ public final class BenchmarkRun {
       faults.ifPresent(FaultSteps::loadStopped);
       if (failure == null) {
         announce(Phase.DRAIN);
-        drained = Drain.run(run);
-        run.setupFigures().loadDone();
+        try {
+          drained = Drain.run(run);
+          run.setupFigures().loadDone();
+        } catch (RuntimeException e) {
+          failure = "drain: " + (e.getMessage() == null ? e.toString() : e.getMessage());
+        }
       }
     }
-    Counters counters = DeliveryCount.of(run, drained, loadStarted);
+    Counters counters;
+    try {
+      counters = DeliveryCount.of(run, drained, loadStarted);
+    } catch (RuntimeException e) {
+      // What the periods counted is still worth writing; loss cannot be judged without the sets.
+      String message = "counting messages: " + (e.getMessage() == null ? e : e.getMessage());
+      failure = failure == null ? message : failure;
+      run.errors().add(message);
+      counters = DeliveryCount.of(run, drained, false);
+    }
     run.errors().addAll(worker.firstErrors());
     List<FaultOutcome> faultOutcomes = faults.map(FaultSteps::outcomes).orElse(List.of());
     if (!outOfMemory) {
