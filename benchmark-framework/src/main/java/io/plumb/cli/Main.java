@@ -15,7 +15,8 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    OneLineErrors.install(System.err);
+    System.exit(OneLineErrors.run(() -> run(args, System.out, System.err), System.err));
   }
 
   public static int run(String[] args, PrintStream out, PrintStream err) {

@@ -9,7 +9,8 @@ public final class WorkerMain {
   private WorkerMain() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    OneLineErrors.install(System.err);
+    System.exit(OneLineErrors.run(() -> run(args, System.out, System.err), System.err));
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One workload against one driver: set up, check every subscription receives, warm up, measure,
@@ -56,12 +57,29 @@ public final class BenchmarkRun {
     Worker worker = run.worker();
     String failure = null;
     boolean loadStarted = false;
+    boolean outOfMemory = false;
     try {
       checkSupported();
-      PrepareTopics.run(run);
-      faults.ifPresent(FaultSteps::check);
-      CreateClients.run(run);
-      SubscriptionCheck.run(run);
+      run.settingUp();
+      try {
+        PrepareTopics.run(run);
+        faults.ifPresent(FaultSteps::check);
+        CreateClients.run(run);
+        SubscriptionCheck.run(run);
+      } finally {
+        run.setUpEnded();
+      }
+      RunPlan plan = run.plan();
+      run.setupFigures().setUpDone(plan.producers().size() + plan.consumers().size());
+      run.step(
+          String.format(
+              "set up in %.1f s: %,d topic(s), %,d producer(s), %,d consumer(s); heap in use %s of %s",
+              run.setupFigures().setupSeconds(),
+              plan.topics().size(),
+              plan.producers().size(),
+              plan.consumers().size(),
+              MemoryEstimate.format(run.setupFigures().heapUsed()),
+              MemoryEstimate.format(Runtime.getRuntime().maxMemory())));
       if (workload.consumerBacklogSizeGB() > 0) {
         BacklogPhase.checkConsumersPause(run);
       }
@@ -86,30 +104,68 @@ public final class BenchmarkRun {
       }
       failure = e.getMessage();
     } catch (RuntimeException e) {
-      failure = e.getMessage() == null ? e.toString() : e.getMessage();
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
+      // After an abort, what failed (an interrupted creation, say) is the abort's consequence.
+      String reason = run.abortReason();
+      failure = reason == null || reason.equals(message) ? message : reason + " (" + message + ")";
+    } catch (OutOfMemoryError e) {
+      outOfMemory = true;
+      failure = OutOfMemory.explain(run, e);
     }
     if (failure == null) {
       failure = run.abortReason();
     }
     DeliveryBalance.DrainOutcome drained = DeliveryBalance.DrainOutcome.NOT_DRAINED;
-    if (loadStarted) {
+    if (outOfMemory) {
+      // The clients go first: counting and the report need memory of their own.
+      if (loadStarted) {
+        worker.stopLoad();
+      }
+      Teardown.run(run);
+    } else if (loadStarted) {
       worker.stopLoad();
       faults.ifPresent(FaultSteps::loadStopped);
       if (failure == null) {
         announce(Phase.DRAIN);
-        drained = Drain.run(run);
+        try {
+          drained = Drain.run(run);
+          run.setupFigures().loadDone();
+        } catch (RuntimeException e) {
+          failure = "drain: " + (e.getMessage() == null ? e.toString() : e.getMessage());
+        }
       }
     }
-    Counters counters = DeliveryCount.of(run, drained);
+    Counters counters;
+    try {
+      counters = DeliveryCount.of(run, drained, loadStarted);
+    } catch (RuntimeException e) {
+      // What the periods counted is still worth writing; loss cannot be judged without the sets.
+      String message = "counting messages: " + (e.getMessage() == null ? e : e.getMessage());
+      failure = failure == null ? message : failure;
+      run.errors().add(message);
+      counters = DeliveryCount.of(run, drained, false);
+    }
     run.errors().addAll(worker.firstErrors());
     List<FaultOutcome> faultOutcomes = faults.map(FaultSteps::outcomes).orElse(List.of());
-    Teardown.run(run);
+    if (!outOfMemory) {
+      Teardown.run(run);
+    }
     RunReport report = RunVerdict.report(run, counters, failure, faultOutcomes, resources);
     run.listener().finished(report);
     return report;
   }
 
   private void checkSupported() {
+    OptionalLong heap = run.worker().maxHeapBytes();
+    MemoryEstimate needed = MemoryEstimate.of(run.workload());
+    if (heap.isPresent() && !needed.fits(heap.getAsLong())) {
+      throw new BadInputException(
+          String.format(
+              "%s: too large for this worker's heap of %s: %s",
+              run.workload().file(),
+              MemoryEstimate.format(heap.getAsLong()),
+              needed.advice(heap.getAsLong())));
+    }
     if (run.workload().producerRate() == 0) {
       // The command line turns producerRate 0 into a peak search (io.plumb.search), whose probes
       // and final measurement each run at a fixed rate.

@@ -3,6 +3,7 @@ package io.plumb.coordinator;
 import io.plumb.result.Counters;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.WorkerSpecs.Totals;
+import java.util.List;
 import java.util.Map;
 
 /** The run's message counters: what was sent, acknowledged, received, lost and duplicated. */
@@ -17,11 +18,10 @@ final class DeliveryCount {
    */
   static long outstanding(RunPlan plan, Totals totals) {
     long missing = 0;
+    Map<String, List<Integer>> producersByTopic = plan.producerIdsByTopic();
     for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
-      for (var producer : plan.producers()) {
-        if (producer.topic().equals(entry.getValue())) {
-          missing += totals.missing(entry.getKey(), producer.producerId()).size();
-        }
+      for (int producer : producersByTopic.getOrDefault(entry.getValue(), List.of())) {
+        missing += totals.missing(entry.getKey(), producer).size();
       }
     }
     return missing;
@@ -33,19 +33,22 @@ final class DeliveryCount {
    */
   static long receivedUnacknowledged(RunPlan plan, Totals totals) {
     long count = 0;
+    Map<String, List<Integer>> producersByTopic = plan.producerIdsByTopic();
     for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
-      for (var producer : plan.producers()) {
-        if (producer.topic().equals(entry.getValue())) {
-          var received = totals.received(entry.getKey(), producer.producerId());
-          count += received.size() - received.overlap(totals.acked(producer.producerId()));
-        }
+      for (int producer : producersByTopic.getOrDefault(entry.getValue(), List.of())) {
+        var received = totals.received(entry.getKey(), producer);
+        count += received.size() - received.overlap(totals.acked(producer));
       }
     }
     return count;
   }
 
-  static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome) {
-    RunPlan plan = run.plan();
+  /**
+   * @param loadStarted false when the run ended before any load: nothing was sent, so the workers'
+   *     sequence sets (millions of producers' worth in a many-topic run) are not asked for
+   */
+  static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome, boolean loadStarted) {
+    RunPlan plan = loadStarted ? run.plan() : null;
     PeriodStats whole = run.measurement().wholeRun();
     Totals totals = plan == null ? null : run.worker().totals();
     long missing = plan == null ? 0 : outstanding(plan, totals);

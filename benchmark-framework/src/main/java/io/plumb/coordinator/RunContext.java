@@ -29,9 +29,14 @@ final class RunContext {
   private final int runId;
   private final String tag;
   private final Measurement measurement;
+  private final SetupFigures setupFigures = new SetupFigures();
   private final List<String> errors = new ArrayList<>();
   private final CountDownLatch aborted = new CountDownLatch(1);
   private volatile String abortReason;
+
+  /** The thread creating topics and clients while it does so; null otherwise. */
+  private Thread settingUp;
+
   private String driverName;
   private String driverClass = "";
   private Map<String, String> brokerFacts = Map.of();
@@ -93,6 +98,10 @@ final class RunContext {
     return measurement;
   }
 
+  SetupFigures setupFigures() {
+    return setupFigures;
+  }
+
   /** Problems met on the way that did not end the run, for the result. */
   List<String> errors() {
     return errors;
@@ -139,6 +148,31 @@ final class RunContext {
   void abort(String reason) {
     abortReason = reason;
     aborted.countDown();
+    synchronized (this) {
+      if (settingUp != null) {
+        // Creating 400,000 consumers takes minutes: the creation loops stop at the interrupt.
+        settingUp.interrupt();
+      }
+    }
+  }
+
+  /**
+   * From now until {@link #setUpEnded}, an abort interrupts the calling thread, which is creating
+   * topics and clients.
+   */
+  synchronized void settingUp() {
+    settingUp = Thread.currentThread();
+    if (abortReason != null) {
+      settingUp.interrupt();
+    }
+  }
+
+  /** Set-up is over: aborts no longer interrupt, and an interrupt that came too late is dropped. */
+  synchronized void setUpEnded() {
+    if (settingUp != null) {
+      settingUp = null;
+      Thread.interrupted();
+    }
   }
 
   /** Why the run was stopped from outside; null while it was not. */

@@ -5,6 +5,7 @@ import io.plumb.worker.WorkerSpecs.ProducerSpec;
 import io.plumb.worker.WorkerSpecs.TopicSpec;
 import io.plumb.workload.Workload;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,17 @@ public record RunPlan(
         List.copyOf(producers),
         Map.copyOf(topicOfSubscription),
         ratePerProducer);
+  }
+
+  /** Every topic's producer ids: one pass over the producers, for loops over subscriptions. */
+  public Map<String, List<Integer>> producerIdsByTopic() {
+    Map<String, List<Integer>> byTopic = new HashMap<>();
+    for (ProducerSpec producer : producers) {
+      byTopic
+          .computeIfAbsent(producer.topic(), topic -> new ArrayList<>(4))
+          .add(producer.producerId());
+    }
+    return byTopic;
   }
 
   public List<String> topicNames() {

@@ -12,6 +12,7 @@ import io.plumb.result.RunReport;
 import io.plumb.workload.Workload;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -74,7 +75,7 @@ final class RunVerdict {
         workloadConfig(workload),
         driverConfig(run),
         run.brokerFacts(),
-        Environment.describe(run.options().pacing()),
+        environment(run),
         run.start(),
         Instant.now(),
         faults,
@@ -84,6 +85,13 @@ final class RunVerdict {
 
   private static long percentile(Histogram histogram, double percentile) {
     return histogram.getTotalCount() == 0 ? 0 : histogram.getValueAtPercentile(percentile);
+  }
+
+  private static Map<String, Object> environment(RunContext run) {
+    Map<String, Object> environment =
+        new LinkedHashMap<>(Environment.describe(run.options().pacing()));
+    environment.put("setup", run.setupFigures().describe());
+    return environment;
   }
 
   private static int threadsUsed(RunContext run) {

@@ -8,13 +8,33 @@ import java.util.List;
  */
 final class Teardown {
 
+  /** After Ctrl-C, topics are deleted only up to this many: more take longer than a user waits. */
+  static final int DELETE_WHEN_ABORTED_UP_TO = 1_000;
+
   private Teardown() {}
 
   static void run(RunContext run) {
     RunPlan plan = run.plan();
+    long start = System.nanoTime();
+    boolean delete = plan != null && !run.options().keepTopics();
+    if (delete && run.abortReason() != null && plan.topics().size() > DELETE_WHEN_ABORTED_UP_TO) {
+      // Ctrl-C must end the run in seconds, and a broker deletes a few hundred topics a second.
+      delete = false;
+      String first = plan.topics().get(0).name();
+      run.errors()
+          .add(
+              String.format(
+                  "teardown: the run was stopped, so its %,d topics were kept rather than deleted"
+                      + " (named like %s)",
+                  plan.topics().size(), first));
+    }
+    if (plan != null) {
+      run.step(
+          "teardown: closing clients"
+              + (delete ? String.format(", deleting %,d topic(s)", plan.topics().size()) : ""));
+    }
     try {
-      run.worker()
-          .closeClients(plan == null || run.options().keepTopics() ? List.of() : plan.topicNames());
+      run.worker().closeClients(delete ? plan.topicNames() : List.of());
     } catch (RuntimeException e) {
       run.errors().add("teardown: " + e.getMessage());
     }
@@ -22,6 +42,10 @@ final class Teardown {
       run.worker().close();
     } catch (RuntimeException e) {
       run.errors().add("teardown: " + e.getMessage());
+    }
+    run.setupFigures().tornDown((System.nanoTime() - start) / 1e9);
+    if (plan != null) {
+      run.step(String.format("torn down in %.1f s", (System.nanoTime() - start) / 1e9));
     }
   }
 }

@@ -153,8 +153,11 @@ public final class YamlFields {
             || (node.isFloatingPointNumber()
                 && node.doubleValue() == Math.rint(node.doubleValue()));
     if (!integral || node.doubleValue() < min || node.doubleValue() > max) {
-      throw error(
-          field, "expected a whole number from " + min + " to " + max + ", got " + describe(node));
+      String range =
+          max == Integer.MAX_VALUE
+              ? "of at least " + min + " (and at most " + max + ")"
+              : "from " + min + " to " + max;
+      throw error(field, "expected a whole number " + range + ", got " + describe(node));
     }
     return Optional.of(node.longValue());
   }

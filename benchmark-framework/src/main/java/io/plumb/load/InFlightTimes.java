@@ -30,9 +30,12 @@ final class InFlightTimes {
     }
   }
 
-  /** Sizes the ring for about two seconds of sends, within 1,024 and 1,048,576 slots. */
+  /**
+   * Sizes the ring for about two seconds of sends, within 16 and 1,048,576 slots: a producer of a
+   * many-topic workload sending a few messages a second needs a few hundred bytes, not 16 KB.
+   */
   static InFlightTimes forRate(double messagesPerSecond) {
-    long wanted = (long) Math.min(1 << 20, Math.max(1024, messagesPerSecond * 2));
+    long wanted = (long) Math.min(1 << 20, Math.max(16, messagesPerSecond * 2));
     return new InFlightTimes((int) wanted);
   }
 

@@ -31,11 +31,18 @@ public final class LoadGenerator {
     for (int i = 0; i < loopsWanted; i++) {
       groups.add(new ArrayList<>());
     }
+    List<PayloadBuffer> buffers = new ArrayList<>();
+    for (int i = 0; i < loopsWanted; i++) {
+      buffers.add(new PayloadBuffer());
+    }
     double interval = 1e9 / ratePerProducer;
     for (int i = 0; i < tasks.size(); i++) {
       ProducerTask task = tasks.get(i);
       long phase = (long) (interval * i / tasks.size());
-      task.start(new RateSchedule(startNanos + phase, interval), ratePerProducer);
+      task.start(
+          new RateSchedule(startNanos + phase, interval),
+          ratePerProducer,
+          buffers.get(i % loopsWanted));
       groups.get(i % loopsWanted).add(task);
     }
     for (int i = 0; i < loopsWanted; i++) {

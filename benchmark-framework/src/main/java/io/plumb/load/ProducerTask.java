@@ -6,13 +6,17 @@ import io.plumb.message.MessageHeader;
 import io.plumb.stats.EventRing;
 import io.plumb.stats.StatsCollector;
 import io.plumb.workload.KeyChooser;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * One benchmark producer: its schedule, its reusable payload buffer, and the completion handling
- * that turns driver callbacks into events for the worker's {@link StatsCollector}. Sends run on one
- * {@link ProducerLoop} thread; completions may come from any thread.
+ * One benchmark producer: its schedule, and the completion handling that turns driver callbacks
+ * into events for the worker's {@link StatsCollector}. Sends run on one {@link ProducerLoop}
+ * thread; completions may come from any thread.
+ *
+ * <p>Nothing here grows with the message size or the payload pool: the pool is shared by every
+ * producer of a worker, and the bytes handed to send() are a buffer shared by the producers of one
+ * loop thread (a driver copies or sends them before send() returns). A worker with four million
+ * producers holds each in a few hundred bytes.
  */
 public final class ProducerTask implements SendListener {
   private final int producerId;
@@ -21,7 +25,7 @@ public final class ProducerTask implements SendListener {
   private final BenchmarkProducer producer;
   private final KeyChooser keys;
   private final byte[][] bodies;
-  private final byte[] buffer;
+  private PayloadBuffer buffer;
   private final SplittableRandom bodyPicker;
   private final WorkerClock clock;
   private final StatsCollector stats;
@@ -38,7 +42,7 @@ public final class ProducerTask implements SendListener {
       int runId,
       BenchmarkProducer producer,
       KeyChooser keys,
-      List<byte[]> bodies,
+      byte[][] bodies,
       WorkerClock clock,
       StatsCollector stats,
       int localIndex) {
@@ -47,16 +51,19 @@ public final class ProducerTask implements SendListener {
     this.runId = runId;
     this.producer = producer;
     this.keys = keys;
-    this.bodies = bodies.toArray(new byte[0][]);
-    this.buffer = this.bodies[0].clone();
+    this.bodies = bodies;
     this.bodyPicker = new SplittableRandom(producerId * 31L + runId);
     this.clock = clock;
     this.stats = stats;
   }
 
-  /** Sets the schedule before the producer's loop starts. */
-  void start(RateSchedule schedule, double messagesPerSecond) {
+  /**
+   * Sets the schedule before the producer's loop starts; {@code buffer} is shared with the other
+   * producers of the same loop thread.
+   */
+  void start(RateSchedule schedule, double messagesPerSecond, PayloadBuffer buffer) {
     this.loopThread = null;
+    this.buffer = buffer;
     this.schedule = schedule;
     this.inFlight = InFlightTimes.forRate(messagesPerSecond);
     this.nextSequence = 0;
@@ -94,13 +101,10 @@ public final class ProducerTask implements SendListener {
    */
   void sendNext(long now) {
     long sequence = nextSequence++;
-    if (bodies.length > 1) {
-      byte[] body = bodies[bodyPicker.nextInt(bodies.length)];
-      System.arraycopy(
-          body, MessageHeader.SIZE, buffer, MessageHeader.SIZE, body.length - MessageHeader.SIZE);
-    }
+    byte[] payload =
+        buffer.holding(bodies.length == 1 ? bodies[0] : bodies[bodyPicker.nextInt(bodies.length)]);
     MessageHeader.write(
-        buffer,
+        payload,
         MessageHeader.KIND_LOAD,
         runId,
         producerId,
@@ -108,7 +112,7 @@ public final class ProducerTask implements SendListener {
         schedule.intendedTime(sequence));
     inFlight.put(sequence, now);
     try {
-      producer.send(keys.next(), buffer, sequence, this);
+      producer.send(keys.next(), payload, sequence, this);
     } catch (RuntimeException e) {
       // A driver should report failures through the listener; a throwing one is counted the same.
       sendCompleted(sequence, e);
@@ -117,9 +121,21 @@ public final class ProducerTask implements SendListener {
 
   /** Sends a readiness probe, which consumers recognise and do not count. */
   public void sendProbe(SendListener listener) {
-    byte[] probe = buffer.clone();
-    MessageHeader.write(probe, MessageHeader.KIND_PROBE, runId, producerId, -1, clock.now());
-    producer.send(keys.next(), probe, -1, listener);
+    sendProbe(listener, bodies[0].clone());
+  }
+
+  /**
+   * Sends a readiness probe in {@code buffer}, which holds a body of the worker's pool and which
+   * the caller may reuse once this returns (a driver has taken what it needs by then).
+   */
+  public void sendProbe(SendListener listener, byte[] buffer) {
+    MessageHeader.write(buffer, MessageHeader.KIND_PROBE, runId, producerId, -1, clock.now());
+    producer.send(keys.next(), buffer, -1, listener);
+  }
+
+  /** A buffer for {@link #sendProbe(SendListener, byte[])}. */
+  public byte[] probeBuffer() {
+    return bodies[0].clone();
   }
 
   @Override

@@ -171,7 +171,9 @@ public final class HttpWorker implements Worker {
 
   @Override
   public Totals totals() {
-    return call("/worker/totals", Map.of(), RUN_TIMEOUT, Totals.class);
+    // The sequence sets of millions of producers take seconds to gather and send; a worker that
+    // dies meanwhile is noticed by its lease, not by this call.
+    return call("/worker/totals", Map.of(), SETUP_TIMEOUT, Totals.class);
   }
 
   @Override

@@ -6,10 +6,13 @@ import java.util.Arrays;
  * Which sequence numbers of one producer a subscription has received, so that duplicates are
  * detected exactly however late they arrive, and ordering is checked per partition.
  *
- * <p>Sequence numbers are kept as bits in chunks of 65,536. Chunks are allocated when first touched
- * and released (replaced by a shared marker) once every number in them has arrived, so memory stays
- * proportional to the numbers still missing, not to the length of the run. Not thread-safe: the
- * owning {@link SubscriptionRecorder} serialises calls.
+ * <p>While numbers arrive in order, which is the usual case, the tracker is a counter: every number
+ * below {@code floor} has arrived, and nothing else is kept. The first gap opens chunks of 65,536
+ * bits, allocated when first touched and released (replaced by a shared marker) once every number
+ * in them has arrived; once every open chunk is released the tracker is a counter again. So memory
+ * stays proportional to the numbers still missing, not to the length of the run, and a producer
+ * whose messages arrive in order costs a few dozen bytes however many producers a worker holds. Not
+ * thread-safe: the owning {@link SubscriptionRecorder} serialises calls.
  */
 final class SequenceTracker {
   enum Arrival {
@@ -21,24 +24,35 @@ final class SequenceTracker {
   private static final int CHUNK_SHIFT = 16;
   private static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
   private static final long[] COMPLETE = new long[0];
-
-  /** Every sequence number below {@code firstOpenChunk * CHUNK_SIZE} has arrived. */
-  private long firstOpenChunk;
+  private static final long[][] NO_CHUNKS = new long[0][];
+  private static final int[] NO_COUNTS = new int[0];
+  private static final long[] NO_PARTITIONS = new long[0];
 
   /**
-   * Ring of chunk bitsets starting at {@code firstOpenChunk}; null means not touched yet. Its
-   * length is a power of two, so positions wrap with a mask rather than a division.
+   * Every sequence number below it has arrived. With no chunk open it moves with each in-order
+   * arrival; while chunks are open it is the start of the first one (a multiple of CHUNK_SIZE).
    */
-  private long[][] chunks = new long[4][];
+  private long floor;
 
-  private int[] chunkCounts = new int[4];
+  /**
+   * Ring of chunk bitsets starting at chunk {@code floor >> CHUNK_SHIFT}; null means not touched
+   * yet. Its length is a power of two, so positions wrap with a mask rather than a division. Empty
+   * until the first gap.
+   */
+  private long[][] chunks = NO_CHUNKS;
+
+  private int[] chunkCounts = NO_COUNTS;
   private int head;
+
+  /** Slots of {@code chunks} that are not null (allocated or complete and not yet released). */
+  private int liveChunks;
+
   private long distinct;
 
   /**
    * Highest sequence seen per partition (index partition + 1, so unknown partition -1 is slot 0).
    */
-  private long[] highestByPartition = new long[0];
+  private long[] highestByPartition = NO_PARTITIONS;
 
   Arrival record(long sequence, int partition) {
     if (!markArrived(sequence)) {
@@ -78,10 +92,10 @@ final class SequenceTracker {
    */
   SequenceRanges received() {
     SequenceRanges.Builder ranges = new SequenceRanges.Builder();
-    ranges.add(0, firstOpenChunk << CHUNK_SHIFT);
-    for (int offset = 0; offset < chunks.length; offset++) {
+    ranges.add(0, floor);
+    for (int offset = 0; liveChunks > 0 && offset < chunks.length; offset++) {
       long[] bits = chunks[(head + offset) & (chunks.length - 1)];
-      long base = (firstOpenChunk + offset) << CHUNK_SHIFT;
+      long base = floor + ((long) offset << CHUNK_SHIFT);
       if (bits == COMPLETE) {
         ranges.add(base, base + CHUNK_SIZE);
       } else if (bits != null) {
@@ -114,8 +128,17 @@ final class SequenceTracker {
 
   /** Marks {@code sequence} as arrived; false when it had arrived before. */
   private boolean markArrived(long sequence) {
-    long chunk = sequence >>> CHUNK_SHIFT;
-    long offset = chunk - firstOpenChunk;
+    if (liveChunks == 0) {
+      if (sequence == floor) {
+        floor++;
+        return true;
+      }
+      if (sequence < floor) {
+        return false;
+      }
+      openChunkAtFloor();
+    }
+    long offset = (sequence >>> CHUNK_SHIFT) - (floor >>> CHUNK_SHIFT);
     if (offset < 0) {
       return false;
     }
@@ -130,6 +153,7 @@ final class SequenceTracker {
     if (bits == null) {
       bits = new long[CHUNK_SIZE / 64];
       chunks[slot] = bits;
+      liveChunks++;
     }
     int index = (int) (sequence & (CHUNK_SIZE - 1));
     long mask = 1L << index;
@@ -145,17 +169,43 @@ final class SequenceTracker {
     return true;
   }
 
+  /**
+   * The first gap: from now on arrivals are bits in chunks, the first being the one that holds
+   * {@code floor}, with the numbers below {@code floor} in it already set.
+   */
+  private void openChunkAtFloor() {
+    if (chunks.length == 0) {
+      chunks = new long[4][];
+      chunkCounts = new int[4];
+    }
+    head = 0;
+    int arrived = (int) (floor & (CHUNK_SIZE - 1));
+    floor -= arrived;
+    if (arrived > 0) {
+      long[] bits = new long[CHUNK_SIZE / 64];
+      int fullWords = arrived >>> 6;
+      Arrays.fill(bits, 0, fullWords, -1L);
+      if ((arrived & 63) != 0) {
+        bits[fullWords] = (1L << (arrived & 63)) - 1;
+      }
+      chunks[0] = bits;
+      chunkCounts[0] = arrived;
+      liveChunks = 1;
+    }
+  }
+
   private void releaseCompleteChunksAtHead() {
     while (chunks[head] == COMPLETE) {
       chunks[head] = null;
       chunkCounts[head] = 0;
       head = (head + 1) & (chunks.length - 1);
-      firstOpenChunk++;
+      floor += CHUNK_SIZE;
+      liveChunks--;
     }
   }
 
   private void grow(int needed) {
-    int length = chunks.length;
+    int length = Math.max(4, chunks.length);
     while (length < needed) {
       length *= 2;
     }

@@ -1,6 +1,7 @@
 package io.plumb.stats;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -55,6 +56,7 @@ public final class StatsCollector implements AutoCloseable {
   // Written and read on the collector's thread only (or by a caller once that thread has ended).
   private final PublishRecorder publish = new PublishRecorder(0);
   private SubscriptionRecorder[] subscriptions = new SubscriptionRecorder[0];
+  private final ReceivePeriod receivePeriod = new ReceivePeriod();
   private final Sink sink = new Sink();
 
   public StatsCollector(String threadName) {
@@ -110,12 +112,29 @@ public final class StatsCollector implements AutoCloseable {
    *     producer's clock ({@link ClockCorrections#NONE} when producers and consumers share one)
    */
   public int addSubscription(String topic, String subscription, ClockCorrections clockCorrections) {
+    return addSubscriptions(List.of(topic), List.of(subscription), clockCorrections);
+  }
+
+  /**
+   * Adds subscription {@code subscriptions.get(i)} of {@code topics.get(i)} for every i, in one
+   * step, and returns the index of the first; the others follow it in order.
+   */
+  public int addSubscriptions(
+      List<String> topics, List<String> subscriptions, ClockCorrections clockCorrections) {
+    if (topics.size() != subscriptions.size()) {
+      throw new IllegalArgumentException(topics.size() + " topics, " + subscriptions.size());
+    }
     return ask(
         () -> {
-          subscriptions = Arrays.copyOf(subscriptions, subscriptions.length + 1);
-          subscriptions[subscriptions.length - 1] =
-              new SubscriptionRecorder(topic, subscription, clockCorrections);
-          return subscriptions.length - 1;
+          int first = this.subscriptions.length;
+          SubscriptionRecorder[] grown = Arrays.copyOf(this.subscriptions, first + topics.size());
+          for (int i = 0; i < topics.size(); i++) {
+            grown[first + i] =
+                new SubscriptionRecorder(
+                    topics.get(i), subscriptions.get(i), clockCorrections, receivePeriod);
+          }
+          this.subscriptions = grown;
+          return first;
         });
   }
 
@@ -145,9 +164,7 @@ public final class StatsCollector implements AutoCloseable {
     ask(
         () -> {
           publish.takePeriod(into);
-          for (SubscriptionRecorder subscription : subscriptions) {
-            subscription.takePeriod(into);
-          }
+          receivePeriod.takePeriod(into);
           return null;
         });
   }

@@ -1,7 +1,5 @@
 package io.plumb.stats;
 
-import java.util.Arrays;
-
 /**
  * Records what one subscription receives: end-to-end latency (receive time minus the intended send
  * time carried in the message), and per-producer sequence tracking for duplicates and ordering.
@@ -18,28 +16,29 @@ public final class SubscriptionRecorder {
   private final String topic;
   private final String subscription;
   private final ClockCorrections clockCorrections;
-
-  private final RecordingHistogram endToEnd = new RecordingHistogram();
-  private SequenceTracker[] trackers = new SequenceTracker[0];
-  private long received;
-  private long receivedBytes;
-  private long duplicates;
-  private long outOfOrder;
-  private long negative;
-  private long foreign;
-  private long errors;
+  private final ReceivePeriod period;
+  private final ProducerTrackers trackers = new ProducerTrackers();
   private long probes;
   private long totalDistinct;
 
   /**
+   * A recorder with period figures of its own.
+   *
    * @param clockCorrections added to latencies to bring receive times onto each producer's clock
    *     ({@link ClockCorrections#NONE} when producers and consumers share a clock)
    */
   public SubscriptionRecorder(
       String topic, String subscription, ClockCorrections clockCorrections) {
+    this(topic, subscription, clockCorrections, new ReceivePeriod());
+  }
+
+  /** A recorder whose period figures go to {@code period}, shared with the worker's others. */
+  SubscriptionRecorder(
+      String topic, String subscription, ClockCorrections clockCorrections, ReceivePeriod period) {
     this.topic = topic;
     this.subscription = subscription;
     this.clockCorrections = clockCorrections;
+    this.period = period;
   }
 
   public String topic() {
@@ -55,29 +54,20 @@ public final class SubscriptionRecorder {
    * the intended send time in the message, both as the consumer's worker read them.
    */
   public void delivered(int partition, int producer, int length, long sequence, long latency) {
-    SequenceTracker tracker = tracker(producer);
-    switch (tracker.record(sequence, partition)) {
-      case DUPLICATE -> duplicates++;
+    switch (trackers.of(producer).record(sequence, partition)) {
+      case DUPLICATE -> period.duplicate();
       case FIRST_OUT_OF_ORDER -> {
-        outOfOrder++;
+        period.outOfOrder();
         totalDistinct++;
       }
       case FIRST_IN_ORDER -> totalDistinct++;
     }
-    received++;
-    receivedBytes += length;
-    long corrected = latency + clockCorrections.forProducer(producer);
-    if (corrected < 0) {
-      // Counted, not dropped: a negative value means the clocks disagree by more than the latency.
-      negative++;
-      corrected = 0;
-    }
-    endToEnd.record(corrected);
+    period.delivered(length, latency + clockCorrections.forProducer(producer));
   }
 
   /** A message of another run (a reused topic) or without Plumb's header. */
   public void foreign() {
-    foreign++;
+    period.foreign();
   }
 
   /** A readiness probe arrived. */
@@ -86,19 +76,18 @@ public final class SubscriptionRecorder {
   }
 
   public void error() {
-    errors++;
+    period.error();
   }
 
   /** The sequence numbers received from {@code producer} over the whole run. */
   public SequenceRanges receivedFrom(int producer) {
-    return producer < trackers.length && trackers[producer] != null
-        ? trackers[producer].received()
-        : SequenceRanges.EMPTY;
+    SequenceTracker tracker = trackers.find(producer);
+    return tracker == null ? SequenceRanges.EMPTY : tracker.received();
   }
 
-  /** One more than the highest producer id heard from: the ids {@link #receivedFrom} knows. */
-  public int producersSeen() {
-    return trackers.length;
+  /** The ids of every producer heard from, ascending: the ids {@link #receivedFrom} knows. */
+  public int[] producersSeen() {
+    return trackers.ids();
   }
 
   /** How many readiness probes arrived. */
@@ -111,30 +100,11 @@ public final class SubscriptionRecorder {
     return totalDistinct;
   }
 
-  private SequenceTracker tracker(int producer) {
-    if (producer >= trackers.length) {
-      trackers = Arrays.copyOf(trackers, Math.max(producer + 1, trackers.length * 2));
-    }
-    SequenceTracker tracker = trackers[producer];
-    if (tracker == null) {
-      tracker = new SequenceTracker();
-      trackers[producer] = tracker;
-    }
-    return tracker;
-  }
-
-  /** Adds everything recorded since the last call to {@code into} and starts a new period. */
+  /**
+   * Adds everything recorded since the last call to {@code into} and starts a new period: the
+   * figures of every recorder that shares this one's period.
+   */
   public void takePeriod(PeriodStats.Builder into) {
-    into.addReceiveCounts(
-        received, receivedBytes, duplicates, outOfOrder, negative, foreign, errors);
-    into.addEndToEnd(endToEnd.histogram());
-    received = 0;
-    receivedBytes = 0;
-    duplicates = 0;
-    outOfOrder = 0;
-    negative = 0;
-    foreign = 0;
-    errors = 0;
-    endToEnd.reset();
+    period.takePeriod(into);
   }
 }

@@ -8,6 +8,7 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.SendListener;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
 import io.plumb.input.YamlTree;
@@ -37,14 +38,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /** A worker inside the coordinator's JVM. */
 public final class LocalWorker implements Worker {
@@ -124,12 +129,24 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
+  public OptionalLong maxHeapBytes() {
+    return OptionalLong.of(Runtime.getRuntime().maxMemory());
+  }
+
+  @Override
   public Map<String, String> createTopics(List<TopicSpec> topics) {
-    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    // One driver call per partition count (a run has one): the driver batches as its broker allows.
+    Map<Integer, List<String>> byPartitions = new LinkedHashMap<>();
     for (TopicSpec topic : topics) {
-      futures.add(driver.createTopic(topic.name(), topic.partitions()));
+      byPartitions.computeIfAbsent(topic.partitions(), p -> new ArrayList<>()).add(topic.name());
     }
-    awaitAll("creating " + topics.size() + " topics", futures);
+    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    byPartitions.forEach(
+        (partitions, names) -> {
+          checkNotInterrupted("creating topics", 0, topics.size());
+          futures.add(driver.createTopics(names, partitions));
+        });
+    awaitAll("creating " + topics.size() + " topics", futures, created -> {});
     return Map.copyOf(driver.brokerFacts());
   }
 
@@ -140,50 +157,77 @@ public final class LocalWorker implements Worker {
 
   @Override
   public void createConsumers(List<ConsumerSpec> specs) {
+    // Subscriptions first, all in one step of the stats thread: one question per subscription
+    // would cost a thread hand-off each, minutes for a million of them.
+    List<String> newTopics = new ArrayList<>();
+    List<String> newSubscriptions = new ArrayList<>();
+    Set<String> added = new HashSet<>();
+    for (ConsumerSpec spec : specs) {
+      String key = WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription());
+      if (!subscriptions.containsKey(key) && added.add(key)) {
+        newTopics.add(spec.topic());
+        newSubscriptions.add(spec.subscription());
+      }
+    }
+    if (!newTopics.isEmpty()) {
+      int first;
+      try {
+        first = stats.addSubscriptions(newTopics, newSubscriptions, clockCorrections);
+      } catch (IllegalStateException e) {
+        checkNotInterrupted("creating consumers", 0, specs.size());
+        throw e;
+      }
+      for (int i = 0; i < newTopics.size(); i++) {
+        subscriptions.put(
+            WorkerSpecs.subscriptionKey(newTopics.get(i), newSubscriptions.get(i)), first + i);
+      }
+    }
     List<CompletableFuture<BenchmarkConsumer>> futures = new ArrayList<>();
     for (ConsumerSpec spec : specs) {
+      checkNotInterrupted("creating consumers", futures.size(), specs.size(), futures);
       int subscription =
-          subscriptions.computeIfAbsent(
-              WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription()),
-              key -> stats.addSubscription(spec.topic(), spec.subscription(), clockCorrections));
+          subscriptions.get(WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription()));
       futures.add(
           driver.createConsumer(
               spec.topic(), spec.subscription(), new Listener(subscription, runId, stats, clock)));
     }
-    consumers.addAll(awaitAll("creating " + specs.size() + " consumers", futures));
+    consumers.addAll(
+        awaitAll("creating " + specs.size() + " consumers", futures, LocalWorker::closeAbandoned));
   }
 
   @Override
   public void createProducers(List<ProducerSpec> specs, MessageSpec messages) {
     List<CompletableFuture<BenchmarkProducer>> futures = new ArrayList<>();
     for (ProducerSpec spec : specs) {
+      checkNotInterrupted("creating producers", futures.size(), specs.size(), futures);
       futures.add(driver.createProducer(spec.topic()));
     }
-    List<BenchmarkProducer> created = awaitAll("creating " + specs.size() + " producers", futures);
+    List<BenchmarkProducer> created =
+        awaitAll("creating " + specs.size() + " producers", futures, LocalWorker::closeAbandoned);
     messageSize = messages.messageSize();
     int first = producers.size();
     stats.expectProducers(first + specs.size());
+    // Shared by every producer: a copy of the pool's array per producer cost 4 KB each (160 MB at
+    // 40,000 producers), and a key set of its own about 600 KB each.
+    byte[][] bodies = messages.bodies().toArray(new byte[0][]);
+    String[] keySet = KeyChooser.keySet(messages.keyDistributor(), runId * 1_000_003L);
     for (int i = 0; i < specs.size(); i++) {
       ProducerSpec spec = specs.get(i);
       KeyChooser keys =
-          new KeyChooser(messages.keyDistributor(), runId * 1_000_003L + spec.producerId());
+          new KeyChooser(messages.keyDistributor(), keySet, runId * 1_000_003L + spec.producerId());
       producers.add(
           new ProducerTask(
-              spec.producerId(),
-              runId,
-              created.get(i),
-              keys,
-              messages.bodies(),
-              clock,
-              stats,
-              first + i));
+              spec.producerId(), runId, created.get(i), keys, bodies, clock, stats, first + i));
     }
   }
 
   @Override
   public void sendProbes() {
+    // One buffer for every probe: a million producers' probes would be a GB of garbage a round.
+    byte[] buffer = producers.isEmpty() ? null : producers.get(0).probeBuffer();
+    SendListener ignore = (token, failure) -> {};
     for (ProducerTask producer : producers) {
-      producer.sendProbe((token, failure) -> {});
+      producer.sendProbe(ignore, buffer);
     }
   }
 
@@ -288,7 +332,7 @@ public final class LocalWorker implements Worker {
                 SubscriptionRecorder recorder = recorders[index];
                 Map<Integer, SequenceRanges> byProducer = new LinkedHashMap<>();
                 // Every producer heard from, not only this worker's: producers may live elsewhere.
-                for (int producer = 0; producer < recorder.producersSeen(); producer++) {
+                for (int producer : recorder.producersSeen()) {
                   SequenceRanges ranges = recorder.receivedFrom(producer);
                   if (ranges.size() > 0) {
                     byProducer.put(producer, ranges);
@@ -412,23 +456,68 @@ public final class LocalWorker implements Worker {
     }
   }
 
-  private static <T> List<T> awaitAll(String what, List<CompletableFuture<T>> futures) {
+  /**
+   * Stops a creation loop once the coordinator has interrupted the thread (Ctrl-C during set-up),
+   * closing whatever the loop created so far.
+   */
+  private static <T extends AutoCloseable> void checkNotInterrupted(
+      String what, int done, int total, List<CompletableFuture<T>> created) {
+    if (Thread.currentThread().isInterrupted()) {
+      created.forEach(future -> future.thenAccept(LocalWorker::closeAbandoned));
+      checkNotInterrupted(what, done, total);
+    }
+  }
+
+  private static void checkNotInterrupted(String what, int done, int total) {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new WorkerException(
+          String.format("%s was interrupted after %,d of %,d", what, done, total));
+    }
+  }
+
+  /** Closes a client that a failed or interrupted set-up created but will never use. */
+  private static void closeAbandoned(AutoCloseable client) {
+    try {
+      client.close();
+    } catch (Exception e) {
+      // Set-up has already failed with its own reason; this client's close adds nothing to it.
+    }
+  }
+
+  /**
+   * Waits for every future and returns their results in order. When one fails, times out or the
+   * wait is interrupted, what the others created (now or later) goes to {@code abandon}.
+   */
+  private static <T> List<T> awaitAll(
+      String what, List<CompletableFuture<T>> futures, Consumer<T> abandon) {
     List<T> results = new ArrayList<>();
     long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
     for (CompletableFuture<T> future : futures) {
       try {
         results.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
       } catch (TimeoutException e) {
+        abandonAll(results, futures, abandon);
         throw new WorkerException(
             what + " did not finish within " + SETUP_TIMEOUT.toSeconds() + " s", e);
       } catch (ExecutionException e) {
+        abandonAll(results, futures, abandon);
         throw new WorkerException(what + " failed: " + e.getCause(), e.getCause());
       } catch (InterruptedException e) {
+        abandonAll(results, futures, abandon);
         Thread.currentThread().interrupt();
-        throw new WorkerException(what + " was interrupted", e);
+        throw new WorkerException(
+            String.format("%s was interrupted after %,d", what, results.size()), e);
       }
     }
     return results;
+  }
+
+  private static <T> void abandonAll(
+      List<T> results, List<CompletableFuture<T>> futures, Consumer<T> abandon) {
+    results.forEach(abandon);
+    for (int i = results.size(); i < futures.size(); i++) {
+      futures.get(i).thenAccept(abandon);
+    }
   }
 
   /**

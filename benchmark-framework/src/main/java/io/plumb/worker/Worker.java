@@ -14,6 +14,7 @@ import io.plumb.worker.WorkerSpecs.Totals;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What the coordinator asks of a worker, in the order of a run. The in-process worker implements it
@@ -24,6 +25,14 @@ public interface Worker extends AutoCloseable {
   String name();
 
   DriverInfo initializeDriver(DriverSetup setup, int runId);
+
+  /**
+   * The heap this worker's topics and clients live in, when the coordinator knows it (the
+   * in-process worker's), so a workload too large for it is refused before anything is created.
+   */
+  default OptionalLong maxHeapBytes() {
+    return OptionalLong.empty();
+  }
 
   /**
    * Creates the run's topics and returns the driver's {@link

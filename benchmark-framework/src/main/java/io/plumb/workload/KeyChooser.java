@@ -7,7 +7,8 @@ import java.util.SplittableRandom;
  * Picks message keys without allocating: keys come from a fixed set built up front, as
  * OpenMessaging Benchmark's {@code KeyDistributor} builds it (10,000 keys, each 7 random bytes in
  * base64url without padding, so 10 characters: the same key bytes on the wire). One instance per
- * producer; not thread-safe.
+ * producer, not thread-safe; producers of a worker share one key set ({@link #keySet}), as OMB's
+ * share one per worker, each starting at its own place in it: a set is about 600 KB.
  */
 public final class KeyChooser {
   /** OMB's {@code KeyDistributor.UNIQUE_COUNT}. */
@@ -20,10 +21,23 @@ public final class KeyChooser {
   private final String[] keys;
   private int next;
 
+  /** A chooser with a key set of its own, built from {@code seed}. */
   public KeyChooser(KeyDistributorType type, long seed) {
+    this(type, keySet(type, seed), seed);
+  }
+
+  /**
+   * A chooser over a shared key set from {@link #keySet}, starting at a place {@code seed} picks.
+   */
+  public KeyChooser(KeyDistributorType type, String[] keySet, long seed) {
     this.type = type;
-    this.keys = type == KeyDistributorType.NO_KEY ? new String[0] : buildKeys(seed);
+    this.keys = keySet;
     this.next = (int) Math.floorMod(seed, KEY_COUNT);
+  }
+
+  /** The keys for {@code type}: none for {@code NO_KEY}, otherwise 10,000 built from the seed. */
+  public static String[] keySet(KeyDistributorType type, long seed) {
+    return type == KeyDistributorType.NO_KEY ? new String[0] : buildKeys(seed);
   }
 
   private static String[] buildKeys(long seed) {

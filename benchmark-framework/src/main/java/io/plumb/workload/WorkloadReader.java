@@ -45,9 +45,12 @@ public final class WorkloadReader {
     YamlFields fields = YamlFields.read(file);
     fields.rejectFieldsOtherThan(FIELDS);
     String name = fields.string("name").orElse(baseName(file));
-    int topics = required(fields, "topics", fields.whole("topics", 1, 100_000));
+    // No limits of their own beyond what counts of clients can hold: whether a workload fits is a
+    // question of memory, answered by MemoryEstimate before anything is created.
+    int topics = required(fields, "topics", fields.whole("topics", 1, Integer.MAX_VALUE));
     int partitions =
-        required(fields, "partitionsPerTopic", fields.whole("partitionsPerTopic", 1, 100_000));
+        required(
+            fields, "partitionsPerTopic", fields.whole("partitionsPerTopic", 1, Integer.MAX_VALUE));
     KeyDistributorType keys =
         fields.choice("keyDistributor", KeyDistributorType.class).orElse(KeyDistributorType.NO_KEY);
     int messageSize =
@@ -79,6 +82,20 @@ public final class WorkloadReader {
             fields, "warmupDurationMinutes", "warmupDurationSeconds", false, Duration.ofMinutes(1));
     fields.rejectUnknownFields();
 
+    if ((long) topics * producers > Integer.MAX_VALUE) {
+      throw fields.error(
+          "producersPerTopic",
+          String.format(
+              "%,d topics of %,d producers is more than %,d producers in all",
+              topics, producers, Integer.MAX_VALUE));
+    }
+    if ((long) topics * subscriptions * consumers > Integer.MAX_VALUE) {
+      throw fields.error(
+          "consumerPerSubscription",
+          String.format(
+              "%,d topics of %,d subscriptions of %,d consumers is more than %,d consumers in all",
+              topics, subscriptions, consumers, Integer.MAX_VALUE));
+    }
     if (subscriptions > 0 && consumers == 0) {
       throw fields.error(
           "consumerPerSubscription",

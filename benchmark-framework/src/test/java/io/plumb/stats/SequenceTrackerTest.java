@@ -132,4 +132,27 @@ class SequenceTrackerTest {
     assertEquals(builder.build(), tracker.received());
     assertEquals(expected.size(), tracker.received().size());
   }
+
+  @Test
+  void aGapAfterAnUnalignedInOrderRunKeepsEveryEarlierNumber() {
+    SequenceTracker tracker = new SequenceTracker();
+    for (long sequence = 0; sequence < 70_000; sequence++) {
+      tracker.record(sequence, 0);
+    }
+    // 70,000 is skipped: the tracker leaves its counter form for bits, mid-chunk.
+    assertEquals(FIRST_IN_ORDER, tracker.record(70_001, 0));
+    assertEquals(DUPLICATE, tracker.record(69_999, 0));
+    assertEquals(DUPLICATE, tracker.record(65_536, 0));
+    assertEquals(new SequenceRanges(new long[] {0, 70_000, 70_001, 70_002}), tracker.received());
+    assertEquals(FIRST_OUT_OF_ORDER, tracker.record(70_000, 0));
+    assertEquals(SequenceRanges.range(0, 70_002), tracker.received());
+    // Once the chunk completes the tracker is a counter again, and still exact.
+    for (long sequence = 70_002; sequence < 300_000; sequence++) {
+      assertEquals(FIRST_IN_ORDER, tracker.record(sequence, 0));
+    }
+    assertEquals(DUPLICATE, tracker.record(131_071, 0));
+    assertEquals(DUPLICATE, tracker.record(299_999, 0));
+    assertEquals(SequenceRanges.range(0, 300_000), tracker.received());
+    assertEquals(300_000, tracker.distinct());
+  }
 }

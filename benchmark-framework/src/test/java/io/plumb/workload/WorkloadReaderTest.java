@@ -62,7 +62,8 @@ class WorkloadReaderTest {
   void negativeValueIsNamedWithTheAllowedRange() throws IOException {
     Path file = variant("partitionsPerTopic: 16", "partitionsPerTopic: -3");
     assertEquals(
-        file + ":3: field 'partitionsPerTopic': expected a whole number from 1 to 100000, got -3",
+        file
+            + ":3: field 'partitionsPerTopic': expected a whole number of at least 1 (and at most 2147483647), got -3",
         failure(file));
   }
 

@@ -32,6 +32,19 @@ public interface BenchmarkDriver extends AutoCloseable {
   /** Creates a topic with the given number of partitions (or the broker's equivalent). */
   CompletableFuture<Void> createTopic(String topic, int partitions);
 
+  /**
+   * Creates many topics of {@code partitions} each, completing once all exist or failing with the
+   * first failure. The default calls {@link #createTopic} for each, all at once; drivers whose
+   * admin API takes batches (Kafka's createTopics) or that should bound how many requests are in
+   * flight override it. A run of many topics calls this with up to 1,000 at a time.
+   */
+  default CompletableFuture<Void> createTopics(List<String> topics, int partitions) {
+    return CompletableFuture.allOf(
+        topics.stream()
+            .map(topic -> createTopic(topic, partitions))
+            .toArray(CompletableFuture<?>[]::new));
+  }
+
   /** Creates a producer for one topic. The framework creates one per benchmark producer. */
   CompletableFuture<BenchmarkProducer> createProducer(String topic);
 

@@ -26,6 +26,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.admin.PulsarAdminException;
@@ -397,6 +399,8 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
     return "first bookie of the current ledger's ensemble (partition 0)";
   }
 
+  private static final int ADMIN_REQUESTS_IN_FLIGHT = 32;
+
   @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
     return admin
@@ -463,17 +467,48 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
             });
   }
 
+  /**
+   * In parallel, at most {@value #ADMIN_REQUESTS_IN_FLIGHT} requests at a time: ten thousand at
+   * once queue in the admin client's few connections until they time out.
+   */
+  @Override
+  public CompletableFuture<Void> createTopics(List<String> topics, int partitions) {
+    return inParallel(topics, topic -> createTopic(topic, partitions));
+  }
+
   @Override
   public CompletableFuture<Void> deleteTopics(List<String> topics) {
-    return CompletableFuture.allOf(
-        topics.stream()
-            .map(
-                t ->
-                    admin
-                        .topics()
-                        .deletePartitionedTopicAsync(t, true)
-                        .thenRun(() -> createdTopics.remove(t)))
-            .toArray(CompletableFuture[]::new));
+    return inParallel(
+        topics,
+        t ->
+            admin
+                .topics()
+                .deletePartitionedTopicAsync(t, true)
+                .thenRun(() -> createdTopics.remove(t)));
+  }
+
+  /**
+   * Applies {@code action} to every topic, {@value #ADMIN_REQUESTS_IN_FLIGHT} lanes each taking the
+   * next topic when its previous request completes; fails with the first failure.
+   */
+  private static CompletableFuture<Void> inParallel(
+      List<String> topics, Function<String, CompletableFuture<Void>> action) {
+    AtomicInteger next = new AtomicInteger();
+    CompletableFuture<?>[] lanes =
+        new CompletableFuture<?>[Math.min(ADMIN_REQUESTS_IN_FLIGHT, topics.size())];
+    for (int i = 0; i < lanes.length; i++) {
+      lanes[i] = lane(topics, next, action);
+    }
+    return CompletableFuture.allOf(lanes);
+  }
+
+  private static CompletableFuture<Void> lane(
+      List<String> topics, AtomicInteger next, Function<String, CompletableFuture<Void>> action) {
+    int index = next.getAndIncrement();
+    if (index >= topics.size()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return action.apply(topics.get(index)).thenComposeAsync(done -> lane(topics, next, action));
   }
 
   @Override
