@@ -150,7 +150,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
       names = "--pacing",
       paramLabel = "MODE",
       description =
-          "How producer threads wait between sends. efficient (default): wake at most every 0.25 ms and send what fell due, under a tenth of a core at 10k msg/s; sends leave up to ~0.3 ms after their intended time below ~50k msg/s per thread. precise: spin before each send, on time to microseconds at any rate, ~0.25 core at 10k msg/s. Either way latency counts from the intended time and the send delay is reported.")
+          "How producer threads wait between sends. efficient (default): wake 2,000 times a second in all and send what fell due, under a tenth of a core at 10k msg/s; below ~50k msg/s per thread sends leave up to 0.5-1 ms after their intended time. precise: spin before each send, on time to microseconds at any rate, ~0.6 core at 10k msg/s. Either way latency counts from the intended time and the send delay is reported.")
   String pacing;
 
   @Mixin RemoteWorkerOptions remote = new RemoteWorkerOptions();
@@ -193,7 +193,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
       names = "--repeat",
       paramLabel = "N",
       description =
-          "Runs every workload and driver pair N times (2 to 100), interleaved (A B, B A, ...), one result each, then prints and writes a summary: median and 95% confidence interval of throughput, latency percentiles and CPU across the runs. Compare two pairs with bin/benchmark compare.")
+          "Runs every workload and driver pair N times (2 to 100), interleaved (A B, B A, ...), one result each, then prints and writes a summary: median and 95%% confidence interval of throughput, latency percentiles and CPU across the runs. Compare two pairs with bin/benchmark compare.")
   Integer repeat;
 
   private final PrintStream out;

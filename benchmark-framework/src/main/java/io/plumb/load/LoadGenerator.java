@@ -46,7 +46,7 @@ public final class LoadGenerator {
       groups.get(i % loopsWanted).add(task);
     }
     for (int i = 0; i < loopsWanted; i++) {
-      ProducerLoop loop = new ProducerLoop(groups.get(i), clock, stats, pacing);
+      ProducerLoop loop = new ProducerLoop(groups.get(i), clock, stats, pacing, loopsWanted);
       loops.add(loop);
       Thread thread = new Thread(loop, "plumb-producer-" + i);
       thread.setDaemon(true);

@@ -45,11 +45,16 @@ final class ProducerLoop implements Runnable {
   @SuppressWarnings("unused")
   private long nanosInSend;
 
-  ProducerLoop(List<ProducerTask> tasks, WorkerClock clock, StatsCollector stats, Pacing pacing) {
+  /**
+   * @param pacing how to wait between sends
+   * @param loops producer loops of the worker, which share efficient pacing's wake-ups
+   */
+  ProducerLoop(
+      List<ProducerTask> tasks, WorkerClock clock, StatsCollector stats, Pacing pacing, int loops) {
     this.heap = tasks.toArray(new ProducerTask[0]);
     this.clock = clock;
     this.stats = stats;
-    this.pacer = new Pacer(clock, pacing);
+    this.pacer = new Pacer(clock, pacing, loops);
   }
 
   boolean running() {
