@@ -4,41 +4,72 @@ import io.plumb.resources.ResourceReport;
 import io.plumb.resources.ResourceSample;
 import java.io.PrintStream;
 
-/** The console's lines on resources over the measured phase: the worker, the host, the brokers. */
+/**
+ * The console's lines on resources over the measured phase: the worker JVM (or, with remote
+ * workers, the coordinator's and then each worker's), the host, the brokers.
+ */
 final class ResourceLines {
   private static final double MB = 1024 * 1024;
+  private static final String INDENT = "             ";
 
   private ResourceLines() {}
 
   static void print(PrintStream out, ResourceReport resources) {
+    boolean remote = !resources.remoteWorkers().isEmpty();
+    if (resources.sampled()) {
+      out.print("Resources    ");
+      jvm(out, remote ? "coordinator" : "worker", resources);
+    } else if (remote) {
+      out.println("Resources    coordinator not sampled");
+    } else {
+      return;
+    }
+    resources
+        .remoteWorkers()
+        .forEach(
+            (url, worker) -> {
+              out.print(INDENT);
+              if (worker.sampled()) {
+                jvm(out, "worker " + url, worker);
+              } else {
+                out.println("worker " + url + ": " + worker.scope());
+              }
+            });
     if (!resources.sampled()) {
       return;
     }
     ResourceSample whole = resources.whole();
-    out.printf(
-        "Resources    worker CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d in %d ms (longest %d ms) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
-        whole.workerCores(),
-        whole.workerUserCores(),
-        whole.workerSystemCores(),
-        100 * resources.workerShareOfHost(),
-        resources.cores(),
-        whole.gcCount(),
-        whole.gcMillis(),
-        whole.gcLongestPauseMillis(),
-        resources.heapUsedMaxBytes() / MB,
-        100 * whole.stealShare(),
-        resources.loadAverageMax());
     whole
         .brokers()
         .forEach(
             (label, broker) ->
                 out.printf(
-                    "             %s CPU %.2f cores | resident max %.0f MB | disk written %.1f MB (%.1f MB/s)%n",
+                    INDENT
+                        + "%s CPU %.2f cores | resident max %.0f MB | disk written %.1f MB (%.1f MB/s)%n",
                     label,
                     broker.cpuCores(),
                     resources.brokerResidentMaxBytes().getOrDefault(label, broker.residentBytes())
                         / MB,
                     broker.bytesWritten() / MB,
                     broker.bytesWritten() / MB / whole.seconds()));
+  }
+
+  /** One JVM's CPU, GC and heap, with its host's steal and load. */
+  private static void jvm(PrintStream out, String name, ResourceReport jvm) {
+    ResourceSample whole = jvm.whole();
+    out.printf(
+        "%s CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d in %d ms (longest %d ms) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
+        name,
+        whole.workerCores(),
+        whole.workerUserCores(),
+        whole.workerSystemCores(),
+        100 * whole.workerCores() / Math.max(1, jvm.cores()),
+        jvm.cores(),
+        whole.gcCount(),
+        whole.gcMillis(),
+        whole.gcLongestPauseMillis(),
+        jvm.heapUsedMaxBytes() / MB,
+        100 * whole.stealShare(),
+        jvm.loadAverageMax());
   }
 }

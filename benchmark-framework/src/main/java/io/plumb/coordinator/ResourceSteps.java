@@ -3,33 +3,60 @@ package io.plumb.coordinator;
 import io.plumb.resources.BrokerProcess;
 import io.plumb.resources.ResourceReport;
 import io.plumb.resources.ResourceSampler;
+import io.plumb.resources.ResourceSource;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
-import io.plumb.worker.LocalWorker;
 import io.plumb.worker.Worker;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Resource sampling on the run's clock: starts with the measured phase and samples at the end of
  * each of its periods, beside the rate and latency samples; also keeps the schedule lag of the last
  * measured period for the bottleneck verdict. It listens to the run like the console does.
+ *
+ * <p>This JVM is sampled with the local brokers; with remote workers, each worker's JVM too, over
+ * its HTTP API, at the same period ends.
  */
 final class ResourceSteps implements RunListener {
   private final RunListener next;
   private final ResourceSampler sampler;
+  private final Map<String, ResourceSampler> remoteWorkers = new LinkedHashMap<>();
   private volatile long lastLag = -1;
+  private ResourceReport report;
 
   ResourceSteps(Worker worker, RunListener next) {
     this.next = next;
+    Map<String, ResourceSource> remote = worker.remoteResources();
     this.sampler =
-        new ResourceSampler(
-            worker instanceof LocalWorker
+        ResourceSampler.ofThisJvm(
+            remote.isEmpty()
                 ? "this JVM: the in-process worker (and the coordinator)"
-                : "the coordinator's JVM only: remote workers' JVMs are not sampled",
+                : "the coordinator's JVM: the workers' own are under remoteWorkers",
             BrokerProcess.running());
+    remote.forEach(
+        (url, source) ->
+            remoteWorkers.put(url, new ResourceSampler("remote worker " + url, source)));
   }
 
+  /** The figures of the measured phase; the first call ends sampling. */
   ResourceReport report() {
-    return sampler.report();
+    if (report == null) {
+      Map<String, ResourceReport> workers = new LinkedHashMap<>();
+      remoteWorkers.forEach((url, remote) -> workers.put(url, remote.report()));
+      report = sampler.report().withRemoteWorkers(workers);
+    }
+    return report;
+  }
+
+  private void baseline() {
+    sampler.baseline();
+    remoteWorkers.values().forEach(ResourceSampler::baseline);
+  }
+
+  private void sample() {
+    sampler.sample();
+    remoteWorkers.values().forEach(ResourceSampler::sample);
   }
 
   long lagAtEnd() {
@@ -44,10 +71,9 @@ final class ResourceSteps implements RunListener {
   @Override
   public void phaseStarted(Phase phase) {
     // The baseline is taken before the measured phase starts (at the warm-up's start and each of
-    // its
-    // periods' ends), so reading it never delays the first measured period.
+    // its periods' ends), so reading it never delays the first measured period.
     if (phase == Phase.WARMUP || (phase == Phase.MEASURE && !sampler.hasBaseline())) {
-      sampler.baseline();
+      baseline();
     }
     next.phaseStarted(phase);
   }
@@ -62,9 +88,9 @@ final class ResourceSteps implements RunListener {
       long backlog,
       long lagMessages) {
     if (phase == Phase.WARMUP) {
-      sampler.baseline();
+      baseline();
     } else if (phase == Phase.MEASURE) {
-      sampler.sample();
+      sample();
       lastLag = lagMessages;
     }
     next.period(phase, elapsedSeconds, phaseSeconds, stats, periodSeconds, backlog, lagMessages);

@@ -1,6 +1,7 @@
 package io.plumb.remote;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.resources.ResourceSource;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
@@ -81,6 +82,15 @@ public final class DistributedWorkers implements Worker {
     // The loopback driver is a "broker" inside each worker's JVM: every worker needs the topics.
     topicsPerWorker = info.driverClass().equals(LOOPBACK_DRIVER);
     return info;
+  }
+
+  @Override
+  public Map<String, ResourceSource> remoteResources() {
+    Map<String, ResourceSource> sources = new LinkedHashMap<>();
+    for (RemoteMember member : fleet.all()) {
+      sources.put(member.name(), member.worker::resources);
+    }
+    return sources;
   }
 
   @Override

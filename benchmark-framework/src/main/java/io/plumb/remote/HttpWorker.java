@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
+import io.plumb.resources.Snapshot;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
@@ -157,6 +158,11 @@ public final class HttpWorker implements Worker {
   @Override
   public PeriodStats takePeriod() {
     return call("/worker/take-period", Map.of(), RUN_TIMEOUT, WireMessages.Period.class).toStats();
+  }
+
+  /** This worker JVM's resource counters now, for the coordinator's resource sampling. */
+  public Snapshot resources() {
+    return call("/worker/resources", Map.of(), RUN_TIMEOUT, Snapshot.class);
   }
 
   @Override

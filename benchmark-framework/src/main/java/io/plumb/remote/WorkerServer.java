@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
 import io.plumb.load.WorkerClock;
+import io.plumb.resources.SnapshotReader;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.LocalWorker;
@@ -61,6 +62,7 @@ public final class WorkerServer implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(daemon("plumb-lease"));
   private final Lease lease;
   private final WorkerMetrics metrics = new WorkerMetrics();
+  private final SnapshotReader resources = new SnapshotReader(List.of());
   private final Map<String, Call> calls = new HashMap<>();
   private final Object workerLock = new Object();
   private LocalWorker worker;
@@ -112,11 +114,14 @@ public final class WorkerServer implements AutoCloseable {
     synchronized (workerLock) {
       endRun();
     }
+    resources.close();
   }
 
   private void registerCalls() {
     calls.put("/clock", body -> new WireMessages.Clock(clock.now()));
     calls.put("/lease", body -> Map.of("leaseSeconds", settings.leaseTimeout().toSeconds()));
+    // Read whether or not a run is on: the coordinator samples from its measured phase's start.
+    calls.put("/worker/resources", body -> resources.read());
     calls.put(
         "/worker/initialize",
         body -> {

@@ -56,7 +56,7 @@ final class ReportPage {
    */
   private static final List<Chart> RESOURCE_TIMELINES =
       List.of(
-          new Chart("workerCpuCores", "Worker CPU (user + system)", "cores"),
+          new Chart("workerCpuCores", "Worker CPU (user + system, all workers)", "cores"),
           new Chart("brokerCpuCores", "Broker CPU (local broker processes)", "cores"));
 
   private ReportPage() {}

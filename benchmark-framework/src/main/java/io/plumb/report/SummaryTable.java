@@ -102,17 +102,21 @@ final class SummaryTable {
     return bottleneck.path("verdict").asText() + ": " + bottleneck.path("reason").asText();
   }
 
-  /** The worker's, the host's and the local brokers' resources over the measured phase. */
+  /**
+   * The worker's, the host's and the local brokers' resources over the measured phase; with remote
+   * workers, each worker JVM's and its host's figures, comma-separated in the workers' order.
+   */
   private static List<Row> resourceRows() {
     return List.of(
         new Row(
-            "worker CPU (cores, user + system)", r -> worker(r, "cpuUserCores", "cpuSystemCores")),
-        new Row("worker GC (collections, ms)", r -> worker(r, "gcCount", "gcMillis")),
+            "worker CPU (cores, user + system)", r -> eachWorker(r, w -> cpu(w.path("worker")))),
+        new Row("worker GC (collections, ms)", r -> eachWorker(r, w -> gc(w.path("worker")))),
         new Row(
             "worker heap max (MB)",
-            r -> number(summary(r).path("worker").path("heapUsedMaxMB"), "%,.0f")),
+            r -> eachWorker(r, w -> number(w.path("worker").path("heapUsedMaxMB"), "%,.0f"))),
         new Row(
-            "host steal (%)", r -> number(summary(r).path("host").path("stealPercent"), "%.1f")),
+            "host steal (%)",
+            r -> eachWorker(r, w -> number(w.path("host").path("stealPercent"), "%.1f"))),
         new Row("broker CPU (cores)", r -> brokers(r, "cpuCores", "%.2f")),
         new Row("broker resident max (MB)", r -> brokers(r, "residentMaxMB", "%,.0f")),
         new Row("broker disk written (MB)", r -> brokers(r, "diskWrittenMB", "%,.1f")));
@@ -122,25 +126,37 @@ final class SummaryTable {
     return result.json().path("resources").path("summary");
   }
 
-  private static String worker(ResultFile result, String first, String second) {
-    JsonNode worker = summary(result).path("worker");
-    if (!worker.path(first).isNumber()) {
+  /** One figure per worker JVM's summary: the remote workers' when there are, else this one's. */
+  private static String eachWorker(ResultFile result, Function<JsonNode, String> figure) {
+    JsonNode remote = result.json().path("resources").path("remoteWorkers");
+    if (!remote.isObject() || remote.isEmpty()) {
+      return figure.apply(summary(result));
+    }
+    List<String> parts = new ArrayList<>();
+    remote.elements().forEachRemaining(w -> parts.add(figure.apply(w.path("summary"))));
+    return String.join(", ", parts);
+  }
+
+  private static String cpu(JsonNode worker) {
+    if (!worker.path("cpuUserCores").isNumber()) {
       return "";
     }
-    return first.startsWith("cpu")
-        ? String.format(
-            Locale.ROOT,
-            "%.2f (%.2f + %.2f)",
-            worker.path(first).asDouble() + worker.path(second).asDouble(),
-            worker.path(first).asDouble(),
-            worker.path(second).asDouble())
-        : worker.path(first).asLong()
-            + " in "
-            + worker.path(second).asLong()
-            + " ms"
-            + (worker.path("gcLongestPauseMillis").isNumber()
-                ? " (longest " + worker.path("gcLongestPauseMillis").asLong() + " ms)"
-                : "");
+    double user = worker.path("cpuUserCores").asDouble();
+    double system = worker.path("cpuSystemCores").asDouble();
+    return String.format(Locale.ROOT, "%.2f (%.2f + %.2f)", user + system, user, system);
+  }
+
+  private static String gc(JsonNode worker) {
+    if (!worker.path("gcCount").isNumber()) {
+      return "";
+    }
+    return worker.path("gcCount").asLong()
+        + " in "
+        + worker.path("gcMillis").asLong()
+        + " ms"
+        + (worker.path("gcLongestPauseMillis").isNumber()
+            ? " (longest " + worker.path("gcLongestPauseMillis").asLong() + " ms)"
+            : "");
   }
 
   /** Each local broker node's figure, "kafka/1 0.59", comma-separated. */

@@ -36,8 +36,15 @@ public final class Timeline {
     return points;
   }
 
-  /** A resource series, one value per sampled period, from {@code resources.periods}. */
+  /**
+   * A resource series, one value per sampled period, from {@code resources.periods}; the workers'
+   * CPU of a run with remote workers is the sum of theirs.
+   */
   private static JsonNode resourceSeries(JsonNode result, String series) {
+    JsonNode remote = result.path("resources").path("remoteWorkers");
+    if (series.equals("workerCpuCores") && remote.isObject() && !remote.isEmpty()) {
+      return remoteWorkerCpu(remote);
+    }
     ArrayNode values = JsonNodeFactory.instance.arrayNode();
     for (JsonNode period : result.path("resources").path("periods")) {
       if (series.equals("workerCpuCores")) {
@@ -52,6 +59,26 @@ public final class Timeline {
         values.add(cores);
       }
     }
+    return values;
+  }
+
+  private static JsonNode remoteWorkerCpu(JsonNode remoteWorkers) {
+    List<Double> sums = new ArrayList<>();
+    for (JsonNode worker : remoteWorkers) {
+      JsonNode periods = worker.path("periods");
+      for (int i = 0; i < periods.size(); i++) {
+        double cores =
+            periods.get(i).path("workerCpuUserCores").asDouble()
+                + periods.get(i).path("workerCpuSystemCores").asDouble();
+        if (i < sums.size()) {
+          sums.set(i, sums.get(i) + cores);
+        } else {
+          sums.add(cores);
+        }
+      }
+    }
+    ArrayNode values = JsonNodeFactory.instance.arrayNode();
+    sums.forEach(values::add);
     return values;
   }
 

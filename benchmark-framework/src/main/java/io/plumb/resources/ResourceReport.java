@@ -3,17 +3,23 @@ package io.plumb.resources;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Resources over a run's measured phase: one sample per period (the timelines) and one over the
  * whole phase (the summary), with the peaks of heap, resident memory and load.
  *
- * @param scope whose CPU "worker" means: this JVM, which runs the in-process worker
+ * @param scope whose CPU "worker" means: this JVM, which runs the in-process worker, or the
+ *     coordinator's JVM when the workers are remote
  * @param cores the host's logical processors, so CPU in cores reads as a share of the host
  * @param whole from the start of the measured phase to its last period; null when nothing was
  *     sampled
+ * @param remoteWorkers each remote worker's JVM and host, by the worker's URL, sampled like this
+ *     JVM; empty for the in-process worker
  */
 public record ResourceReport(
     String scope,
@@ -22,29 +28,67 @@ public record ResourceReport(
     ResourceSample whole,
     long heapUsedMaxBytes,
     double loadAverageMax,
-    Map<String, Long> brokerResidentMaxBytes) {
+    Map<String, Long> brokerResidentMaxBytes,
+    Map<String, ResourceReport> remoteWorkers) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final double MB = 1024 * 1024;
 
   public static final ResourceReport NONE =
-      new ResourceReport("not sampled", 0, List.of(), null, 0, -1, Map.of());
+      new ResourceReport("not sampled", 0, List.of(), null, 0, -1, Map.of(), Map.of());
 
   public ResourceReport {
     periods = List.copyOf(periods);
     brokerResidentMaxBytes = Map.copyOf(brokerResidentMaxBytes);
+    // Kept in the order the workers were listed, as every other per-worker figure is.
+    remoteWorkers = Collections.unmodifiableMap(new LinkedHashMap<>(remoteWorkers));
+  }
+
+  /** The same figures with each remote worker's beside them. */
+  public ResourceReport withRemoteWorkers(Map<String, ResourceReport> workers) {
+    return new ResourceReport(
+        scope,
+        cores,
+        periods,
+        whole,
+        heapUsedMaxBytes,
+        loadAverageMax,
+        brokerResidentMaxBytes,
+        workers);
   }
 
   public boolean sampled() {
     return whole != null;
   }
 
-  /** The worker JVM's CPU over the measured phase as a share of all the host's cores, or NaN. */
+  /**
+   * The worker JVM's CPU over the measured phase as a share of all its host's cores, or NaN; with
+   * remote workers, the busiest worker's, since the one that runs out of CPU first limits the
+   * generator.
+   */
   public double workerShareOfHost() {
+    if (!remoteWorkers.isEmpty()) {
+      return busiest(ResourceReport::workerShareOfHost);
+    }
     return sampled() && cores > 0 ? whole.workerCores() / cores : Double.NaN;
   }
 
+  /** The host's steal share, or NaN; with remote workers, the highest of their hosts'. */
   public double stealShare() {
+    if (!remoteWorkers.isEmpty()) {
+      return busiest(ResourceReport::stealShare);
+    }
     return sampled() ? whole.stealShare() : Double.NaN;
+  }
+
+  private double busiest(ToDoubleFunction<ResourceReport> figure) {
+    double max = Double.NaN;
+    for (ResourceReport worker : remoteWorkers.values()) {
+      double value = figure.applyAsDouble(worker);
+      if (!Double.isNaN(value) && !(value <= max)) {
+        max = value;
+      }
+    }
+    return max;
   }
 
   public ObjectNode toJson() {
@@ -52,6 +96,10 @@ public record ResourceReport(
     json.put("workerScope", scope);
     json.put("hostCores", cores);
     json.put("cpuUnit", "cores (1.0 = one core busy all the time)");
+    if (!remoteWorkers.isEmpty()) {
+      ObjectNode workers = json.putObject("remoteWorkers");
+      remoteWorkers.forEach((url, worker) -> workers.set(url, worker.toJson()));
+    }
     if (!sampled()) {
       return json;
     }

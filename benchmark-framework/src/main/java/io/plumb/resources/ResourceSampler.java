@@ -6,36 +6,39 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Samples resources once per period of a run's measured phase: {@link #baseline} as it begins,
- * {@link #sample} at each period's end (on the coordinator's period thread, so never concurrently),
- * {@link #report} once the run is over. A failure to read (a process gone, /proc unreadable) ends
- * sampling rather than the run: resources describe a run, they never stop one.
+ * Samples one JVM's resources once per period of a run's measured phase: {@link #baseline} as it
+ * begins, {@link #sample} at each period's end (on the coordinator's period thread, so never
+ * concurrently), {@link #report} once the run is over. A failure to read (a process gone, a worker
+ * not answering) ends sampling rather than the run: resources describe a run, they never stop one.
  */
 public final class ResourceSampler {
   private final String scope;
-  private final List<BrokerProcess> brokers;
-  private SnapshotReader reader;
-  private GcPauses gcPauses;
-  private int cores;
+  private ResourceSource source;
   private Snapshot first;
   private Snapshot last;
   private final List<ResourceSample> periods = new ArrayList<>();
   private String failure;
 
   /**
-   * Sets up the readers now (OSHI's first use takes a while), so that nothing slow stands between
-   * the start of the measured phase and its first period.
-   *
-   * @param scope what "worker" means in the figures, e.g. "this JVM (in-process worker)"
+   * @param scope whose JVM "worker" means in the figures, e.g. "this JVM (in-process worker)"
    */
-  public ResourceSampler(String scope, List<BrokerProcess> brokers) {
+  public ResourceSampler(String scope, ResourceSource source) {
     this.scope = scope;
-    this.brokers = List.copyOf(brokers);
+    this.source = source;
+  }
+
+  /**
+   * This JVM and the given broker processes. The reader is set up now (OSHI's first use takes a
+   * while), so that nothing slow stands between the start of the measured phase and its first
+   * period.
+   */
+  public static ResourceSampler ofThisJvm(String scope, List<BrokerProcess> brokers) {
     try {
-      reader = new SnapshotReader(this.brokers);
-      cores = reader.cores();
+      return new ResourceSampler(scope, new SnapshotReader(brokers));
     } catch (RuntimeException | LinkageError e) {
-      failure = "resources not sampled: " + e;
+      ResourceSampler none = new ResourceSampler(scope, null);
+      none.failure = "resources not sampled: " + e;
+      return none;
     }
   }
 
@@ -44,21 +47,15 @@ public final class ResourceSampler {
    * period (the last is the measured phase's start) and, without a warm-up, as it starts.
    */
   public void baseline() {
-    if (reader == null) {
+    if (source == null) {
       return;
     }
     try {
-      if (gcPauses == null) {
-        // From here on the run always ends in report(), which removes the listener again.
-        gcPauses = new GcPauses();
-      }
-      first = reader.read();
+      first = source.read();
       last = first;
       periods.clear();
-      gcPauses.takeLongestMillis();
     } catch (RuntimeException e) {
-      failure = "resources not sampled: " + e;
-      reader = null;
+      stop("resources not sampled: " + e);
     }
   }
 
@@ -67,26 +64,27 @@ public final class ResourceSampler {
   }
 
   public void sample() {
-    if (reader == null || last == null) {
+    if (source == null || last == null) {
       return;
     }
     try {
-      Snapshot now = reader.read();
-      periods.add(ResourceSample.between(last, now, gcPauses.takeLongestMillis()));
+      Snapshot now = source.read();
+      periods.add(ResourceSample.between(last, now, now.gcLongestPauseMillis()));
       last = now;
     } catch (RuntimeException e) {
-      failure = "resources not sampled after period " + periods.size() + ": " + e;
-      reader = null;
+      stop("resources not sampled after period " + periods.size() + ": " + e);
     }
   }
 
+  /** The figures so far; the reader is released, so call it once, when the run is over. */
   public ResourceReport report() {
-    if (gcPauses != null) {
-      gcPauses.close();
+    if (source != null) {
+      source.close();
+      source = null;
     }
     if (first == null || periods.isEmpty()) {
       return new ResourceReport(
-          failure == null ? scope : failure, 0, List.of(), null, 0, -1, Map.of());
+          failure == null ? scope : failure, 0, List.of(), null, 0, -1, Map.of(), Map.of());
     }
     long heapMax = 0;
     long longestPause = 0;
@@ -102,11 +100,18 @@ public final class ResourceSampler {
     }
     return new ResourceReport(
         failure == null ? scope : scope + "; " + failure,
-        cores,
+        last.cores(),
         periods,
         ResourceSample.between(first, last, longestPause),
         heapMax,
         loadMax,
-        residentMax);
+        residentMax,
+        Map.of());
+  }
+
+  private void stop(String reason) {
+    failure = reason;
+    source.close();
+    source = null;
   }
 }

@@ -14,14 +14,19 @@ import oshi.software.os.OperatingSystem;
  * Reads a {@link Snapshot}: this JVM's CPU (user and system, from OSHI) and its collectors and heap
  * (from the JVM's own MXBeans), the host's CPU ticks and load, and each broker process's CPU,
  * resident memory and bytes written to disk (OSHI, from the PIDs the deploy scripts recorded).
+ *
+ * <p>The longest GC pause comes from a listener registered at the first read and removed by {@link
+ * #close}, so a reader that was never read leaves nothing behind.
  */
-final class SnapshotReader {
+public final class SnapshotReader implements ResourceSource {
   private final OperatingSystem os;
   private final CentralProcessor processor;
   private final int workerPid;
   private final List<BrokerProcess> brokers;
+  private GcPauses gcPauses;
 
-  SnapshotReader(List<BrokerProcess> brokers) {
+  /** Sets OSHI up now: its first use takes a while. */
+  public SnapshotReader(List<BrokerProcess> brokers) {
     SystemInfo system = new SystemInfo();
     this.os = system.getOperatingSystem();
     this.processor = system.getHardware().getProcessor();
@@ -29,11 +34,11 @@ final class SnapshotReader {
     this.brokers = List.copyOf(brokers);
   }
 
-  int cores() {
-    return processor.getLogicalProcessorCount();
-  }
-
-  Snapshot read() {
+  @Override
+  public synchronized Snapshot read() {
+    if (gcPauses == null) {
+      gcPauses = new GcPauses();
+    }
     long wall = System.nanoTime();
     OSProcess worker = os.getProcess(workerPid);
     long gcCount = 0;
@@ -64,9 +69,19 @@ final class SnapshotReader {
         worker == null ? 0 : worker.getKernelTime(),
         gcCount,
         gcMillis,
+        gcPauses.takeLongestMillis(),
         heap,
+        processor.getLogicalProcessorCount(),
         processor.getSystemCpuLoadTicks(),
         load.length > 0 ? load[0] : -1,
         brokerFigures);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (gcPauses != null) {
+      gcPauses.close();
+      gcPauses = null;
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.plumb.worker;
 
+import io.plumb.resources.ResourceSource;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.PublishTimeline;
@@ -32,6 +33,14 @@ public interface Worker extends AutoCloseable {
    */
   default OptionalLong maxHeapBytes() {
     return OptionalLong.empty();
+  }
+
+  /**
+   * Each remote worker's JVM, by its URL, for the run to sample its CPU, GC, heap and host beside
+   * the coordinator's own; empty for the in-process worker, which is the coordinator's JVM.
+   */
+  default Map<String, ResourceSource> remoteResources() {
+    return Map.of();
   }
 
   /**

@@ -8,6 +8,7 @@ import io.plumb.coordinator.BacklogOutcome;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
+import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
@@ -108,6 +109,23 @@ class RemoteWorkersTest {
     }
     assertEquals(counters.sent(), sent, "merged sent equals the sum of the workers'");
     assertEquals(counters.received(), received, "merged received equals the sum of the workers'");
+
+    // Each worker JVM's resources were sampled over its own API at the coordinator's period ends.
+    ResourceReport resources = report.resources();
+    assertTrue(resources.scope().contains("coordinator"), resources.scope());
+    assertEquals(
+        List.of(first.client().name(), second.client().name()),
+        List.copyOf(resources.remoteWorkers().keySet()));
+    for (ResourceReport worker : resources.remoteWorkers().values()) {
+      assertTrue(worker.sampled(), worker.scope());
+      assertEquals(resources.periods().size(), worker.periods().size(), worker.scope());
+      assertTrue(worker.periods().size() >= 2, worker.scope() + ": two 1 s periods measured");
+      assertTrue(worker.whole().workerCores() > 0, worker.scope() + " did some work");
+      assertTrue(worker.heapUsedMaxBytes() > 0, worker.scope());
+      assertTrue(worker.cores() > 0, worker.scope());
+    }
+    assertTrue(resources.workerShareOfHost() > 0, "the busiest worker's share of its host");
+    assertEquals(2, resources.toJson().path("remoteWorkers").size());
 
     // The workers' own counters agree, as Prometheus would scrape them.
     String metrics = get(first.uri().resolve("/metrics"), WorkerProcess.TOKEN).body();
