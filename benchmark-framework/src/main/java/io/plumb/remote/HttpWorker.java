@@ -179,7 +179,15 @@ public final class HttpWorker implements Worker {
   public Totals totals() {
     // The sequence sets of millions of producers take seconds to gather and send; a worker that
     // dies meanwhile is noticed by its lease, not by this call.
-    return call("/worker/totals", Map.of(), SETUP_TIMEOUT, Totals.class);
+    byte[] encoded =
+        call("/worker/totals", Map.of(), SETUP_TIMEOUT, WireMessages.EncodedTotals.class).data();
+    try {
+      return TotalsCodec.decode(encoded);
+    } catch (IllegalArgumentException e) {
+      throw new WorkerException(
+          "worker " + base + " answered /worker/totals with malformed totals: " + e.getMessage(),
+          e);
+    }
   }
 
   @Override
@@ -202,14 +210,30 @@ public final class HttpWorker implements Worker {
   }
 
   private <T> T call(String path, Object body, Duration timeout, Class<T> type) {
-    return JSON.convertValue(call(path, body, timeout), type);
+    String answer = call(path, body, timeout);
+    try {
+      return JSON.readValue(answer, type);
+    } catch (IOException | IllegalArgumentException e) {
+      throw malformed(path, e);
+    }
   }
 
   private <T> T call(String path, Object body, Duration timeout, TypeReference<T> type) {
-    return JSON.convertValue(call(path, body, timeout), type);
+    String answer = call(path, body, timeout);
+    try {
+      return JSON.readValue(answer, type);
+    } catch (IOException | IllegalArgumentException e) {
+      throw malformed(path, e);
+    }
   }
 
-  private Object call(String path, Object body, Duration timeout) {
+  private WorkerException malformed(String path, Exception e) {
+    return new WorkerException(
+        "worker " + base + " answered " + path + " with malformed JSON: " + e.getMessage(), e);
+  }
+
+  /** The body of a successful answer; any other status becomes the matching exception. */
+  private String call(String path, Object body, Duration timeout) {
     HttpResponse<String> response;
     try {
       response =
@@ -226,11 +250,7 @@ public final class HttpWorker implements Worker {
       throw new WorkerException("interrupted while calling worker " + base + path, e);
     }
     check(response, path);
-    try {
-      return JSON.readValue(response.body(), Object.class);
-    } catch (IOException e) {
-      throw new WorkerException("worker " + base + " answered " + path + " with malformed JSON", e);
-    }
+    return response.body();
   }
 
   private HttpRequest request(String path, String json, Duration timeout) {

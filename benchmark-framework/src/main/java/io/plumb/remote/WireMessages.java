@@ -37,6 +37,9 @@ final class WireMessages {
   /** A worker's clock reading, epoch nanoseconds. */
   record Clock(long nanos) {}
 
+  /** {@link io.plumb.worker.WorkerSpecs.Totals} in {@link TotalsCodec}'s form (base64 in JSON). */
+  record EncodedTotals(byte[] data) {}
+
   /** Why a request failed; {@code badInput} marks the user's mistake rather than the worker's. */
   record Failure(String error, boolean badInput) {}
 

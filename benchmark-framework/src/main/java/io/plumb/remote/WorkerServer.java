@@ -190,7 +190,9 @@ public final class WorkerServer implements AutoCloseable {
     calls.put(
         "/worker/schedule-lag", body -> new WireMessages.Count(answer(LocalWorker::scheduleLag)));
     calls.put("/worker/stop-load", body -> withWorker(LocalWorker::stopLoad));
-    calls.put("/worker/totals", body -> answer(LocalWorker::totals));
+    calls.put(
+        "/worker/totals",
+        body -> new WireMessages.EncodedTotals(TotalsCodec.encode(answer(LocalWorker::totals))));
     calls.put(
         "/worker/first-errors", body -> new WireMessages.Errors(answer(LocalWorker::firstErrors)));
     calls.put(
@@ -401,12 +403,16 @@ public final class WorkerServer implements AutoCloseable {
 
   private static void respondJson(HttpExchange exchange, int status, Object body)
       throws IOException {
-    respond(exchange, status, "application/json", JSON.writeValueAsString(body));
+    respond(exchange, status, "application/json", JSON.writeValueAsBytes(body));
   }
 
   private static void respond(HttpExchange exchange, int status, String type, String body)
       throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    respond(exchange, status, type, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void respond(HttpExchange exchange, int status, String type, byte[] bytes)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Type", type);
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
