@@ -48,7 +48,8 @@ import picocli.CommandLine.Parameters;
       "intended send time (no coordinated omission), full HdrHistogram distributions to p99.9999 and max.",
       "",
       "Writes one JSON result per workload and driver and prints a summary. Exit status: 0 success, 1 a run failed or",
-      "was interrupted (its partial result is still written), 2 bad input.",
+      "ended incomplete (its partial result is still written), 2 bad input, 3 a broker not answering, 130 interrupted",
+      "by Ctrl-C (the partial result is still written).",
       "",
       "producerRate: 0 searches for the stable peak rate (grow x2 from --search-start, bisect to 5%%, recheck the answer),",
       "then measures once at the rate found for the workload's duration; --slo searches for the highest rate meeting a",
@@ -199,6 +200,10 @@ public final class BenchmarkCommand implements Callable<Integer> {
   private final PrintStream out;
   private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
   private final CountDownLatch finished = new CountDownLatch(1);
+
+  /** 128 + SIGINT, as shells report a program that Ctrl-C ended. */
+  static final int INTERRUPTED_STATUS = 130;
+
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private final List<Path> written = new ArrayList<>();
 
@@ -293,12 +298,15 @@ public final class BenchmarkCommand implements Callable<Integer> {
           }
         }
         final RunOptions repeated = options;
-        return new RepeatRuns(out, repeat, output, interrupted::get)
-            .run(
-                pairs,
-                (workload, driver, name) ->
-                    runAndWrite(workload, driver, repeated, paths.pathFor(workload.name(), name)),
-                written);
+        status =
+            new RepeatRuns(out, repeat, output, interrupted::get)
+                .run(
+                    pairs,
+                    (workload, driver, name) ->
+                        runAndWrite(
+                            workload, driver, repeated, paths.pathFor(workload.name(), name)),
+                    written);
+        return exitStatus(status);
       }
       for (Path driver : drivers) {
         for (Workload workload : loaded) {
@@ -328,7 +336,15 @@ public final class BenchmarkCommand implements Callable<Integer> {
       ConsoleReporter.allWritten(out, written);
       finished.countDown();
     }
-    return status;
+    return exitStatus(status);
+  }
+
+  /**
+   * After Ctrl-C always {@value #INTERRUPTED_STATUS}, as the JVM itself exits on SIGINT: otherwise
+   * the status would depend on whether this thread or the JVM's signal handling exits first.
+   */
+  private int exitStatus(int status) {
+    return interrupted.get() ? INTERRUPTED_STATUS : status;
   }
 
   /**
