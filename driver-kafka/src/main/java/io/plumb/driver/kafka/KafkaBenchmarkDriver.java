@@ -313,7 +313,9 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
             all -> {
               List<String> withLeaders =
                   led.stream().map(f -> f.join()).filter(t -> t != null).toList();
-              return configsReadable(withLeaders);
+              return configsReadable(withLeaders)
+                  .thenCompose(
+                      readable -> LeadersServing.of(admin, List.copyOf(readable), partitions));
             })
         .thenCompose(
             usable -> {
@@ -371,8 +373,8 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   /**
    * The controller acknowledges a new topic before the broker's metadata has it; until then
    * produce, fetch and describeConfigs answer UnknownTopicOrPartition. Completes once the topic
-   * describes with a leader for every partition and its configs can be read, retrying every 50 ms
-   * until {@code deadline}.
+   * describes with a leader for every partition, its configs can be read and every leader serves
+   * its partition ({@link LeadersServing}), retrying every 50 ms until {@code deadline}.
    */
   private CompletableFuture<Void> awaitUsable(String topic, int partitions, long deadline) {
     CompletableFuture<Void> attempt =
@@ -399,7 +401,14 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                       .all()
                       .toCompletionStage()
                       .toCompletableFuture()
-                      .thenApply(configs -> (Void) null);
+                      .thenCompose(configs -> LeadersServing.of(admin, List.of(topic), partitions))
+                      .thenCompose(
+                          serving ->
+                              serving.contains(topic)
+                                  ? CompletableFuture.<Void>completedFuture(null)
+                                  : CompletableFuture.<Void>failedFuture(
+                                      new IllegalStateException(
+                                          "a leader of " + topic + " does not serve it yet")));
                 });
     return attempt
         .handle(
