@@ -63,7 +63,7 @@ final class ResourceLines {
         whole.workerCores(),
         whole.workerUserCores(),
         whole.workerSystemCores(),
-        100 * whole.workerCores() / Math.max(1, jvm.cores()),
+        100 * jvm.jvmShareOfHost(),
         jvm.cores(),
         whole.gcCount(),
         whole.gcMillis(),

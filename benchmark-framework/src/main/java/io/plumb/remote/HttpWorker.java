@@ -1,6 +1,7 @@
 package io.plumb.remote;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
@@ -210,26 +211,22 @@ public final class HttpWorker implements Worker {
   }
 
   private <T> T call(String path, Object body, Duration timeout, Class<T> type) {
-    String answer = call(path, body, timeout);
-    try {
-      return JSON.readValue(answer, type);
-    } catch (IOException | IllegalArgumentException e) {
-      throw malformed(path, e);
-    }
+    return call(path, body, timeout, JSON.constructType(type));
   }
 
   private <T> T call(String path, Object body, Duration timeout, TypeReference<T> type) {
+    return call(path, body, timeout, JSON.constructType(type));
+  }
+
+  /** The answer parsed straight into its type, without a tree of plain values first. */
+  private <T> T call(String path, Object body, Duration timeout, JavaType type) {
     String answer = call(path, body, timeout);
     try {
       return JSON.readValue(answer, type);
     } catch (IOException | IllegalArgumentException e) {
-      throw malformed(path, e);
+      throw new WorkerException(
+          "worker " + base + " answered " + path + " with malformed JSON: " + e.getMessage(), e);
     }
-  }
-
-  private WorkerException malformed(String path, Exception e) {
-    return new WorkerException(
-        "worker " + base + " answered " + path + " with malformed JSON: " + e.getMessage(), e);
   }
 
   /** The body of a successful answer; any other status becomes the matching exception. */

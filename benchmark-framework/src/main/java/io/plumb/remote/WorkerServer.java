@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
 import io.plumb.load.WorkerClock;
+import io.plumb.resources.ResourceSource;
 import io.plumb.resources.SnapshotReader;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
@@ -62,7 +63,7 @@ public final class WorkerServer implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(daemon("plumb-lease"));
   private final Lease lease;
   private final WorkerMetrics metrics = new WorkerMetrics();
-  private final SnapshotReader resources = new SnapshotReader(List.of());
+  private final ResourceSource resources = SnapshotReader.open(List.of());
   private final Map<String, Call> calls = new HashMap<>();
   private final Object workerLock = new Object();
   private LocalWorker worker;

@@ -60,16 +60,17 @@ public record ResourceReport(
     return whole != null;
   }
 
+  /** This JVM's CPU over the measured phase as a share of all its host's cores, or NaN. */
+  public double jvmShareOfHost() {
+    return sampled() && cores > 0 ? whole.workerCores() / cores : Double.NaN;
+  }
+
   /**
-   * The worker JVM's CPU over the measured phase as a share of all its host's cores, or NaN; with
-   * remote workers, the busiest worker's, since the one that runs out of CPU first limits the
-   * generator.
+   * The worker JVM's share of its host ({@link #jvmShareOfHost}); with remote workers, the busiest
+   * worker's, since the one that runs out of CPU first limits the generator.
    */
   public double workerShareOfHost() {
-    if (!remoteWorkers.isEmpty()) {
-      return busiest(ResourceReport::workerShareOfHost);
-    }
-    return sampled() && cores > 0 ? whole.workerCores() / cores : Double.NaN;
+    return remoteWorkers.isEmpty() ? jvmShareOfHost() : busiest(ResourceReport::jvmShareOfHost);
   }
 
   /** The host's steal share, or NaN; with remote workers, the highest of their hosts'. */
@@ -80,11 +81,12 @@ public record ResourceReport(
     return sampled() ? whole.stealShare() : Double.NaN;
   }
 
+  /** The highest figure among the remote workers that have one, or NaN when none has. */
   private double busiest(ToDoubleFunction<ResourceReport> figure) {
     double max = Double.NaN;
     for (ResourceReport worker : remoteWorkers.values()) {
       double value = figure.applyAsDouble(worker);
-      if (!Double.isNaN(value) && !(value <= max)) {
+      if (Double.isNaN(max) || value > max) {
         max = value;
       }
     }
@@ -107,7 +109,7 @@ public record ResourceReport(
     ObjectNode worker = summary.putObject("worker");
     worker.put("cpuUserCores", round(whole.workerUserCores()));
     worker.put("cpuSystemCores", round(whole.workerSystemCores()));
-    worker.put("cpuPercentOfHost", round(100 * workerShareOfHost()));
+    worker.put("cpuPercentOfHost", round(100 * jvmShareOfHost()));
     worker.put("gcCount", whole.gcCount());
     worker.put("gcMillis", whole.gcMillis());
     worker.put("gcLongestPauseMillis", whole.gcLongestPauseMillis());

@@ -28,18 +28,11 @@ public final class ResourceSampler {
   }
 
   /**
-   * This JVM and the given broker processes. The reader is set up now (OSHI's first use takes a
-   * while), so that nothing slow stands between the start of the measured phase and its first
-   * period.
+   * This JVM and the given broker processes, with the reader set up now, so that nothing slow
+   * stands between the start of the measured phase and its first period.
    */
   public static ResourceSampler ofThisJvm(String scope, List<BrokerProcess> brokers) {
-    try {
-      return new ResourceSampler(scope, new SnapshotReader(brokers));
-    } catch (RuntimeException | LinkageError e) {
-      ResourceSampler none = new ResourceSampler(scope, null);
-      none.failure = "resources not sampled: " + e;
-      return none;
-    }
+    return new ResourceSampler(scope, SnapshotReader.open(brokers));
   }
 
   /**

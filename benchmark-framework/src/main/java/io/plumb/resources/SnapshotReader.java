@@ -25,8 +25,23 @@ public final class SnapshotReader implements ResourceSource {
   private final List<BrokerProcess> brokers;
   private GcPauses gcPauses;
 
-  /** Sets OSHI up now: its first use takes a while. */
-  public SnapshotReader(List<BrokerProcess> brokers) {
+  /**
+   * A reader of this JVM and {@code brokers}, set up now (OSHI's first use takes a while); where
+   * OSHI cannot start, a source whose every read fails with the reason, so that resources go
+   * unsampled and nothing else stops.
+   */
+  public static ResourceSource open(List<BrokerProcess> brokers) {
+    try {
+      return new SnapshotReader(brokers);
+    } catch (RuntimeException | LinkageError e) {
+      String reason = "cannot read this JVM's resources: " + e;
+      return () -> {
+        throw new IllegalStateException(reason);
+      };
+    }
+  }
+
+  private SnapshotReader(List<BrokerProcess> brokers) {
     SystemInfo system = new SystemInfo();
     this.os = system.getOperatingSystem();
     this.processor = system.getHardware().getProcessor();

@@ -229,19 +229,10 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
 
   private static final int TOPICS_PER_REQUEST = 1_000;
 
+  /** The batch path with one topic: the same request and the same checks that it is usable. */
   @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
-    NewTopic newTopic =
-        new NewTopic(topic, Optional.of(partitions), settings.replicationFactor())
-            .configs(settings.topicConfig());
-    long deadline = System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos();
-    return admin
-        .createTopics(List.of(newTopic))
-        .all()
-        .toCompletionStage()
-        .toCompletableFuture()
-        .thenCompose(created -> awaitUsable(topic, partitions, deadline))
-        .thenRun(() -> createdTopics.add(topic));
+    return createTopics(List.of(topic), partitions);
   }
 
   /**
@@ -278,10 +269,14 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   }
 
   /**
-   * {@link #awaitUsable} for a batch of topics: one describe of those not yet usable per check. The
-   * broker creates each partition's log after the controller's answer, a few hundred a second on a
-   * small host, so the wait gives up only after {@code TOPIC_READY_TIMEOUT} without any topic of
-   * any batch becoming usable ({@code lastProgress}), not after a fixed time for the whole batch.
+   * Completes once every topic of the batch is usable. The controller acknowledges a new topic
+   * before the broker's metadata has it; until then produce, fetch and describeConfigs answer
+   * UnknownTopicOrPartition. A topic is usable once it describes with a leader for every partition,
+   * its configs can be read and every leader serves its partition ({@link LeadersServing}); each
+   * check asks once about all the topics not yet usable, 50 ms after the previous one. The broker
+   * creates each partition's log after the controller's answer, a few hundred a second on a small
+   * host, so the wait gives up only after {@code TOPIC_READY_TIMEOUT} without any topic of any
+   * batch becoming usable ({@code lastProgress}), not after a fixed time for the whole batch.
    */
   private CompletableFuture<Void> awaitAllUsable(
       List<String> pending, int partitions, AtomicLong lastProgress) {
@@ -368,67 +363,6 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                     .map(CompletableFuture::join)
                     .filter(t -> t != null)
                     .collect(Collectors.toSet()));
-  }
-
-  /**
-   * The controller acknowledges a new topic before the broker's metadata has it; until then
-   * produce, fetch and describeConfigs answer UnknownTopicOrPartition. Completes once the topic
-   * describes with a leader for every partition, its configs can be read and every leader serves
-   * its partition ({@link LeadersServing}), retrying every 50 ms until {@code deadline}.
-   */
-  private CompletableFuture<Void> awaitUsable(String topic, int partitions, long deadline) {
-    CompletableFuture<Void> attempt =
-        admin
-            .describeTopics(List.of(topic))
-            .allTopicNames()
-            .toCompletionStage()
-            .toCompletableFuture()
-            .thenCompose(
-                described -> {
-                  TopicDescription description = described.get(topic);
-                  boolean led =
-                      description.partitions().size() == partitions
-                          && description.partitions().stream()
-                              .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-                  if (!led) {
-                    return CompletableFuture.failedFuture(
-                        new IllegalStateException(
-                            "partitions of " + topic + " have no leader yet"));
-                  }
-                  return admin
-                      .describeConfigs(
-                          List.of(new ConfigResource(ConfigResource.Type.TOPIC, topic)))
-                      .all()
-                      .toCompletionStage()
-                      .toCompletableFuture()
-                      .thenCompose(configs -> LeadersServing.of(admin, List.of(topic), partitions))
-                      .thenCompose(
-                          serving ->
-                              serving.contains(topic)
-                                  ? CompletableFuture.<Void>completedFuture(null)
-                                  : CompletableFuture.<Void>failedFuture(
-                                      new IllegalStateException(
-                                          "a leader of " + topic + " does not serve it yet")));
-                });
-    return attempt
-        .handle(
-            (ready, error) -> {
-              if (error == null) {
-                return CompletableFuture.<Void>completedFuture(null);
-              }
-              if (System.nanoTime() > deadline) {
-                return CompletableFuture.<Void>failedFuture(
-                    new TimeoutException(
-                        "topic "
-                            + topic
-                            + " not usable within "
-                            + TOPIC_READY_TIMEOUT.toSeconds()
-                            + " s: "
-                            + error));
-              }
-              return shortlyThen(() -> awaitUsable(topic, partitions, deadline));
-            })
-        .thenCompose(next -> next);
   }
 
   @Override
