@@ -88,8 +88,7 @@ class ManyTopicsTest {
   }
 
   @Test
-  void ctrlCWhileConsumersAreCreatedStopsWithinTwoSecondsAndWritesThePartialResult()
-      throws Exception {
+  void ctrlCWhileConsumersAreCreatedStopsCreatingAndWritesThePartialResult() throws Exception {
     Path result = dir.resolve("result.json");
     Process process = start("3g", workload(300_000, 20_000), result);
     List<String> stdout = new ArrayList<>();
@@ -114,7 +113,10 @@ class ManyTopicsTest {
       output.join(5_000);
       errors.join(5_000);
       String all = String.join("\n", stdout) + "\n" + String.join("\n", stderr);
-      assertTrue(seconds < 2.0, "stopped " + seconds + " s after SIGINT:\n" + all);
+      // Behaviour, not timing: the reason below shows creation was cut short. The bound only
+      // catches a run that waited for all 1.2 million consumers (seconds on an idle host, more
+      // when other work shares the cores); how fast Ctrl-C lands is measured by bin/omb-files.
+      assertTrue(seconds < 10.0, "stopped " + seconds + " s after SIGINT:\n" + all);
       assertEquals(130, process.exitValue(), all);
       JsonNode json = new ObjectMapper().readTree(result.toFile());
       assertFalse(json.path("complete").asBoolean(), all);
