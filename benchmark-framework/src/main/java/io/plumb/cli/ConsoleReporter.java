@@ -148,6 +148,9 @@ final class ConsoleReporter implements RunListener {
         c.duplicated(),
         c.outOfOrder(),
         c.consumerErrors());
+    if (!report.faults().isEmpty()) {
+      out.println(FaultLines.beforeFirstFault(report.beforeFirstFault()));
+    }
     for (FaultOutcome fault : report.faults()) {
       out.println(FaultLines.describe(fault));
     }

@@ -1,10 +1,22 @@
 package io.plumb.cli;
 
+import io.plumb.fault.BeforeFirstFault;
 import io.plumb.fault.FaultOutcome;
 
 /** One console line per fault: what was hit, and what it cost. */
 final class FaultLines {
   private FaultLines() {}
+
+  /** What no fault caused: with every fault's line, these add up to the run's counters. */
+  static String beforeFirstFault(BeforeFirstFault before) {
+    return String.format(
+        "Fault -      before the first fault (warm-up included) | acknowledged then lost %,d | publish failures %,d | slower than the stall limit %,d | duplicated %,d | out of order %,d",
+        before.acknowledgedLost(),
+        before.publishFailures(),
+        before.slowPublishes(),
+        before.duplicates(),
+        before.outOfOrder());
+  }
 
   static String describe(FaultOutcome fault) {
     StringBuilder line =
@@ -46,6 +58,12 @@ final class FaultLines {
             fault.recoverySeconds() == null
                 ? "no (not back within 10% before the next fault or the end)"
                 : String.format("after %.1f s", fault.recoverySeconds()));
+    if (fault.recoveryBaselineRate() != null) {
+      line.append(
+          String.format(
+              " (baseline: median of the seconds before the first fault, %,.0f msg/s, end-to-end p99 %.1f ms)",
+              fault.recoveryBaselineRate(), fault.recoveryBaselineP99Seconds() * 1e3));
+    }
     line.append(
         String.format(
             " | acknowledged then lost %,d | publish failures %,d | slower than the stall limit %,d | longest publish %.2f s | duplicated %,d | out of order %,d",

@@ -1,6 +1,6 @@
 package io.plumb.coordinator;
 
-import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.FaultFigures;
 import io.plumb.input.BadInputException;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
@@ -9,7 +9,6 @@ import io.plumb.worker.WorkerSpecs.LoadSpec;
 import io.plumb.workload.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -146,11 +145,12 @@ public final class BenchmarkRun {
       counters = DeliveryCount.of(run, drained, false);
     }
     run.errors().addAll(worker.firstErrors());
-    List<FaultOutcome> faultOutcomes = faults.map(FaultSteps::outcomes).orElse(List.of());
+    Counters counted = counters;
+    FaultFigures faultFigures = faults.map(f -> f.figures(counted)).orElse(FaultFigures.NONE);
     if (!outOfMemory) {
       Teardown.run(run);
     }
-    RunReport report = RunVerdict.report(run, counters, failure, faultOutcomes, resources);
+    RunReport report = RunVerdict.report(run, counters, failure, faultFigures, resources);
     run.listener().finished(report);
     return report;
   }

@@ -2,6 +2,7 @@ package io.plumb.coordinator;
 
 import io.plumb.result.Counters;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.SequenceRanges;
 import io.plumb.worker.WorkerSpecs.Totals;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +18,32 @@ final class DeliveryCount {
    * missing.
    */
   static long outstanding(RunPlan plan, Totals totals) {
-    long missing = 0;
+    long[] missing = {0};
+    forEachMissing(
+        plan, totals, (subscription, producer, sequences) -> missing[0] += sequences.size());
+    return missing[0];
+  }
+
+  /** Told the acknowledged messages of one producer that one subscription never received. */
+  interface MissingSink {
+    void missing(String subscription, int producer, SequenceRanges sequences);
+  }
+
+  /**
+   * Hands {@code sink} every subscription's missing messages, producer by producer: only the
+   * producers of the subscription's own topic, so a message of topic B never counts as missing for
+   * a subscription of topic A. The run's counters and every per-fault figure come from here.
+   */
+  static void forEachMissing(RunPlan plan, Totals totals, MissingSink sink) {
     Map<String, List<Integer>> producersByTopic = plan.producerIdsByTopic();
     for (Map.Entry<String, String> entry : plan.topicOfSubscription().entrySet()) {
       for (int producer : producersByTopic.getOrDefault(entry.getValue(), List.of())) {
-        missing += totals.missing(entry.getKey(), producer).size();
+        SequenceRanges missing = totals.missing(entry.getKey(), producer);
+        if (missing.size() > 0) {
+          sink.missing(entry.getKey(), producer, missing);
+        }
       }
     }
-    return missing;
   }
 
   /**

@@ -1,16 +1,20 @@
 package io.plumb.coordinator;
 
 import io.plumb.fault.FaultAnalysis;
-import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.FaultFigures;
 import io.plumb.fault.FaultPlan;
 import io.plumb.fault.FaultSchedule;
 import io.plumb.fault.LeaderSource;
 import io.plumb.fault.LocalCluster;
 import io.plumb.input.BadInputException;
+import io.plumb.result.Counters;
 import io.plumb.result.PeriodSample;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.SequenceRanges;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -96,9 +100,22 @@ final class FaultSteps {
     }
   }
 
-  List<FaultOutcome> outcomes() {
+  /**
+   * Each fault's figures, from the same per-topic sets as the run's {@code counters}: the losses
+   * the run counts (none while its missing messages count as in flight) land on the timeline, so
+   * the faults' losses and the loss before the first fault add up to the run's.
+   */
+  FaultFigures figures(Counters counters) {
     if (schedule == null || !started) {
-      return List.of();
+      return FaultFigures.NONE;
+    }
+    Map<Integer, List<SequenceRanges>> lost = new HashMap<>();
+    if (counters.lost() > 0 && counters.inFlight() == 0) {
+      DeliveryCount.forEachMissing(
+          run.plan(),
+          run.worker().totals(),
+          (subscription, producer, sequences) ->
+              lost.computeIfAbsent(producer, p -> new ArrayList<>()).add(sequences));
     }
     Measurement measurement = run.measurement();
     List<FaultAnalysis.Period> periods = new ArrayList<>();
@@ -113,11 +130,11 @@ final class FaultSteps {
       start = end;
     }
     PeriodStats measured = measurement.measured();
-    return FaultAnalysis.outcomes(
+    return FaultAnalysis.figures(
         plan,
         schedule.records(),
         schedule.measureStart(),
-        run.worker().publishTimeline(),
+        run.worker().publishTimeline(lost),
         periods,
         Math.max(0, measured.duplicates() - duplicates),
         Math.max(0, measured.outOfOrder() - outOfOrder));

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.plumb.bottleneck.ScheduleEvidence;
-import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.FaultFigures;
 import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
@@ -32,7 +32,7 @@ final class RunVerdict {
       RunContext run,
       Counters counters,
       String failure,
-      List<FaultOutcome> faults,
+      FaultFigures faults,
       ResourceSteps resourceSteps) {
     Workload workload = run.workload();
     Measurement measurement = run.measurement();
@@ -78,9 +78,10 @@ final class RunVerdict {
         environment(run),
         run.start(),
         Instant.now(),
-        faults,
+        faults.faults(),
         verdict.bottleneck(),
-        resources);
+        resources,
+        faults.beforeFirstFault());
   }
 
   private static long percentile(Histogram histogram, double percentile) {

@@ -3,23 +3,34 @@ package io.plumb.fault;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.PublishTimeline;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Turns what a run recorded into one {@link FaultOutcome} per fault. Each applied fault owns the
- * messages due from its time (less the stall threshold, since a message sent just before a crash
- * stalls too) until the next fault's: their failures, stalls and losses are its own.
+ * Turns what a run recorded into one {@link FaultOutcome} per fault, and what happened before the
+ * first one. The windows never overlap, so the figures add up to the run's own:
+ *
+ * <ul>
+ *   <li>Each applied fault owns the messages due from its application (less the stall threshold: a
+ *       message due just before a crash is still in flight when it lands) until the next fault's
+ *       window begins: their failures, stalls and losses are its own. Messages due before the first
+ *       fault's window, warm-up included, belong to no fault ({@link BeforeFirstFault}).
+ *   <li>Each one-second period belongs to the fault that was the latest when it ended, so a period
+ *       that straddles two faults counts its duplicates and reorderings once; periods that ended
+ *       before the first fault belong to no fault.
+ * </ul>
+ *
+ * <p>The figures of each fault:
  *
  * <ul>
  *   <li>Unavailability starts at the first of those messages that failed or stalled (never before
  *       the fault) and ends with the first acknowledgement of a message due in a later slice.
  *   <li>Recovery ends at the start of the first period, after the fault, that with the period after
- *       it has consumer throughput within 10% of the mean before the first fault and an end-to-end
- *       p99 no more than 10% (and at least 1 ms) above the highest one-period p99 seen before it.
- *       The highest, not the p99 of the whole stretch: one second's p99 swings with the host, and a
- *       level that a healthy second before the fault did not keep would call the run unrecovered
- *       for noise.
+ *       it has consumer throughput within 10% of the median before the first fault and an
+ *       end-to-end p99 no more than 10% (and at least 1 ms) above the baseline: the medians of the
+ *       one-second figures before the first fault. The median, not the highest: a bar set by the
+ *       worst second before the fault gets more lenient the longer the run waits for its fault.
  * </ul>
  */
 public final class FaultAnalysis {
@@ -40,10 +51,11 @@ public final class FaultAnalysis {
 
   /**
    * @param measureStart the start of the measured phase on the run's clock
+   * @param timeline the publish timeline, with the run's lost messages counted in it
    * @param periods the measured periods, in order
    * @param drainDuplicates duplicates received after the last period (during the drain)
    */
-  public static List<FaultOutcome> outcomes(
+  public static FaultFigures figures(
       FaultPlan plan,
       List<FaultRecord> records,
       long measureStart,
@@ -56,6 +68,7 @@ public final class FaultAnalysis {
             .filter(FaultRecord::applied)
             .sorted(Comparator.comparingLong(FaultRecord::appliedAt))
             .toList();
+    long lookback = plan.stallAfter().toNanos();
     Baseline baseline = baseline(applied, periods);
     List<FaultOutcome> outcomes = new ArrayList<>();
     for (FaultRecord record : records) {
@@ -64,13 +77,14 @@ public final class FaultAnalysis {
         continue;
       }
       int position = applied.indexOf(record);
-      long lookback = plan.stallAfter().toNanos();
-      long from = position == 0 ? Long.MIN_VALUE : record.appliedAt() - lookback;
-      long until =
-          position + 1 < applied.size()
-              ? applied.get(position + 1).appliedAt() - lookback
-              : Long.MAX_VALUE;
       boolean last = position == applied.size() - 1;
+      long nextApplied = last ? Long.MAX_VALUE : applied.get(position + 1).appliedAt();
+      Window window =
+          new Window(
+              record.appliedAt() - lookback,
+              last ? Long.MAX_VALUE : nextApplied - lookback,
+              record.appliedAt(),
+              nextApplied);
       outcomes.add(
           outcome(
               record,
@@ -78,13 +92,66 @@ public final class FaultAnalysis {
               timeline,
               periods,
               baseline,
-              from,
-              until,
+              window,
               lookback,
               last ? drainDuplicates : 0,
               last ? drainOutOfOrder : 0));
     }
-    return outcomes;
+    Window before =
+        applied.isEmpty()
+            ? new Window(Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE)
+            : new Window(
+                Long.MIN_VALUE,
+                applied.get(0).appliedAt() - lookback,
+                Long.MIN_VALUE,
+                applied.get(0).appliedAt());
+    Tally tally = Tally.of(timeline, before);
+    long duplicates = applied.isEmpty() ? drainDuplicates : 0;
+    long outOfOrder = applied.isEmpty() ? drainOutOfOrder : 0;
+    for (Period period : periods) {
+      if (before.ownsPeriodEndingAt(period.end())) {
+        duplicates += period.stats().duplicates();
+        outOfOrder += period.stats().outOfOrder();
+      }
+    }
+    return new FaultFigures(
+        outcomes,
+        new BeforeFirstFault(tally.failures, tally.slow, tally.lost, duplicates, outOfOrder));
+  }
+
+  /**
+   * The stretch a fault owns: messages due in [{@code dueFrom}, {@code dueUntil}), periods that
+   * ended in ({@code periodsFrom}, {@code periodsUntil}]. Adjacent faults' windows meet exactly.
+   */
+  private record Window(long dueFrom, long dueUntil, long periodsFrom, long periodsUntil) {
+    int firstSlice(PublishTimeline.Snapshot timeline) {
+      return dueFrom == Long.MIN_VALUE ? 0 : timeline.sliceOf(dueFrom);
+    }
+
+    int endSlice(PublishTimeline.Snapshot timeline) {
+      return dueUntil == Long.MAX_VALUE ? timeline.slices() : timeline.sliceOf(dueUntil);
+    }
+
+    boolean ownsPeriodEndingAt(long end) {
+      return end > periodsFrom && end <= periodsUntil;
+    }
+  }
+
+  /** Failures, stalls, losses and the slowest publish of the messages due in a window. */
+  private record Tally(long failures, long slow, long lost, long longest) {
+    static Tally of(PublishTimeline.Snapshot timeline, Window window) {
+      long failures = 0;
+      long slow = 0;
+      long lost = 0;
+      long longest = 0;
+      for (int s = window.firstSlice(timeline); s < window.endSlice(timeline); s++) {
+        failures += timeline.failed()[s];
+        slow += timeline.stalled()[s];
+        lost += timeline.lost()[s];
+        longest = Math.max(longest, timeline.slowest()[s]);
+      }
+      return new Tally(failures, slow, lost, longest);
+    }
   }
 
   private static FaultOutcome outcome(
@@ -93,28 +160,18 @@ public final class FaultAnalysis {
       PublishTimeline.Snapshot timeline,
       List<Period> periods,
       Baseline baseline,
-      long from,
-      long until,
+      Window window,
       long lookback,
       long extraDuplicates,
       long extraOutOfOrder) {
     long applied = record.appliedAt();
-    int first = from == Long.MIN_VALUE ? 0 : timeline.sliceOf(from);
-    int end = until == Long.MAX_VALUE ? timeline.slices() : timeline.sliceOf(until);
-    long failures = 0;
-    long slow = 0;
-    long lost = 0;
-    long longest = 0;
-    for (int s = first; s < end; s++) {
-      failures += timeline.failed()[s];
-      slow += timeline.stalled()[s];
-      lost += timeline.lost()[s];
-      longest = Math.max(longest, timeline.slowest()[s]);
-    }
+    int first = window.firstSlice(timeline);
+    int end = window.endSlice(timeline);
+    Tally tally = Tally.of(timeline, window);
     Double unavailable = null;
     boolean availableAgain = true;
     int bad = -1;
-    for (int s = Math.max(first, timeline.sliceOf(applied - lookback)); s < end && bad < 0; s++) {
+    for (int s = first; s < end && bad < 0; s++) {
       if (timeline.failed()[s] > 0 || timeline.stalled()[s] > 0) {
         bad = s;
       }
@@ -142,19 +199,12 @@ public final class FaultAnalysis {
     long duplicates = extraDuplicates;
     long outOfOrder = extraOutOfOrder;
     for (Period period : periods) {
-      boolean mine =
-          period.end() > applied && (until == Long.MAX_VALUE || period.start() < until + lookback);
-      if (mine) {
+      if (window.ownsPeriodEndingAt(period.end())) {
         duplicates += period.stats().duplicates();
         outOfOrder += period.stats().outOfOrder();
       }
     }
-    Double recovery =
-        recovery(
-            applied,
-            until == Long.MAX_VALUE ? Long.MAX_VALUE : until + lookback,
-            periods,
-            baseline);
+    Double recovery = recovery(applied, window.periodsUntil(), periods, baseline);
     FaultSpec spec = record.spec();
     return new FaultOutcome(
         spec.index(),
@@ -168,14 +218,16 @@ public final class FaultAnalysis {
         record.undoneAt() == 0 ? null : (record.undoneAt() - measureStart) / 1e9,
         unavailable,
         availableAgain,
-        longest / 1e9,
+        tally.longest() / 1e9,
         recovery,
-        failures,
-        slow,
-        lost,
+        tally.failures(),
+        tally.slow(),
+        tally.lost(),
         duplicates,
         outOfOrder,
-        record.error());
+        record.error(),
+        baseline == null ? null : baseline.rate(),
+        baseline == null ? null : baseline.p99() / 1e9);
   }
 
   private static Double recovery(
@@ -200,7 +252,10 @@ public final class FaultAnalysis {
     return null;
   }
 
-  /** Mean throughput and highest one-period end-to-end p99 before the first fault. */
+  /**
+   * The medians of the one-second consumer throughput and end-to-end p99 before the first fault:
+   * what "recovered" means.
+   */
   private record Baseline(double rate, long p99) {
     boolean healthy(Period period) {
       if (period.stats().received() == 0) {
@@ -218,21 +273,32 @@ public final class FaultAnalysis {
       return null;
     }
     long firstFault = applied.get(0).appliedAt();
-    long highestP99 = 0;
-    long received = 0;
-    long nanos = 0;
+    List<Double> rates = new ArrayList<>();
+    List<Long> p99s = new ArrayList<>();
     for (Period period : periods) {
-      if (period.end() <= firstFault) {
-        highestP99 =
-            Math.max(highestP99, period.stats().endToEndLatency().getValueAtPercentile(99));
-        received += period.stats().received();
-        nanos += period.end() - period.start();
+      if (period.end() <= firstFault && period.end() > period.start()) {
+        rates.add(period.rate());
+        p99s.add(
+            period.stats().received() == 0
+                ? 0
+                : period.stats().endToEndLatency().getValueAtPercentile(99));
       }
     }
-    if (nanos == 0 || received == 0) {
+    if (rates.isEmpty() || rates.stream().allMatch(rate -> rate == 0)) {
       return null; // no whole period before the first fault: nothing to recover to
     }
-    return new Baseline(received / (nanos / 1e9), highestP99);
+    Collections.sort(rates);
+    Collections.sort(p99s);
+    return new Baseline(median(rates), Math.round(medianOfLongs(p99s)));
+  }
+
+  private static double median(List<Double> sorted) {
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
+  private static double medianOfLongs(List<Long> sorted) {
+    return median(sorted.stream().map(Long::doubleValue).toList());
   }
 
   private static FaultOutcome notApplied(FaultRecord record) {
@@ -256,6 +322,8 @@ public final class FaultAnalysis {
         0,
         0,
         0,
-        record.error());
+        record.error(),
+        null,
+        null);
   }
 }

@@ -16,18 +16,21 @@ import java.util.List;
  *     acknowledgement of a later one; null when no publish failed or stalled
  * @param availableAgain false when publishing had not resumed by the end of the run
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
- *     due while this fault was the latest
- * @param recoverySeconds from the fault until consumer throughput was back within 10% of its mean
- *     before the first fault and end-to-end p99 within 10% of the highest one-second p99 before it,
- *     for two periods in a row; null when they were not back before the next fault or the end
- * @param publishFailures sends that failed, of messages due while this fault was the latest
+ *     due in this fault's window
+ * @param recoverySeconds from the fault until consumer throughput was back within 10% of the
+ *     baseline and end-to-end p99 within 10% (or 1 ms) of the baseline, for two periods in a row;
+ *     null when they were not back before the next fault or the end
+ * @param publishFailures sends that failed, of messages due in this fault's window
  * @param slowPublishes sends acknowledged later than the plan's stall threshold
- * @param acknowledgedLost messages the broker acknowledged that no consumer received after the
- *     drain, of those due while this fault was the latest
- * @param duplicates deliveries of a message already received, while this fault was the latest
+ * @param acknowledgedLost messages the broker acknowledged and the run counts as lost, of those due
+ *     in this fault's window; summed over subscriptions, as the run's own {@code lost}
+ * @param duplicates deliveries of a message already received, in periods this fault owns
  * @param outOfOrder first deliveries that came after a later message of the same producer and
- *     partition, while this fault was the latest
+ *     partition, in periods this fault owns
  * @param error why the action or its undoing failed; null when both worked
+ * @param recoveryBaselineRate the median one-second consumer throughput (msg/s) before the first
+ *     fault, which recovery is judged against; null when no period preceded it
+ * @param recoveryBaselineP99Seconds the median one-second end-to-end p99 before the first fault
  */
 public record FaultOutcome(
     int index,
@@ -48,7 +51,9 @@ public record FaultOutcome(
     long acknowledgedLost,
     long duplicates,
     long outOfOrder,
-    String error) {
+    String error,
+    Double recoveryBaselineRate,
+    Double recoveryBaselineP99Seconds) {
 
   public FaultOutcome {
     nodes = List.copyOf(nodes);

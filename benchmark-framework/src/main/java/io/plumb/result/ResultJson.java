@@ -66,6 +66,8 @@ public final class ResultJson {
     if (!run.faults().isEmpty()) {
       // One entry per planned fault: what it hit, when, and what it cost (see FaultOutcome).
       json.set("faults", MAPPER.valueToTree(run.faults()));
+      // What no fault caused, so that these and the faults' figures add up to the counters.
+      json.set("beforeFirstFault", MAPPER.valueToTree(run.beforeFirstFault()));
     }
     ArrayNode errors = json.putArray("errors");
     run.errors().forEach(errors::add);

@@ -2,6 +2,7 @@ package io.plumb.result;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.bottleneck.BottleneckVerdict;
+import io.plumb.fault.BeforeFirstFault;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.resources.ResourceReport;
 import io.plumb.stats.PeriodStats;
@@ -21,6 +22,8 @@ import java.util.Map;
  * @param bottleneck who limited the rate, with the figures that decided it; null when nothing was
  *     judged (consumer-only runs, nothing measured)
  * @param resources the worker JVM's, the host's and the local brokers' resources while measuring
+ * @param beforeFirstFault what no fault caused: failures, losses and duplicates before the first
+ *     fault's window; {@link BeforeFirstFault#NOTHING} without a fault plan
  */
 public record RunReport(
     Workload workload,
@@ -43,10 +46,12 @@ public record RunReport(
     Instant endTime,
     List<FaultOutcome> faults,
     BottleneckVerdict bottleneck,
-    ResourceReport resources) {
+    ResourceReport resources,
+    BeforeFirstFault beforeFirstFault) {
 
   public RunReport {
     faults = List.copyOf(faults);
+    beforeFirstFault = beforeFirstFault == null ? BeforeFirstFault.NOTHING : beforeFirstFault;
     resources = resources == null ? ResourceReport.NONE : resources;
   }
 
@@ -92,7 +97,8 @@ public record RunReport(
         endTime,
         faults,
         null,
-        ResourceReport.NONE);
+        ResourceReport.NONE,
+        BeforeFirstFault.NOTHING);
   }
 
   public boolean complete() {

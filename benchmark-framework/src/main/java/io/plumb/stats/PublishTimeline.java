@@ -123,14 +123,16 @@ public final class PublishTimeline {
     }
 
     /**
-     * Counts an acknowledged message that no consumer received, known only once the run has
-     * drained, in the slice of its intended send time; ignored outside the timeline.
+     * Counts an acknowledged message the run counts as lost, known only once the run has drained,
+     * in the slice of its intended send time; one due outside the timeline goes to its first or
+     * last slice, so the timeline's losses always add up to the run's.
      */
     public void addLost(long intended) {
-      long slice = Math.floorDiv(intended - origin, SLICE_NANOS);
-      if (slice >= 0 && slice < slices()) {
-        lost[(int) slice]++;
+      if (slices() == 0) {
+        return;
       }
+      long slice = Math.floorDiv(intended - origin, SLICE_NANOS);
+      lost[(int) Math.max(0, Math.min(slices() - 1, slice))]++;
     }
 
     /** The slice holding intended time {@code time}, clamped to the timeline. */

@@ -376,26 +376,15 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
-  public PublishTimeline.Snapshot publishTimeline() {
-    return stats.inspect(
-        (publish, recorders) -> {
-          PublishTimeline.Snapshot timeline = publish.timeline();
-          if (timeline.slices() == 0) {
-            return timeline;
-          }
-          subscriptions.forEach(
-              (key, index) -> {
-                for (int i = 0; i < producers.size(); i++) {
-                  ProducerTask producer = producers.get(i);
-                  SequenceRanges missing =
-                      publish
-                          .ackedSequences(i)
-                          .minus(recorders[index].receivedFrom(producer.producerId()));
-                  missing.forEach(sequence -> timeline.addLost(producer.intendedTime(sequence)));
-                }
-              });
-          return timeline;
-        });
+  public PublishTimeline.Snapshot publishTimeline(
+      Map<Integer, List<SequenceRanges>> lostByProducer) {
+    PublishTimeline.Snapshot timeline = stats.inspect((publish, recorders) -> publish.timeline());
+    for (ProducerTask producer : producers) {
+      for (SequenceRanges lost : lostByProducer.getOrDefault(producer.producerId(), List.of())) {
+        lost.forEach(sequence -> timeline.addLost(producer.intendedTime(sequence)));
+      }
+    }
+    return timeline;
   }
 
   @Override

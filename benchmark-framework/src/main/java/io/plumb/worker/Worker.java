@@ -4,6 +4,7 @@ import io.plumb.resources.ResourceSource;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.PublishTimeline;
+import io.plumb.stats.SequenceRanges;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
 import io.plumb.worker.WorkerSpecs.DriverInfo;
 import io.plumb.worker.WorkerSpecs.DriverSetup;
@@ -144,10 +145,15 @@ public interface Worker extends AutoCloseable {
   }
 
   /**
-   * The publish timeline, with every acknowledged message that a subscription never received
-   * counted as lost in the slice of its intended send time; call once the run has drained.
+   * The publish timeline, with the given lost messages counted in the slices of their intended send
+   * times; call once the run has drained.
+   *
+   * @param lostByProducer per producer id, the sequence numbers the run counts as lost: one set per
+   *     subscription that missed them, so a message two subscriptions missed counts twice, as in
+   *     the run's own {@code lost}
    */
-  default PublishTimeline.Snapshot publishTimeline() {
+  default PublishTimeline.Snapshot publishTimeline(
+      Map<Integer, List<SequenceRanges>> lostByProducer) {
     return PublishTimeline.Snapshot.EMPTY;
   }
 

@@ -37,4 +37,34 @@ class LossBySequenceTest {
     assertEquals(1, DeliveryCount.outstanding(plan, totals));
     assertEquals(1, DeliveryCount.receivedUnacknowledged(plan, totals));
   }
+
+  @Test
+  void aSubscriptionMissesOnlyMessagesOfItsOwnTopic() {
+    RunPlan twoTopics =
+        new RunPlan(
+            List.of(new TopicSpec("a", 1), new TopicSpec("b", 1)),
+            List.of(new ConsumerSpec("a", "s"), new ConsumerSpec("b", "s")),
+            List.of(new ProducerSpec(0, "a"), new ProducerSpec(1, "b")),
+            Map.of("a/s", "a", "b/s", "b"),
+            1000);
+    // Each topic's subscription received all of its own topic's 100 messages but one.
+    Totals totals =
+        new Totals(
+            Map.of(0, SequenceRanges.range(0, 100), 1, SequenceRanges.range(0, 100)),
+            Map.of(),
+            Map.of(
+                "a/s", Map.of(0, SequenceRanges.range(0, 99)),
+                "b/s", Map.of(1, SequenceRanges.range(1, 100))),
+            0);
+
+    Map<String, Long> missing = new java.util.TreeMap<>();
+    DeliveryCount.forEachMissing(
+        twoTopics,
+        totals,
+        (subscription, producer, sequences) ->
+            missing.merge(subscription + " from " + producer, sequences.size(), Long::sum));
+
+    assertEquals(Map.of("a/s from 0", 1L, "b/s from 1", 1L), missing);
+    assertEquals(2, DeliveryCount.outstanding(twoTopics, totals));
+  }
 }

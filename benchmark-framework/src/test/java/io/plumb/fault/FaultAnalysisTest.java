@@ -58,7 +58,7 @@ class FaultAnalysisTest {
     }
 
     FaultOutcome outcome =
-        FaultAnalysis.outcomes(
+        FaultAnalysis.figures(
                 plan,
                 List.of(applied(fault)),
                 START,
@@ -66,6 +66,7 @@ class FaultAnalysisTest {
                 periods,
                 4,
                 0)
+            .faults()
             .get(0);
 
     assertEquals(2.5, outcome.unavailableSeconds(), 0.011);
@@ -94,8 +95,9 @@ class FaultAnalysisTest {
       periods.add(period(s, 1000, 5 * MS, 0));
     }
     FaultOutcome outcome =
-        FaultAnalysis.outcomes(
+        FaultAnalysis.figures(
                 plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+            .faults()
             .get(0);
     assertNull(outcome.unavailableSeconds());
     assertEquals(0.0, outcome.recoverySeconds(), 1e-9);
@@ -118,13 +120,118 @@ class FaultAnalysisTest {
       periods.add(period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
     }
     FaultOutcome outcome =
-        FaultAnalysis.outcomes(
+        FaultAnalysis.figures(
                 plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+            .faults()
             .get(0);
     assertFalse(outcome.availableAgain());
     assertEquals(10.0, outcome.unavailableSeconds(), 0.011);
     assertNull(outcome.recoverySeconds());
     assertEquals(10_000, outcome.publishFailures());
+  }
+
+  @Test
+  void warmUpAndPreFaultTroubleBelongToNoFaultAndEverythingAddsUp() {
+    long fault = START + 10 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START - 5 * SECOND; t < START + 20 * SECOND; t += MS) {
+      timeline.acknowledged(t, t + 2 * MS);
+    }
+    // Failures in the warm-up and 3 s into the measured phase: no fault's doing.
+    timeline.failed(START - 4 * SECOND);
+    timeline.failed(START + 3 * SECOND);
+    timeline.failed(fault + 100 * MS);
+    PublishTimeline.Snapshot snapshot = timeline.snapshot();
+    snapshot.addLost(START - 4 * SECOND);
+    snapshot.addLost(START + 2 * SECOND);
+    snapshot.addLost(fault + 200 * MS);
+    snapshot.addLost(fault - 500 * MS); // in flight when the fault landed (stall limit 1 s)
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      periods.add(period(s, 1000, 5 * MS, s == 4 || s == 12 ? 2 : 0));
+    }
+
+    FaultFigures figures =
+        FaultAnalysis.figures(plan, List.of(applied(fault)), START, snapshot, periods, 0, 0);
+
+    FaultOutcome outcome = figures.faults().get(0);
+    assertEquals(1, outcome.publishFailures());
+    assertEquals(2, outcome.acknowledgedLost());
+    assertEquals(2, outcome.duplicates());
+    BeforeFirstFault before = figures.beforeFirstFault();
+    assertEquals(2, before.publishFailures());
+    assertEquals(2, before.acknowledgedLost());
+    assertEquals(2, before.duplicates());
+  }
+
+  @Test
+  void aPeriodThatStraddlesTwoFaultsCountsForTheLaterOneOnly() {
+    FaultSpec second =
+        new FaultSpec(
+            2,
+            8,
+            Duration.ofSeconds(14),
+            FaultAction.KILL,
+            new FaultTarget(FaultTarget.Kind.NODE, Optional.of("3")),
+            Optional.of(Duration.ofSeconds(2)));
+    FaultPlan twoFaults =
+        new FaultPlan(
+            Path.of("plan.yaml"),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(30),
+            List.of(kill, second));
+    long first = START + 10 * SECOND;
+    long later = START + 14 * SECOND + 500 * MS;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START; t < START + 20 * SECOND; t += MS) {
+      timeline.acknowledged(t, t + 2 * MS);
+    }
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      periods.add(period(s, 1000, 5 * MS, s == 14 ? 7 : s == 11 ? 1 : 0));
+    }
+    FaultRecord secondRecord =
+        new FaultRecord(second, List.of("3"), null, later, later + 2 * SECOND, null);
+
+    FaultFigures figures =
+        FaultAnalysis.figures(
+            twoFaults,
+            List.of(applied(first), secondRecord),
+            START,
+            timeline.snapshot(),
+            periods,
+            5,
+            0);
+
+    assertEquals(1, figures.faults().get(0).duplicates(), "the period [11 s, 12 s) only");
+    assertEquals(7 + 5, figures.faults().get(1).duplicates(), "[14 s, 15 s) and the drain's");
+    assertEquals(0, figures.beforeFirstFault().duplicates());
+  }
+
+  @Test
+  void recoveryIsJudgedAgainstTheMedianSecondBeforeTheFaultNotTheWorstOne() {
+    long fault = START + 10 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START; t < START + 20 * SECOND; t += MS) {
+      timeline.acknowledged(t, t + 2 * MS);
+    }
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      // One noisy second before the fault (a burst at 200 ms p99); after the fault, 60 ms p99
+      // for three seconds: under the worst second before it, far above the usual 5 ms.
+      long p99 = s == 3 ? 200 * MS : s >= 10 && s < 13 ? 60 * MS : 5 * MS;
+      periods.add(period(s, s == 3 ? 3000 : 1000, p99, 0));
+    }
+
+    FaultOutcome outcome =
+        FaultAnalysis.figures(
+                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+            .faults()
+            .get(0);
+
+    assertEquals(3.0, outcome.recoverySeconds(), 1e-9, "back to 5 ms from 13 s on");
+    assertEquals(1000, outcome.recoveryBaselineRate(), 1e-9);
+    assertEquals(0.005, outcome.recoveryBaselineP99Seconds(), 0.0002);
   }
 
   /** The timeline after the drain: one acknowledged message, due at {@code intended}, lost. */

@@ -1,0 +1,25 @@
+package io.plumb.fault;
+
+/**
+ * What went wrong before the first fault's window (warm-up included): the part of the run's own
+ * counters that no fault caused, so that these figures and every fault's add up to the run's.
+ *
+ * @param publishFailures sends that failed, of messages due before the first fault's window
+ * @param slowPublishes sends acknowledged later than the plan's stall threshold, likewise
+ * @param acknowledgedLost acknowledged messages lost, of those due before the first fault's window
+ * @param duplicates deliveries of a message already received, in periods before the first fault
+ * @param outOfOrder out-of-order first deliveries in periods before the first fault
+ */
+public record BeforeFirstFault(
+    long publishFailures,
+    long slowPublishes,
+    long acknowledgedLost,
+    long duplicates,
+    long outOfOrder) {
+
+  public static final BeforeFirstFault NOTHING = new BeforeFirstFault(0, 0, 0, 0, 0);
+
+  public boolean anything() {
+    return publishFailures + slowPublishes + acknowledgedLost + duplicates + outOfOrder > 0;
+  }
+}
