@@ -98,7 +98,17 @@ public record SmokeRun(
    */
   public RunReport runWithFaults(
       Path driverFile, Path faultPlan, Map<String, String> overrides, Path scratch) {
+    return runWithFaults(1, driverFile, faultPlan, overrides, scratch);
+  }
+
+  /**
+   * The same over {@code topics} topics of this shape each: per-fault figures must keep each
+   * topic's messages to its own subscriptions.
+   */
+  public RunReport runWithFaults(
+      int topics, Path driverFile, Path faultPlan, Map<String, String> overrides, Path scratch) {
     return run(
+        topics,
         driverFile,
         overrides,
         scratch,
@@ -107,12 +117,17 @@ public record SmokeRun(
 
   private RunReport run(
       Path driverFile, Map<String, String> overrides, Path scratch, RunOptions base) {
+    return run(1, driverFile, overrides, scratch, base);
+  }
+
+  private RunReport run(
+      int topics, Path driverFile, Map<String, String> overrides, Path scratch, RunOptions base) {
     Path workloadFile = scratch.resolve("smoke-" + driverFile.getFileName());
     String yaml =
         String.join(
             "\n",
             "name: smoke",
-            "topics: 1",
+            "topics: " + topics,
             "partitionsPerTopic: " + partitions,
             "keyDistributor: KEY_ROUND_ROBIN",
             "messageSize: " + messageSize,
