@@ -20,10 +20,11 @@ WORKLOAD=workloads/faults-1kb-2k.yaml
 brokers=("$@")
 [ ${#brokers[@]} -gt 0 ] || brokers=(kafka pulsar rabbitmq nats redis)
 
-# Per broker, "driver file:plan" pairs: the durable file under the leader's death, then the weak
-# file under the fault that shows what it gives up.
+# Per broker, "driver file:plan[:workload]" entries: the durable file under the leader's death, then
+# the weak file under the fault that shows what it gives up; the workload is $WORKLOAD unless named
+# (faults-1kb-2k-2t4p: 2 topics of 4 partitions, where a leader's death stops only its partitions).
 declare -A pairs=(
-  [kafka]="kafka-replicated.yaml:kill-leader kafka-replicated.yaml:partition-leader kafka-replicated-weak.yaml:partition-leader"
+  [kafka]="kafka-replicated.yaml:kill-leader kafka-replicated.yaml:kill-leader:faults-1kb-2k-2t4p kafka-replicated.yaml:partition-leader kafka-replicated-weak.yaml:partition-leader"
   [pulsar]="pulsar-replicated.yaml:kill-leader"
   [rabbitmq]="rabbitmq-quorum-replicated.yaml:kill-leader rabbitmq-classic-weak.yaml:kill-leader"
   [nats]="nats-jetstream-replicated.yaml:kill-leader nats-jetstream-weak.yaml:kill-leader"
@@ -46,12 +47,13 @@ for broker in "${brokers[@]}"; do
   running="$broker"
   deploy/local/"$broker".sh start --nodes 3 >"$out/$broker-start.log" 2>&1
   for pair in ${pairs[$broker]}; do
-    file="${pair%%:*}"
-    plan="${pair##*:}"
-    name="$broker-${file%.yaml}-$plan"
+    IFS=: read -r file plan workload <<<"$pair"
+    workload="${workload:+workloads/$workload.yaml}"
+    workload="${workload:-$WORKLOAD}"
+    name="$broker-${file%.yaml}-$plan$([ "$workload" = "$WORKLOAD" ] || basename "$workload" .yaml | sed 's/^faults-1kb-2k//')"
     echo "   $name (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     bin/benchmark -d "driver-$broker/$file" --faults "faults/$plan.yaml" -o "$out/$name.json" \
-      "$WORKLOAD" >"$out/$name.log" 2>&1 || echo "   $name ended with status $?: see $out/$name.log"
+      "$workload" >"$out/$name.log" 2>&1 || echo "   $name ended with status $?: see $out/$name.log"
   done
   deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
   running=""
@@ -60,19 +62,22 @@ done
 python3 - "$out" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
-print("\n| broker | driver file | fault | nodes hit | unavailable (s) | recovered after (s) | acknowledged then lost | publish failures | duplicated | sent | complete |")
-print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+print("\n| broker | driver file | workload | fault | nodes hit | unavailable (s) | recovered after (s) | acknowledged then lost (fault / before it / run) | publish failures | duplicated | sent | complete |")
+print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
 for path in sorted(glob.glob(os.path.join(out, "*.json"))):
     r = json.load(open(path))
     name = os.path.basename(path)[:-5]
     broker = name.split("-", 1)[0]
     file = r["driverConfig"]["file"].split("/")[-1]
+    workload = r["workloadConfig"].get("name", "")
     c = r["counters"]
+    before = r.get("beforeFirstFault", {}).get("acknowledgedLost", 0)
     for f in r.get("faults", []):
         hit = ",".join(f["nodes"]) + (f" ({f['leaderMeaning']})" if f.get("leaderMeaning") else "")
         unavailable = "none" if f["unavailableSeconds"] is None else f"{f['unavailableSeconds']:.2f}" + ("" if f["availableAgain"] else " (not again)")
         recovered = "no" if f["recoverySeconds"] is None else f"{f['recoverySeconds']:.1f}"
         error = f" — {f['error']}" if f.get("error") else ""
-        print(f"| {broker} | {file} | {f['action']} {f['target']} | {hit} | {unavailable} | {recovered} | {f['acknowledgedLost']:,} | {f['publishFailures']:,} | {f['duplicates']:,} | {c['sent']:,} | {r['complete']}{error} |")
+        lost = f"{f['acknowledgedLost']:,} / {before:,} / {c['lost']:,}"
+        print(f"| {broker} | {file} | {workload} | {f['action']} {f['target']} | {hit} | {unavailable} | {recovered} | {lost} | {f['publishFailures']:,} | {f['duplicates']:,} | {c['sent']:,} | {r['complete']}{error} |")
 PY
 echo "(results and consoles in $out)"
