@@ -1,5 +1,6 @@
 package io.plumb.load;
 
+import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.StatsCollector;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +88,19 @@ public final class LoadGenerator {
     return sum;
   }
 
-  /** Total nanoseconds producer threads spent inside drivers' send(). */
+  /** The producer threads' wall, CPU and run-queue time so far, summed. */
+  public ProducerThreadTimes threadTimes() {
+    ProducerThreadTimes sum = ProducerThreadTimes.NONE;
+    for (ProducerLoop loop : loops) {
+      sum = sum.plus(loop.threadTimes());
+    }
+    return sum;
+  }
+
+  /**
+   * Total nanoseconds producer threads spent inside drivers' send() calls (not in Plumb's own work
+   * per message, nor waiting for the schedule).
+   */
   public long nanosInSend() {
     long sum = 0;
     for (ProducerLoop loop : loops) {
