@@ -33,7 +33,9 @@ import java.util.Map;
  *       core and off-core time inside send() cannot be told apart (undecided when it is most).
  * </ul>
  *
- * The worker's CPU share of its host and the steal are quoted when sampled; they do not decide.
+ * The hosts' CPU pressure (the share of time some task waited for a CPU), the worker's CPU share of
+ * its host and the steal are quoted when sampled; they do not decide (they count every process, not
+ * the producer threads).
  *
  * @param kind the finding
  * @param reason one sentence with the figures that decided it
@@ -107,6 +109,9 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
       }
       figures.put("producerThreadTimeInSendPercent", t.sendShare() * 100);
       figures.put("producerThreadBlockedInSendPercent", t.sendBlockedShare() * 100);
+      if (!Double.isNaN(t.hostCpuWaitShare())) {
+        figures.put("hostCpuPressureSomePercent", t.hostCpuWaitShare() * 100);
+      }
     }
     if (!Double.isNaN(e.workerCpuShare())) {
       figures.put("workerCpuPercentOfHost", e.workerCpuShare() * 100);

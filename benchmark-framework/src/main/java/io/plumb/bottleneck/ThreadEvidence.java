@@ -10,14 +10,27 @@ import io.plumb.stats.ProducerThreadTimes;
  * @param sendNanos time inside the driver's send() calls only
  * @param cpuNanos CPU time the threads ran
  * @param runDelayNanos time they were runnable but waited for a core, or -1 when unknown
+ * @param hostCpuWaitShare share of the time some task on the producers' hosts waited for a CPU
+ *     (Linux's CPU pressure "some"), or NaN when unknown; quoted, never decisive (it counts every
+ *     process's waiting, not the producers')
  */
-public record ThreadEvidence(long wallNanos, long sendNanos, long cpuNanos, long runDelayNanos) {
+public record ThreadEvidence(
+    long wallNanos, long sendNanos, long cpuNanos, long runDelayNanos, double hostCpuWaitShare) {
   /** No producer thread was measured. */
   public static final ThreadEvidence NONE = new ThreadEvidence(0, 0, 0, -1);
 
+  /** Threads' times without the hosts' CPU pressure. */
+  public ThreadEvidence(long wallNanos, long sendNanos, long cpuNanos, long runDelayNanos) {
+    this(wallNanos, sendNanos, cpuNanos, runDelayNanos, Double.NaN);
+  }
+
   public static ThreadEvidence of(ProducerThreadTimes times, long sendNanos) {
+    double pressure =
+        times.hostCpuWaitNanos() >= 0 && times.hostWallNanos() > 0
+            ? Math.min(1, (double) times.hostCpuWaitNanos() / times.hostWallNanos())
+            : Double.NaN;
     return new ThreadEvidence(
-        times.wallNanos(), sendNanos, times.cpuNanos(), times.runDelayNanos());
+        times.wallNanos(), sendNanos, times.cpuNanos(), times.runDelayNanos(), pressure);
   }
 
   public boolean measured() {
@@ -73,10 +86,17 @@ public record ThreadEvidence(long wallNanos, long sendNanos, long cpuNanos, long
             : String.format(
                 "producer threads ran %.0f%% of their time (this host does not report time waiting for a core)",
                 100 * onCpuShare());
+    String host =
+        Double.isNaN(hostCpuWaitShare)
+            ? ""
+            : String.format(
+                "; on the host some task waited for a CPU %.0f%% of the time",
+                100 * hostCpuWaitShare);
     return cpu
         + String.format(
             "; send() blocked %.0f%% of the time (inside send() %.0f%%)",
-            100 * sendBlockedShare(), 100 * sendShare());
+            100 * sendBlockedShare(), 100 * sendShare())
+        + host;
   }
 
   private double share(long nanos) {

@@ -13,6 +13,8 @@ import java.util.List;
 public final class LoadGenerator {
   private final List<ProducerLoop> loops = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
+  private final long createdNanos = System.nanoTime();
+  private final long createdPressure = HostCpuPressure.someWaitNanos();
 
   /**
    * @param ratePerProducer messages per second for each producer
@@ -88,13 +90,19 @@ public final class LoadGenerator {
     return sum;
   }
 
-  /** The producer threads' wall, CPU and run-queue time so far, summed. */
+  /**
+   * The producer threads' wall, CPU and run-queue time so far, summed, with the host's CPU pressure
+   * since this generator was made.
+   */
   public ProducerThreadTimes threadTimes() {
     ProducerThreadTimes sum = ProducerThreadTimes.NONE;
     for (ProducerLoop loop : loops) {
       sum = sum.plus(loop.threadTimes());
     }
-    return sum;
+    long pressure = HostCpuPressure.someWaitNanos();
+    return sum.onHost(
+        System.nanoTime() - createdNanos,
+        pressure >= 0 && createdPressure >= 0 ? pressure - createdPressure : -1);
   }
 
   /**

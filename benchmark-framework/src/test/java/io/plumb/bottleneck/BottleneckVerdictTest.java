@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.stats.ProducerThreadTimes;
 import org.junit.jupiter.api.Test;
 
 /** The rules of {@link BottleneckVerdict} on given evidence. */
@@ -107,6 +108,20 @@ class BottleneckVerdictTest {
     // Off a core 60% of the time, all inside send(): waiting or blocked, no one can say.
     BottleneckVerdict inside = behind(threads(90, 40, -1));
     assertEquals(BottleneckVerdict.Kind.UNDECIDED, inside.kind(), inside.reason());
+  }
+
+  @Test
+  void theHostsCpuPressureIsQuotedButDoesNotDecide() {
+    // Threads blocked in send() on a host where some task waited for a CPU 85% of the time: the
+    // pressure is other processes', the producer threads themselves hardly waited.
+    ProducerThreadTimes times =
+        new ProducerThreadTimes(10 * S, 4 * S / 10, 2 * S / 10, 10 * S, 85 * S / 10);
+    BottleneckVerdict verdict = behind(ThreadEvidence.of(times, 95 * S / 10));
+    assertEquals(BottleneckVerdict.Kind.BROKER_PUSHBACK, verdict.kind(), verdict.reason());
+    assertTrue(
+        verdict.reason().contains("; on the host some task waited for a CPU 85% of the time"),
+        verdict.reason());
+    assertEquals(85.0, verdict.figures().get("hostCpuPressureSomePercent"), 1e-9);
   }
 
   @Test

@@ -18,8 +18,9 @@ class PeriodWireTest {
   void producerThreadTimesCrossTheWireUnchanged() throws Exception {
     for (ProducerThreadTimes times :
         new ProducerThreadTimes[] {
-          new ProducerThreadTimes(2_000_000_000L, 960_000_000L, 1_040_000_000L),
-          new ProducerThreadTimes(1_000_000_000L, 300_000_000L, -1)
+          new ProducerThreadTimes(
+              2_000_000_000L, 960_000_000L, 1_040_000_000L, 1_000_000_000L, 850_000_000L),
+          new ProducerThreadTimes(1_000_000_000L, 300_000_000L, -1, 1_000_000_000L, -1)
         }) {
       PeriodStats sent =
           new PeriodStats.Builder()
