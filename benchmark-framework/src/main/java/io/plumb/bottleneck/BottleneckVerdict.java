@@ -7,22 +7,35 @@ import java.util.Map;
 /**
  * Who limited a run or a search probe, decided the same way for both: whether producers kept their
  * schedule, and when they did not, whether this host could not generate the load or the broker
- * pushed back.
+ * pushed back. The reason names the evidence in one line.
  *
  * <p>Producers fell behind when they sent under 98% of the target and ended more than 50 ms of
  * messages (and 20) behind it (a thread descheduled just before the end shortens the count but
  * catches up at once; one that cannot keep up stays behind), or when their sends were grossly late
- * (send delay p50 over 50 ms or p99 over 1 s). Then:
+ * (send delay p50 over 50 ms or p99 over 1 s). Then the producer threads' own time decides (see
+ * {@link ThreadEvidence}): the share of their wall time they <i>waited for a core</i> (runnable,
+ * not running: Linux's per-thread run-queue time) against the share <i>send() kept them blocked</i>
+ * (inside the driver's send(), neither running nor waiting for a core):
  *
  * <ul>
- *   <li><b>pushed back by the broker</b> when the driver's send() held the producer threads more
- *       than half the time (publish calls blocked: the client's buffer was full or it waited for
- *       the broker), or the broker acknowledged under 98% of what was sent (acknowledgements
- *       slowed);
- *   <li><b>generator-bound</b> otherwise: the threads were free to send and still missed their
- *       schedule, so this host's CPU (its own load, the hypervisor's steal) was the limit. The
- *       worker's CPU and the steal are quoted when sampled.
+ *   <li><b>generator-bound</b> when the threads were off a core under 20% of the time (they ran all
+ *       along: the work per message, Plumb's and the client library's, is more than this host's
+ *       threads can do at this rate), or when they waited for a core at least twice as long as
+ *       send() blocked them (they wanted the CPU and did not get it: other processes, too few
+ *       cores, steal);
+ *   <li><b>pushed back by the broker</b> when send() blocked them at least twice as long as they
+ *       waited for a core (the client's buffer was full or it waited for the broker), or when the
+ *       broker acknowledged under 98% of what was sent (acknowledgements slowed) and the threads
+ *       were not starved;
+ *   <li><b>undecided</b> otherwise: both causes within a factor of two of each other, slow
+ *       acknowledgements from starved threads, or no thread times (then the reason says so). Where
+ *       a host does not report run-queue time, off-core time outside send() counts as waiting for a
+ *       core and off-core time inside send() cannot be told apart (undecided when it is most).
  * </ul>
+ *
+ * The hosts' CPU pressure (the share of time some task waited for a CPU), the worker's CPU share of
+ * its host and the steal are quoted when sampled; they do not decide (they count every process, not
+ * the producer threads).
  *
  * @param kind the finding
  * @param reason one sentence with the figures that decided it
@@ -42,10 +55,11 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
   public static final long MAX_SEND_DELAY_P50_NANOS = 50_000_000;
   public static final long MAX_SEND_DELAY_P99_NANOS = 1_000_000_000;
 
-  /**
-   * send() holding producer threads more than this share of the time is the client pushing back.
-   */
-  public static final double CLIENT_HELD_SHARE = 0.5;
+  /** Threads off a core less than this share of their time ran all along: they were CPU-bound. */
+  public static final double MIN_OFF_CPU_SHARE = 0.2;
+
+  /** One cause must hold the threads this many times longer than the other to decide. */
+  public static final double DOMINANCE = 2;
 
   public enum Kind {
     /** Producers kept their schedule: the figures measure the driver and broker. */
@@ -53,7 +67,9 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
     /** Producers fell behind while free to send: the host could not generate the load. */
     GENERATOR_BOUND("generator-bound"),
     /** Producers fell behind because publish calls blocked or acknowledgements slowed. */
-    BROKER_PUSHBACK("pushed back by the broker");
+    BROKER_PUSHBACK("pushed back by the broker"),
+    /** Producers fell behind and the evidence points both ways (or is missing). */
+    UNDECIDED("undecided");
 
     private final String label;
 
@@ -84,7 +100,19 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
     }
     figures.put("sendDelayP50Ms", e.sendDelayP50Nanos() / 1e6);
     figures.put("sendDelayP99Ms", e.sendDelayP99Nanos() / 1e6);
-    figures.put("producerThreadTimeInSendPercent", e.sendThreadShare() * 100);
+    ThreadEvidence t = e.threads();
+    if (t.measured()) {
+      figures.put("producerThreadOnCpuPercent", t.onCpuShare() * 100);
+      if (t.runDelayKnown()) {
+        figures.put("producerThreadWaitedForCpuPercent", t.waitedForCpuShare() * 100);
+        figures.put("producerThreadCpuGotOfAskedPercent", t.cpuGotShare() * 100);
+      }
+      figures.put("producerThreadTimeInSendPercent", t.sendShare() * 100);
+      figures.put("producerThreadBlockedInSendPercent", t.sendBlockedShare() * 100);
+      if (!Double.isNaN(t.hostCpuWaitShare())) {
+        figures.put("hostCpuPressureSomePercent", t.hostCpuWaitShare() * 100);
+      }
+    }
     if (!Double.isNaN(e.workerCpuShare())) {
       figures.put("workerCpuPercentOfHost", e.workerCpuShare() * 100);
     }
@@ -117,30 +145,54 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
             e.lagAtEnd() >= 0 ? String.format(", %d messages behind at the end", e.lagAtEnd()) : "",
             e.sendDelayP50Nanos() / 1e6,
             e.sendDelayP99Nanos() / 1e6);
-    boolean held = e.sendThreadShare() > CLIENT_HELD_SHARE;
+    String evidence = t.describe() + hostFigures(e);
+    Kind threads = threadsSay(t);
     boolean acknowledgementsSlowed =
         e.achievedRate() > 0 && e.acknowledgedRate() < e.achievedRate() * MIN_SEND_SHARE_OF_TARGET;
-    if (held || acknowledgementsSlowed) {
-      String why =
-          held
-              ? String.format(
-                  "Producer threads spent %.0f%% of their time inside the driver's send(): the client held them (broker backpressure or client limits)",
-                  e.sendThreadShare() * 100)
-              : String.format(
-                  "The broker acknowledged only %.0f msg/s of the %.0f sent",
-                  e.acknowledgedRate(), e.achievedRate());
-      return new BottleneckVerdict(Kind.BROKER_PUSHBACK, behind + ". " + why + ".", figures);
+    if (acknowledgementsSlowed) {
+      String acks =
+          String.format(
+              "the broker acknowledged only %.0f msg/s of the %.0f sent",
+              e.acknowledgedRate(), e.achievedRate());
+      Kind kind =
+          threads == Kind.GENERATOR_BOUND && starved(t) ? Kind.UNDECIDED : Kind.BROKER_PUSHBACK;
+      return new BottleneckVerdict(
+          kind, behind + ". " + kind.label() + ": " + acks + "; " + evidence + ".", figures);
     }
     return new BottleneckVerdict(
-        Kind.GENERATOR_BOUND,
-        behind
-            + String.format(
-                ". Their threads spent only %.0f%% of the time in send()%s: this host could not generate the load.",
-                e.sendThreadShare() * 100, hostFigures(e)),
-        figures);
+        threads, behind + ". " + threads.label() + ": " + evidence + ".", figures);
   }
 
-  private static String hostFigures(ScheduleEvidence e) {
+  /**
+   * What the producer threads' time says held them (the rules in the class comment); never
+   * KEPT_SCHEDULE.
+   */
+  public static Kind threadsSay(ThreadEvidence t) {
+    if (!t.measured()) {
+      return Kind.UNDECIDED;
+    }
+    double offCpu = 1 - t.onCpuShare();
+    if (offCpu < MIN_OFF_CPU_SHARE) {
+      return Kind.GENERATOR_BOUND;
+    }
+    double blocked = t.sendBlockedShare();
+    double waited = t.runDelayKnown() ? t.waitedForCpuShare() : offCpu - blocked;
+    if (waited >= DOMINANCE * blocked) {
+      return Kind.GENERATOR_BOUND;
+    }
+    if (t.runDelayKnown() && blocked >= DOMINANCE * waited) {
+      return Kind.BROKER_PUSHBACK;
+    }
+    return Kind.UNDECIDED;
+  }
+
+  /** The threads waited for a core, not merely ran all along. */
+  private static boolean starved(ThreadEvidence t) {
+    return t.runDelayKnown() && t.waitedForCpuShare() >= MIN_OFF_CPU_SHARE;
+  }
+
+  /** The host's figures as a clause to append (", the worker used ..., steal ..."), or "". */
+  public static String hostFigures(ScheduleEvidence e) {
     StringBuilder host = new StringBuilder();
     if (!Double.isNaN(e.workerCpuShare())) {
       host.append(

@@ -10,7 +10,7 @@ package io.plumb.bottleneck;
  * @param lagAtEnd scheduled messages not yet sent when the measured time ended, or -1 when unknown
  * @param sendDelayP50Nanos median of actual minus intended send time
  * @param sendDelayP99Nanos p99 of actual minus intended send time
- * @param sendThreadShare share of producer-thread time spent inside the driver's send()
+ * @param threads where the producer threads' time went (CPU, waiting for a core, inside send())
  * @param workerCpuShare the worker JVM's CPU over the measured time, as a share of all the host's
  *     cores (0 to 1), or NaN when not sampled (remote workers)
  * @param stealShare the share of the host's CPU time the hypervisor took (steal), or NaN
@@ -22,21 +22,6 @@ public record ScheduleEvidence(
     long lagAtEnd,
     long sendDelayP50Nanos,
     long sendDelayP99Nanos,
-    double sendThreadShare,
+    ThreadEvidence threads,
     double workerCpuShare,
-    double stealShare) {
-
-  /** The same evidence with the host's figures, once the resource sampler has them. */
-  public ScheduleEvidence withHost(double cpuShare, double steal) {
-    return new ScheduleEvidence(
-        targetRate,
-        achievedRate,
-        acknowledgedRate,
-        lagAtEnd,
-        sendDelayP50Nanos,
-        sendDelayP99Nanos,
-        sendThreadShare,
-        cpuShare,
-        steal);
-  }
-}
+    double stealShare) {}

@@ -175,6 +175,10 @@ final class ConsoleReporter implements RunListener {
         && report.bottleneck() != null
         && report.bottleneck().kind() == BottleneckVerdict.Kind.BROKER_PUSHBACK) {
       out.println("Verdict      PUSHED BACK BY THE BROKER: " + report.bottleneck().reason());
+    } else if (report.generatorBoundReasons().isEmpty()
+        && report.bottleneck() != null
+        && report.bottleneck().kind() == BottleneckVerdict.Kind.UNDECIDED) {
+      out.println("Verdict      UNDECIDED: " + report.bottleneck().reason());
     } else if (report.generatorBoundReasons().isEmpty()) {
       out.printf(
           "Verdict      the generator kept to its schedule (send delay p99 %s ms): these figures measure the driver and broker%n",

@@ -13,8 +13,10 @@ import java.util.Map;
  * <p>Who limited the rate is the {@link BottleneckVerdict}, decided exactly as for a search probe.
  * One question is a single run's own: whether producers that kept the rate sent so late that the
  * latency tail is partly the generator's lateness (send delay p99 over 1 ms and a quarter or more
- * of the publish latency p99, while send() did not hold the threads: then the lateness is this
- * host's, not the broker's pushing back).
+ * of the publish latency p99). Whose lateness it was is decided by the producer threads' time as
+ * {@link BottleneckVerdict#threadsSay} rules: the generator's when they waited for a core (or ran
+ * all along), not the generator's when send() blocked them (a client that blocks in bursts pushes
+ * back; the tail is the broker's to own), undecided when the evidence is mixed.
  *
  * @param reasons empty when the generator kept up
  * @param bottleneck who limited the rate, with the figures that decided it
@@ -39,61 +41,37 @@ public record GeneratorVerdict(List<String> reasons, BottleneckVerdict bottlenec
     return !reasons.isEmpty();
   }
 
-  /**
-   * The verdict from the run's totals alone, with no lag figure or host sample: a shortfall of the
-   * rate decides by itself.
-   *
-   * @param targetRate messages per second asked for
-   * @param sent messages sent during the measured phase
-   * @param seconds length of the measured phase
-   * @param sendDelayP99Nanos p99 of actual minus intended send time
-   * @param publishP99Nanos p99 of publish latency (from the intended send time)
-   * @param sendThreadShare fraction of producer-thread time spent inside drivers' send()
-   */
-  static GeneratorVerdict judge(
-      double targetRate,
-      long sent,
-      double seconds,
-      long sendDelayP99Nanos,
-      long publishP99Nanos,
-      double sendThreadShare) {
-    double achieved = seconds > 0 ? sent / seconds : 0;
-    return judge(
-        new ScheduleEvidence(
-            targetRate,
-            achieved,
-            achieved,
-            -1,
-            0,
-            sendDelayP99Nanos,
-            sendThreadShare,
-            Double.NaN,
-            Double.NaN),
-        publishP99Nanos);
-  }
-
   static GeneratorVerdict judge(ScheduleEvidence evidence, long publishP99Nanos) {
     BottleneckVerdict bottleneck = BottleneckVerdict.judge(evidence);
     if (bottleneck.kind() == BottleneckVerdict.Kind.GENERATOR_BOUND) {
       return new GeneratorVerdict(List.of(bottleneck.reason()), bottleneck);
     }
     long sendDelayP99 = evidence.sendDelayP99Nanos();
-    if (bottleneck.keptSchedule()
-        && evidence.sendThreadShare() <= BottleneckVerdict.CLIENT_HELD_SHARE
-        && sendDelayP99 > MATERIAL_SEND_DELAY_NANOS
-        && sendDelayP99 > MATERIAL_SHARE_OF_PUBLISH_P99 * publishP99Nanos) {
-      String late =
-          String.format(
-              "producers kept the rate but sent late: send delay p99 %.2f ms is %.0f%% of the publish latency p99 (%.2f ms), so that tail is partly the generator's.",
-              sendDelayP99 / 1e6,
-              100.0 * sendDelayP99 / Math.max(1, publishP99Nanos),
-              publishP99Nanos / 1e6);
-      Map<String, Double> figures = new LinkedHashMap<>(bottleneck.figures());
-      figures.put("publishP99Ms", publishP99Nanos / 1e6);
-      return new GeneratorVerdict(
-          List.of(late),
-          new BottleneckVerdict(BottleneckVerdict.Kind.GENERATOR_BOUND, late, figures));
+    if (!bottleneck.keptSchedule()
+        || sendDelayP99 <= MATERIAL_SEND_DELAY_NANOS
+        || sendDelayP99 <= MATERIAL_SHARE_OF_PUBLISH_P99 * publishP99Nanos) {
+      return new GeneratorVerdict(List.of(), bottleneck);
     }
-    return new GeneratorVerdict(List.of(), bottleneck);
+    BottleneckVerdict.Kind whose = BottleneckVerdict.threadsSay(evidence.threads());
+    String late =
+        String.format(
+            "producers kept the rate but sent late: send delay p99 %.2f ms is %.0f%% of the publish latency p99 (%.2f ms); %s: %s%s.",
+            sendDelayP99 / 1e6,
+            100.0 * sendDelayP99 / Math.max(1, publishP99Nanos),
+            publishP99Nanos / 1e6,
+            switch (whose) {
+              case GENERATOR_BOUND -> "that tail is partly the generator's";
+              case BROKER_PUSHBACK -> "send() blocked, so that tail is the client's and broker's";
+              default -> "undecided whose";
+            },
+            evidence.threads().describe(),
+            BottleneckVerdict.hostFigures(evidence));
+    Map<String, Double> figures = new LinkedHashMap<>(bottleneck.figures());
+    figures.put("publishP99Ms", publishP99Nanos / 1e6);
+    BottleneckVerdict.Kind kind =
+        whose == BottleneckVerdict.Kind.BROKER_PUSHBACK ? bottleneck.kind() : whose;
+    BottleneckVerdict verdict = new BottleneckVerdict(kind, late, figures);
+    return new GeneratorVerdict(
+        whose == BottleneckVerdict.Kind.GENERATOR_BOUND ? List.of(late) : List.of(), verdict);
   }
 }

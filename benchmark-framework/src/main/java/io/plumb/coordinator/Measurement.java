@@ -1,7 +1,9 @@
 package io.plumb.coordinator;
 
+import io.plumb.bottleneck.ThreadEvidence;
 import io.plumb.result.PeriodSample;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.ProducerThreadTimes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -59,6 +61,15 @@ final class Measurement {
       nanos += sample.stats().producerBlockedNanos();
     }
     return nanos;
+  }
+
+  /** Where producer threads' time went during the measured phase. */
+  ThreadEvidence measuredProducerThreads() {
+    ProducerThreadTimes times = ProducerThreadTimes.NONE;
+    for (PeriodSample sample : samples) {
+      times = times.plus(sample.stats().producerThreads());
+    }
+    return ThreadEvidence.of(times, measuredNanosInSend());
   }
 
   /** Acknowledgements received during the measured phase's periods. */

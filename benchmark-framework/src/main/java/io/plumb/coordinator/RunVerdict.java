@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.plumb.bottleneck.ScheduleEvidence;
+import io.plumb.bottleneck.ThreadEvidence;
 import io.plumb.fault.FaultFigures;
 import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
@@ -37,12 +38,9 @@ final class RunVerdict {
     Workload workload = run.workload();
     Measurement measurement = run.measurement();
     double measured = measurement.measuredSeconds();
-    double sendShare =
-        measured > 0
-            ? Math.min(
-                1,
-                measurement.measuredNanosInSend() / 1e9 / measured / Math.max(1, threadsUsed(run)))
-            : 0;
+    // Shares of the producer threads' own wall time, each thread measured on the host that ran it.
+    ThreadEvidence threads = measurement.measuredProducerThreads();
+    double sendShare = threads.sendShare();
     ResourceReport resources = resourceSteps.report();
     GeneratorVerdict verdict =
         measured > 0 && !workload.consumerOnly()
@@ -54,7 +52,7 @@ final class RunVerdict {
                     resourceSteps.lagAtEnd(),
                     percentile(measurement.measured().sendDelay(), 50),
                     percentile(measurement.measured().sendDelay(), 99),
-                    sendShare,
+                    threads,
                     resources.workerShareOfHost(),
                     resources.stealShare()),
                 percentile(measurement.measured().publishLatency(), 99))
@@ -93,11 +91,6 @@ final class RunVerdict {
         new LinkedHashMap<>(Environment.describe(run.options().pacing()));
     environment.put("setup", run.setupFigures().describe());
     return environment;
-  }
-
-  private static int threadsUsed(RunContext run) {
-    int producers = run.plan() == null ? 1 : run.plan().producers().size();
-    return Math.max(1, Math.min(producers, Runtime.getRuntime().availableProcessors()));
   }
 
   private static JsonNode workloadConfig(Workload workload) {

@@ -1,5 +1,6 @@
 package io.plumb.load;
 
+import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.StatsCollector;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,8 @@ import java.util.List;
 public final class LoadGenerator {
   private final List<ProducerLoop> loops = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
+  private final long createdNanos = System.nanoTime();
+  private final long createdPressure = HostCpuPressure.someWaitNanos();
 
   /**
    * @param ratePerProducer messages per second for each producer
@@ -87,7 +90,25 @@ public final class LoadGenerator {
     return sum;
   }
 
-  /** Total nanoseconds producer threads spent inside drivers' send(). */
+  /**
+   * The producer threads' wall, CPU and run-queue time so far, summed, with the host's CPU pressure
+   * since this generator was made.
+   */
+  public ProducerThreadTimes threadTimes() {
+    ProducerThreadTimes sum = ProducerThreadTimes.NONE;
+    for (ProducerLoop loop : loops) {
+      sum = sum.plus(loop.threadTimes());
+    }
+    long pressure = HostCpuPressure.someWaitNanos();
+    return sum.onHost(
+        System.nanoTime() - createdNanos,
+        pressure >= 0 && createdPressure >= 0 ? pressure - createdPressure : -1);
+  }
+
+  /**
+   * Total nanoseconds producer threads spent inside drivers' send() calls (not in Plumb's own work
+   * per message, nor waiting for the schedule).
+   */
   public long nanosInSend() {
     long sum = 0;
     for (ProducerLoop loop : loops) {

@@ -1,6 +1,7 @@
 package io.plumb.load;
 
 import io.plumb.stats.EventRing;
+import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.StatsCollector;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -42,8 +43,11 @@ final class ProducerLoop implements Runnable {
   @SuppressWarnings("unused")
   private long sent;
 
+  // Time inside the driver's send() only: from the reading just before it to the one after.
   @SuppressWarnings("unused")
   private long nanosInSend;
+
+  private volatile ProducerThreadClock threadClock;
 
   /**
    * @param pacing how to wait between sends
@@ -92,6 +96,7 @@ final class ProducerLoop implements Runnable {
 
   @Override
   public void run() {
+    threadClock = ProducerThreadClock.forCurrentThread();
     EventRing ring = stats.loopRing();
     pacer.onThreadStart();
     for (ProducerTask task : heap) {
@@ -118,15 +123,22 @@ final class ProducerLoop implements Runnable {
       // send() returns, and a snapshot must never hold an acknowledgement of an uncounted send.
       SENT.setOpaque(this, ++sentCount);
       ring.deferTimes();
-      task.sendNext(now);
+      long sentAt = task.sendNext();
       long after = clock.now();
       ring.stampDeferred(after);
-      inSend += after - now;
+      inSend += after - sentAt;
       now = after;
       IN_SEND.setOpaque(this, inSend);
       siftDown(0);
     }
     ring.flush();
+    threadClock.finish();
+  }
+
+  /** This loop's thread's times so far, or none before it started. */
+  ProducerThreadTimes threadTimes() {
+    ProducerThreadClock started = threadClock;
+    return started == null ? ProducerThreadTimes.NONE : started.read();
   }
 
   private void applyRate(long now) {

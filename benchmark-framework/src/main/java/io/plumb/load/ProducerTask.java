@@ -95,11 +95,11 @@ public final class ProducerTask implements SendListener {
   }
 
   /**
-   * Sends the next scheduled message; {@code now} is the actual send time. The loop defers the
-   * ring's times around this call, so completions and deliveries inside send() are stamped with the
-   * loop's next clock reading.
+   * Sends the next scheduled message and returns the clock's reading just before the driver's
+   * send(), which is the actual send time. The loop defers the ring's times around this call, so
+   * completions and deliveries inside send() are stamped with the loop's next clock reading.
    */
-  void sendNext(long now) {
+  long sendNext() {
     long sequence = nextSequence++;
     byte[] payload =
         buffer.holding(bodies.length == 1 ? bodies[0] : bodies[bodyPicker.nextInt(bodies.length)]);
@@ -110,13 +110,17 @@ public final class ProducerTask implements SendListener {
         producerId,
         sequence,
         schedule.intendedTime(sequence));
+    String key = keys.next();
+    // Read after Plumb's own work for this message, so the loop times only the driver's send().
+    long now = clock.now();
     inFlight.put(sequence, now);
     try {
-      producer.send(keys.next(), payload, sequence, this);
+      producer.send(key, payload, sequence, this);
     } catch (RuntimeException e) {
       // A driver should report failures through the listener; a throwing one is counted the same.
       sendCompleted(sequence, e);
     }
+    return now;
   }
 
   /** Sends a readiness probe, which consumers recognise and do not count. */

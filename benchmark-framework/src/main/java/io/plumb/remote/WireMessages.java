@@ -2,6 +2,7 @@ package io.plumb.remote;
 
 import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
 import io.plumb.worker.WorkerSpecs.DriverSetup;
 import io.plumb.worker.WorkerSpecs.MessageSpec;
@@ -61,7 +62,8 @@ final class WireMessages {
       String publishLatency,
       String serviceTime,
       String sendDelay,
-      String endToEndLatency) {
+      String endToEndLatency,
+      ProducerThreadTimes producerThreads) {
 
     static Period of(PeriodStats stats) {
       return new Period(
@@ -81,7 +83,8 @@ final class WireMessages {
           Histograms.encode(stats.publishLatency()),
           Histograms.encode(stats.serviceTime()),
           Histograms.encode(stats.sendDelay()),
-          Histograms.encode(stats.endToEndLatency()));
+          Histograms.encode(stats.endToEndLatency()),
+          stats.producerThreads());
     }
 
     PeriodStats toStats() {
@@ -102,7 +105,8 @@ final class WireMessages {
           Histograms.decode(publishLatency),
           Histograms.decode(serviceTime),
           Histograms.decode(sendDelay),
-          Histograms.decode(endToEndLatency));
+          Histograms.decode(endToEndLatency),
+          producerThreads == null ? ProducerThreadTimes.NONE : producerThreads);
     }
   }
 }

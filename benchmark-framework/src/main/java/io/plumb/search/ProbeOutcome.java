@@ -1,5 +1,6 @@
 package io.plumb.search;
 
+import io.plumb.bottleneck.ThreadEvidence;
 import java.util.List;
 
 /**
@@ -20,7 +21,7 @@ import java.util.List;
  * @param latencyNanos the value the latency target asks about, or -1 when there is none
  * @param failedSends sends the broker refused or that errored
  * @param consumerErrors errors consumers reported
- * @param producerSendShare share of producer-thread time spent inside the driver's send()
+ * @param producerThreads where the producer threads' time went (CPU, waiting for a core, send())
  * @param generatorBoundReasons the run's own generator verdict
  * @param incompleteReason why the probe's run stopped early, or null
  * @param resultTimeSeconds wall time the probe took, set-up and teardown included
@@ -43,7 +44,7 @@ public record ProbeOutcome(
     long latencyNanos,
     long failedSends,
     long consumerErrors,
-    double producerSendShare,
+    ThreadEvidence producerThreads,
     List<String> generatorBoundReasons,
     String incompleteReason,
     double resultTimeSeconds,
@@ -67,7 +68,7 @@ public record ProbeOutcome(
       long latencyNanos,
       long failedSends,
       long consumerErrors,
-      double producerSendShare,
+      ThreadEvidence producerThreads,
       List<String> generatorBoundReasons,
       String incompleteReason,
       double resultTimeSeconds) {
@@ -87,7 +88,7 @@ public record ProbeOutcome(
         latencyNanos,
         failedSends,
         consumerErrors,
-        producerSendShare,
+        producerThreads,
         generatorBoundReasons,
         incompleteReason,
         resultTimeSeconds,

@@ -163,6 +163,7 @@ public final class RateSearch {
     }
     return switch (verdict.kind()) {
       case GENERATOR_BOUND -> "generator";
+      case UNDECIDED -> "undecided";
       case LATENCY_TARGET_MISSED -> "latency-target";
       case ERRORS -> "errors";
       default -> "broker";

@@ -1,5 +1,6 @@
 package io.plumb.search;
 
+import io.plumb.bottleneck.ThreadEvidence;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
@@ -7,6 +8,7 @@ import io.plumb.coordinator.RunOptions;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import java.nio.file.Path;
@@ -98,8 +100,12 @@ public final class RunProber implements Prober {
     long acknowledged = 0;
     long failedSends = 0;
     long consumerErrors = 0;
+    long nanosInSend = 0;
+    ProducerThreadTimes threads = ProducerThreadTimes.NONE;
     for (int i = 0; i < samples.size(); i++) {
       PeriodStats stats = samples.get(i).stats();
+      nanosInSend += stats.producerBlockedNanos();
+      threads = threads.plus(stats.producerThreads());
       t += samples.get(i).seconds();
       outstanding += stats.sent() - stats.acknowledged() - stats.failed();
       times[i] = t;
@@ -140,7 +146,7 @@ public final class RunProber implements Prober {
         latency,
         failedSends,
         consumerErrors,
-        report.producerSendShare(),
+        ThreadEvidence.of(threads, nanosInSend),
         report.generatorBoundReasons(),
         report.incompleteReason(),
         wallSeconds,
@@ -165,7 +171,7 @@ public final class RunProber implements Prober {
         -1,
         0,
         0,
-        0,
+        ThreadEvidence.NONE,
         List.of(),
         reason,
         0);

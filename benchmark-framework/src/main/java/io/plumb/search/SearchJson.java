@@ -98,7 +98,7 @@ public final class SearchJson {
     if (o.latencyNanos() >= 0) {
       node.put("targetLatencyMs", o.latencyNanos() / 1e6);
     }
-    node.put("producerThreadTimeInSendPercent", o.producerSendShare() * 100);
+    node.put("producerThreadTimeInSendPercent", o.producerThreads().sendShare() * 100);
     node.setAll(verdict(verdict));
     return node;
   }

@@ -11,6 +11,7 @@ import java.util.Optional;
  * @param lowestFailedRate the lowest rate that failed, or empty when none did
  * @param limitedBy what stopped the rate from going higher: {@code broker} (acknowledgements,
  *     consumers or backpressure), {@code generator} (this host could not send faster), {@code
+ *     undecided} (producers fell behind and the evidence pointed both ways), {@code
  *     latency-target}, {@code errors}, {@code max-rate} (the search's ceiling) or {@code steps}
  * @param conclusion one sentence for people
  * @param incompleteReason why the search stopped before it could conclude (a probe's run failed or

@@ -13,8 +13,9 @@ import java.util.Optional;
  *       run is: not both under 98% of the target rate and more than 50 ms of messages behind at the
  *       end, no gross send delay (median over 50 ms or p99 over 1 s: a search never accepts a rate
  *       that only "works" by sending late). When they fell behind, the verdict says whether the
- *       host could not generate the load (generator-bound) or the broker pushed back (send() held
- *       the threads, or acknowledgements slowed);
+ *       host could not generate the load (generator-bound: the producer threads waited for a core
+ *       or ran all along), the broker pushed back (send() blocked them, or acknowledgements
+ *       slowed), or the evidence was mixed (undecided, judged as the publish side falling behind);
  *   <li>the broker acknowledged at the rate sent: unacknowledged messages did not grow by 2% of the
  *       rate per second or more, with more than 20 ms of messages (and over 20) outstanding at the
  *       end;
@@ -58,14 +59,16 @@ public final class StepJudge {
                 probe.scheduleLagAtEnd(),
                 probe.sendDelayP50Nanos(),
                 probe.sendDelayP99Nanos(),
-                probe.producerSendShare(),
+                probe.producerThreads(),
                 probe.workerCpuShare(),
                 probe.stealShare()));
     if (!schedule.keptSchedule()) {
       return new StepVerdict(
-          schedule.kind() == BottleneckVerdict.Kind.GENERATOR_BOUND
-              ? StepVerdict.Kind.GENERATOR_BOUND
-              : StepVerdict.Kind.PUBLISH_BEHIND,
+          switch (schedule.kind()) {
+            case GENERATOR_BOUND -> StepVerdict.Kind.GENERATOR_BOUND;
+            case UNDECIDED -> StepVerdict.Kind.UNDECIDED;
+            default -> StepVerdict.Kind.PUBLISH_BEHIND;
+          },
           schedule.reason());
     }
     double worrying = Math.max(MIN_WORRYING_MESSAGES, rate * MIN_WORRYING_SECONDS_OF_MESSAGES);

@@ -11,12 +11,15 @@ public record StepVerdict(Kind kind, String reason) {
   public enum Kind {
     /** Producers kept to the schedule and the broker and consumers kept up. */
     SUSTAINED,
-    /** Producers fell behind their schedule while their threads were mostly free: the host. */
+    /** Producers fell behind their schedule starved of CPU (or running all along): the host. */
     GENERATOR_BOUND,
     /**
-     * Producers fell behind because the driver's send() held them: broker or client backpressure.
+     * Producers fell behind because the driver's send() blocked them, or acknowledgements slowed:
+     * broker or client backpressure.
      */
     PUBLISH_BEHIND,
+    /** Producers fell behind and their threads' time points both ways (or was not measured). */
+    UNDECIDED,
     /** The broker acknowledged more slowly than producers sent: unacknowledged messages grew. */
     ACKNOWLEDGEMENTS_BEHIND,
     /** Consumers received more slowly than producers sent: the backlog grew. */

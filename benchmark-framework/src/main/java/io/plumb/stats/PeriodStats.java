@@ -5,6 +5,10 @@ import org.HdrHistogram.Histogram;
 /**
  * What happened during one reporting period on one or more workers. Histograms are complete
  * distributions, so periods and workers merge losslessly with {@link #plus}.
+ *
+ * @param producerBlockedNanos time producer threads spent inside drivers' send() calls (nothing
+ *     else: not Plumb's own work per message, not waits for the schedule)
+ * @param producerThreads wall, CPU and run-queue time of the producer threads
  */
 public record PeriodStats(
     long sent,
@@ -23,7 +27,52 @@ public record PeriodStats(
     Histogram publishLatency,
     Histogram serviceTime,
     Histogram sendDelay,
-    Histogram endToEndLatency) {
+    Histogram endToEndLatency,
+    ProducerThreadTimes producerThreads) {
+
+  /**
+   * A period without producer-thread times.
+   *
+   * @param producerBlockedNanos time producer threads spent inside drivers' send()
+   */
+  public PeriodStats(
+      long sent,
+      long sentBytes,
+      long acknowledged,
+      long failed,
+      long untimedAcknowledgements,
+      long received,
+      long receivedBytes,
+      long duplicates,
+      long outOfOrder,
+      long negativeEndToEnd,
+      long foreign,
+      long consumerErrors,
+      long producerBlockedNanos,
+      Histogram publishLatency,
+      Histogram serviceTime,
+      Histogram sendDelay,
+      Histogram endToEndLatency) {
+    this(
+        sent,
+        sentBytes,
+        acknowledged,
+        failed,
+        untimedAcknowledgements,
+        received,
+        receivedBytes,
+        duplicates,
+        outOfOrder,
+        negativeEndToEnd,
+        foreign,
+        consumerErrors,
+        producerBlockedNanos,
+        publishLatency,
+        serviceTime,
+        sendDelay,
+        endToEndLatency,
+        ProducerThreadTimes.NONE);
+  }
 
   public PeriodStats plus(PeriodStats other) {
     Builder builder = new Builder();
@@ -47,6 +96,7 @@ public record PeriodStats(
     private long foreign;
     private long consumerErrors;
     private long producerBlockedNanos;
+    private ProducerThreadTimes producerThreads = ProducerThreadTimes.NONE;
     private final Histogram publish = Histograms.forMerging();
     private final Histogram service = Histograms.forMerging();
     private final Histogram sendDelay = Histograms.forMerging();
@@ -56,6 +106,11 @@ public record PeriodStats(
       sent += messages;
       sentBytes += bytes;
       producerBlockedNanos += blockedNanos;
+      return this;
+    }
+
+    public Builder addProducerThreads(ProducerThreadTimes times) {
+      producerThreads = producerThreads.plus(times);
       return this;
     }
 
@@ -105,6 +160,7 @@ public record PeriodStats(
           stats.foreign,
           stats.consumerErrors);
       addEndToEnd(stats.endToEndLatency);
+      addProducerThreads(stats.producerThreads);
       return this;
     }
 
@@ -126,7 +182,8 @@ public record PeriodStats(
           publish.copy(),
           service.copy(),
           sendDelay.copy(),
-          endToEnd.copy());
+          endToEnd.copy(),
+          producerThreads);
     }
   }
 }

@@ -19,6 +19,7 @@ import io.plumb.message.MessageHeader;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.EventRing;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.PublishTimeline;
 import io.plumb.stats.SequenceRanges;
 import io.plumb.stats.StatsCollector;
@@ -68,6 +69,7 @@ public final class LocalWorker implements Worker {
   private LoadGenerator generator;
   private long reportedSent;
   private long reportedNanosInSend;
+  private ProducerThreadTimes reportedThreadTimes = ProducerThreadTimes.NONE;
 
   /**
    * @param threads producer threads to use (one per core is right for most hosts)
@@ -293,6 +295,9 @@ public final class LocalWorker implements Worker {
           sent - reportedSent, (sent - reportedSent) * messageSize, inSend - reportedNanosInSend);
       reportedSent = sent;
       reportedNanosInSend = inSend;
+      ProducerThreadTimes threads = generator.threadTimes();
+      builder.addProducerThreads(threads.since(reportedThreadTimes));
+      reportedThreadTimes = threads;
     }
     return builder.build();
   }

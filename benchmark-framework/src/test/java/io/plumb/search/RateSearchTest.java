@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.bottleneck.ThreadEvidence;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +19,20 @@ class RateSearchTest {
 
   /** A broker that acknowledges and delivers at most {@code capacity} msg/s. */
   private static Prober broker(double capacity) {
-    return (rate, settings) -> outcome(rate, rate, Math.min(rate, capacity), 0.9, 1_000_000);
+    return (rate, settings) -> outcome(rate, rate, Math.min(rate, capacity), BLOCKED, 1_000_000);
   }
 
   /** Publish rate and acknowledgement rate as measured; the backlog follows the difference. */
+  // A second of one producer thread's time: blocked in send() 90% of it, or waiting for a core
+  // 60% of it (a starved generator).
+  private static final ThreadEvidence BLOCKED =
+      new ThreadEvidence(1_000_000_000, 950_000_000, 50_000_000, 50_000_000);
+
+  private static final ThreadEvidence STARVED =
+      new ThreadEvidence(1_000_000_000, 100_000_000, 400_000_000, 600_000_000);
+
   private static ProbeOutcome outcome(
-      double rate, double sent, double acknowledged, double sendShare, long latencyNanos) {
+      double rate, double sent, double acknowledged, ThreadEvidence threads, long latencyNanos) {
     double growth = Math.max(0, sent - acknowledged);
     return new ProbeOutcome(
         rate,
@@ -41,7 +50,7 @@ class RateSearchTest {
         latencyNanos,
         0,
         0,
-        sendShare,
+        threads,
         List.of(),
         null,
         2);
@@ -85,7 +94,7 @@ class RateSearchTest {
           boolean firstTimeAt8k = rate == 8000 && !probed.contains(8000.0);
           probed.add(rate);
           return firstTimeAt8k
-              ? outcome(rate, rate, rate * 0.5, 0.9, 1_000_000)
+              ? outcome(rate, rate, rate * 0.5, BLOCKED, 1_000_000)
               : broker(100_000).probe(rate, settings);
         };
     SearchResult result = search(hiccup, Optional.empty());
@@ -99,7 +108,7 @@ class RateSearchTest {
     double generator = 20_000;
     Prober host =
         (rate, settings) ->
-            outcome(rate, Math.min(rate, generator), Math.min(rate, generator), 0.1, 1_000_000);
+            outcome(rate, Math.min(rate, generator), Math.min(rate, generator), STARVED, 1_000_000);
     SearchResult result = search(host, Optional.empty());
     assertEquals("generator", result.limitedBy());
     assertTrue(result.foundRate().orElseThrow() <= generator);
@@ -144,7 +153,7 @@ class RateSearchTest {
                 -1,
                 (long) (rate * 2),
                 0,
-                0.9,
+                BLOCKED,
                 List.of(),
                 null,
                 2);
@@ -177,7 +186,7 @@ class RateSearchTest {
           boolean luck = rate <= capacity * 1.3 && !probed.contains(rate);
           probed.add(rate);
           return luck
-              ? outcome(rate, rate, rate, 0.9, 1_000_000)
+              ? outcome(rate, rate, rate, BLOCKED, 1_000_000)
               : broker(capacity).probe(rate, settings);
         };
     SearchResult result = search(lucky, Optional.empty());
@@ -206,7 +215,8 @@ class RateSearchTest {
     DoubleUnaryOperator latency = rate -> 1e6 / (1 - Math.min(rate / capacity, 0.999));
     Prober queueing =
         (rate, settings) ->
-            outcome(rate, rate, Math.min(rate, capacity), 0.9, (long) latency.applyAsDouble(rate));
+            outcome(
+                rate, rate, Math.min(rate, capacity), BLOCKED, (long) latency.applyAsDouble(rate));
     SearchResult result = search(queueing, Optional.of(LatencyTarget.parse("p99 publish <= 5ms")));
     double found = result.foundRate().orElseThrow();
     assertTrue(found <= 40_000 && found >= 40_000 / 1.05, "found " + found);
@@ -233,7 +243,7 @@ class RateSearchTest {
                 -1,
                 0,
                 0,
-                0,
+                ThreadEvidence.NONE,
                 List.of(),
                 "broker went away",
                 1);

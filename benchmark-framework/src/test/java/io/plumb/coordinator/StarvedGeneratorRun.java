@@ -1,0 +1,34 @@
+package io.plumb.coordinator;
+
+import io.plumb.result.RunReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A loopback run at a rate no generator keeps, for a test to start in a JVM of its own pinned to
+ * one core beside a busy competitor; prints the bottleneck verdict's kind and reason.
+ */
+public final class StarvedGeneratorRun {
+  private StarvedGeneratorRun() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createTempDirectory("plumb-starved");
+    RunReport report =
+        LoopbackRuns.run(
+            dir,
+            """
+            topics: 1
+            partitionsPerTopic: 1
+            messageSize: 100
+            subscriptionsPerTopic: 1
+            consumerPerSubscription: 1
+            producersPerTopic: 1
+            producerRate: 5000000
+            testDurationSeconds: 4
+            warmupDurationSeconds: 1
+            """,
+            "");
+    System.out.println("KIND " + report.bottleneck().kind());
+    System.out.println("REASON " + report.bottleneck().reason());
+  }
+}
