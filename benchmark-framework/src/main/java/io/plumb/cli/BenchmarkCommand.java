@@ -88,7 +88,7 @@ import picocli.CommandLine.Parameters;
       "  bin/benchmark -d driver-kafka/kafka-replicated.yaml \\",
       "      --faults faults/kill-leader.yaml workloads/faults-1kb-2k.yaml",
       "",
-      "  # five interleaved runs of each file, a summary with 95% intervals,",
+      "  # five interleaved runs of each file, a summary with intervals,",
       "  # then B against A (see bin/benchmark compare --help)",
       "  bin/benchmark --repeat 5 -o results/fsync \\",
       "      -d driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml \\",

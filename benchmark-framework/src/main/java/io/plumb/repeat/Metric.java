@@ -113,7 +113,11 @@ public record Metric(
     return switch (unit) {
       case "msg/s" -> String.format("%,.0f", value);
       case "cores" -> String.format("%.2f", value);
-      default -> value >= 100 ? String.format("%.1f", value) : String.format("%.3f", value);
+        // Loopback latencies are microseconds: three decimals of a millisecond would print 0.000.
+      default ->
+          value >= 100
+              ? String.format("%.1f", value)
+              : value >= 0.01 ? String.format("%.3f", value) : String.format("%.6f", value);
     };
   }
 
