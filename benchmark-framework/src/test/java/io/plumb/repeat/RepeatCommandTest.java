@@ -176,5 +176,24 @@ class RepeatCommandTest {
     assertTrue(
         err.toString(StandardCharsets.UTF_8)
             .startsWith("error: --repeat: expected 2 to 100 runs of each pair, got 1"));
+    err.reset();
+    assertEquals(
+        2,
+        run(
+            "--repeat",
+            "3",
+            "--margin",
+            "0%",
+            "-d",
+            driver.toString(),
+            workload("w", 10).toString()));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("error: --margin: expected a percentage above 0 and at most 100"));
+    err.reset();
+    assertEquals(2, run("--include-all", "-d", driver.toString(), workload("w", 10).toString()));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("error: --primary, --margin and --include-all apply to --repeat runs"));
   }
 }
