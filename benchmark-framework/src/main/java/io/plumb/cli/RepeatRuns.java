@@ -177,9 +177,18 @@ final class RepeatRuns {
         json.put("level", primary.difference().level());
       }
       json.put("headline", ComparisonReport.headline(comparison, primary));
+      // Each metric's verdict after the family control, and its interval's alone: the verdict it
+      // would get as the primary (bin/ab-check reads both).
       ObjectNode verdicts = json.putObject("verdicts");
+      ObjectNode alone = json.putObject("intervalVerdicts");
       for (PairedComparison.Line line : comparison.lines()) {
-        verdicts.put(line.metric().name(), line.verdict() == null ? "NONE" : line.verdict().name());
+        String name = line.metric().name();
+        verdicts.put(name, line.verdict() == null ? "NONE" : line.verdict().name());
+        alone.put(
+            name,
+            line.verdict() == null
+                ? "NONE"
+                : line.difference().intervalVerdict(comparison.margin()).name());
       }
     }
   }

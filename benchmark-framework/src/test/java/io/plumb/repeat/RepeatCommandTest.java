@@ -135,6 +135,8 @@ class RepeatCommandTest {
     JsonNode comparison = summary.path("comparisons").get(0);
     assertEquals(3, comparison.path("pairedRounds").asInt());
     assertEquals("publish rate", comparison.path("primary").asText());
+    assertEquals("NONE", comparison.path("verdicts").path("publish rate").asText());
+    assertEquals("NONE", comparison.path("intervalVerdicts").path("end-to-end p50").asText());
 
     // The report of the summary brings every run and the table of intervals.
     Path html = dir.resolve("out/report.html");
