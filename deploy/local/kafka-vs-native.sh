@@ -12,7 +12,7 @@
 # running (and stops it again at the end in that case).
 #
 # Environment:
-#   PLUMB_KVN_PAIRS     pairs of runs (default 5: the median comes with a 95% interval)
+#   PLUMB_KVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
 #   PLUMB_KVN_RECORDS   records per ProducerPerformance run (default 6000000, ~20-30 s here)
 #   PLUMB_KAFKA_PORT    broker port (default 9092)
 #   PLUMB_KVN_OUT       where each run's output is kept (default results/kafka-vs-native-<time>/)
@@ -170,7 +170,7 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Student's t on log ratios, Commons Math).
+# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
 interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
 echo "plumb/native over $PAIRS pairs: $interval"
 echo "(native: records/sec after its first 5 s window, as Plumb's figure excludes its 5 s warm-up;"

@@ -14,7 +14,7 @@
 # again at the end in that case).
 #
 # Environment:
-#   PLUMB_NVN_PAIRS     pairs of runs (default 5: the median comes with a 95% interval)
+#   PLUMB_NVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
 #   PLUMB_NVN_MSGS      messages per nats bench run (default 3000000, ~15-25 s here)
 #   PLUMB_NATS_PORT     client port (default 4222); PLUMB_NATS_MONITOR_PORT (default 8222)
 set -euo pipefail
@@ -146,6 +146,6 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native (publish rate): $median"
-# The same statistics as bin/benchmark --repeat (Student's t on log ratios, Commons Math).
+# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
 interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
 echo "plumb/native over $PAIRS pairs: $interval"

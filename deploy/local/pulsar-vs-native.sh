@@ -19,7 +19,7 @@
 # so neither side meets a cold broker.
 #
 # Environment:
-#   PLUMB_PVN_PAIRS     pairs of runs (default 5: the median comes with a 95% interval)
+#   PLUMB_PVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
 #   PLUMB_PVN_SECONDS   pulsar-perf run time (default 25: Plumb's 5 s warm-up + 20 s measured)
 #   PLUMB_PVN_WARMUP    seconds of the discarded warm-up run before each pair (default 10)
 #   PLUMB_PVN_OUT       where each run's output is kept (default results/pulsar-vs-native-<time>/)
@@ -170,7 +170,7 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Student's t on log ratios, Commons Math).
+# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
 interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
 echo "plumb/native over $PAIRS pairs: $interval"
 echo "(pulsar-perf's average includes its start; Plumb's excludes its 5 s warm-up; outputs: $OUT)"

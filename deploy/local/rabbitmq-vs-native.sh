@@ -14,7 +14,7 @@
 # if it is not running (and stops it again at the end in that case).
 #
 # Environment:
-#   PLUMB_RVN_PAIRS     pairs of runs (default 5: the median comes with a 95% interval)
+#   PLUMB_RVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
 #   PLUMB_RVN_SECONDS   PerfTest run time (default 25: Plumb's 5 s warm-up + 20 s measured)
 #   PLUMB_RVN_OUT       where each run's output is kept (default results/rabbitmq-vs-native-<time>/)
 set -euo pipefail
@@ -129,7 +129,7 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Student's t on log ratios, Commons Math).
+# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
 interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
 echo "plumb/native over $PAIRS pairs: $interval"
 echo "(PerfTest's average includes its start; Plumb's excludes its 5 s warm-up; outputs: $OUT)"

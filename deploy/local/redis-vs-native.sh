@@ -17,7 +17,7 @@
 # running (and stops it again at the end in that case).
 #
 # Environment:
-#   PLUMB_RVN_PAIRS     pairs of runs (default 5: the median comes with a 95% interval)
+#   PLUMB_RVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
 #   PLUMB_RVN_REQUESTS  XADDs per redis-benchmark run (default 3000000, ~15-25 s here)
 #   PLUMB_REDIS_PORT    server port (default 6379)
 set -euo pipefail
@@ -129,6 +129,6 @@ done
 median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
 echo
 echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Student's t on log ratios, Commons Math).
+# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
 interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
 echo "plumb/native over $PAIRS pairs: $interval"

@@ -1,12 +1,14 @@
 package io.plumb.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.compare.MarginOption;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultPlan;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
 import io.plumb.remote.DistributedWorkers;
+import io.plumb.repeat.PrimaryMetric;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
@@ -86,7 +88,7 @@ import picocli.CommandLine.Parameters;
       "  bin/benchmark -d driver-kafka/kafka-replicated.yaml \\",
       "      --faults faults/kill-leader.yaml workloads/faults-1kb-2k.yaml",
       "",
-      "  # five interleaved runs of each file, a summary with 95% intervals,",
+      "  # five interleaved runs of each file, a summary with intervals,",
       "  # then B against A (see bin/benchmark compare --help)",
       "  bin/benchmark --repeat 5 -o results/fsync \\",
       "      -d driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml \\",
@@ -194,8 +196,28 @@ public final class BenchmarkCommand implements Callable<Integer> {
       names = "--repeat",
       paramLabel = "N",
       description =
-          "Runs every workload and driver pair N times (2 to 100), interleaved (A B, B A, ...), one result each, then prints and writes a summary: median and 95%% confidence interval of throughput, latency percentiles and CPU across the runs. Compare two pairs with bin/benchmark compare.")
+          "Runs every workload and driver pair N times (2 to 100), interleaved (A B, B A, ...), one result each, then prints and writes a summary: estimate and interval of throughput, latency percentiles and CPU across the runs; with two pairs or more, each against the first, as bin/benchmark compare does.")
   Integer repeat;
+
+  @Option(
+      names = "--primary",
+      paramLabel = "METRIC",
+      description =
+          "With --repeat: the metric of the headline verdict (see bin/benchmark compare --help).")
+  String primary;
+
+  @Option(
+      names = "--margin",
+      paramLabel = "PERCENT",
+      description =
+          "With --repeat: the smallest difference that matters (default 5%%, see compare --help).")
+  String margin;
+
+  @Option(
+      names = "--include-all",
+      description =
+          "With --repeat: count incomplete, lossy and generator-bound runs too (left out by default).")
+  boolean includeAll;
 
   private final PrintStream out;
   private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
@@ -266,8 +288,16 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (faults.isPresent()) {
       refuseWhatFaultsCannotJoin(loaded, target.isPresent(), sweep != null);
     }
+    RepeatRuns.Judging judging = null;
     if (repeat != null) {
       refuseWhatRepeatCannotJoin(loaded, target.isPresent(), sweep != null);
+      judging =
+          new RepeatRuns.Judging(
+              PrimaryMetric.parse(primary),
+              MarginOption.parse(margin == null ? "5%" : margin),
+              includeAll);
+    } else if (primary != null || margin != null || includeAll) {
+      throw new BadInputException("--primary, --margin and --include-all apply to --repeat runs");
     }
     ResultPaths paths =
         new ResultPaths(
@@ -299,7 +329,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
         }
         final RunOptions repeated = options;
         status =
-            new RepeatRuns(out, repeat, output, interrupted::get)
+            new RepeatRuns(out, repeat, output, interrupted::get, judging)
                 .run(
                     pairs,
                     (workload, driver, name) ->

@@ -1,11 +1,15 @@
 package io.plumb.compare;
 
 import io.plumb.input.BadInputException;
+import io.plumb.repeat.PairSummary;
 import io.plumb.report.ResultFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -77,7 +81,24 @@ record ResultSide(String name, List<ResultFile> results) {
     return configuration(results.get(0));
   }
 
-  List<ResultFile> complete() {
-    return results.stream().filter(r -> r.json().path("complete").asBoolean(false)).toList();
+  /**
+   * The runs in the order they started ({@code phases.startTime}), which is the order of --repeat's
+   * rounds: the k-th of each side ran in round k.
+   */
+  List<PairSummary.Run> inRoundOrder() {
+    return results.stream()
+        .sorted(Comparator.comparing(ResultSide::startTime))
+        .map(r -> new PairSummary.Run(r.path(), r.json()))
+        .toList();
+  }
+
+  private static Instant startTime(ResultFile result) {
+    String start = result.json().path("phases").path("startTime").asText("");
+    try {
+      return Instant.parse(start);
+    } catch (DateTimeParseException e) {
+      throw new BadInputException(
+          result.path() + ": phases.startTime: expected an ISO-8601 instant, got '" + start + "'");
+    }
   }
 }

@@ -1,96 +1,96 @@
 package io.plumb.repeat;
 
 import java.util.Arrays;
-import java.util.Optional;
-import org.apache.commons.math3.distribution.TDistribution;
-import org.apache.commons.math3.stat.StatUtils;
+import java.util.List;
 
 /**
- * B against A for one metric: the ratio of B's to A's geometric mean across runs, with a 95%
- * confidence interval from Welch's t on the logarithms (unequal variances, Welch-Satterthwaite
- * degrees of freedom; quantile from Commons Math's {@link TDistribution}). An interval that holds a
- * ratio of 1 means the runs cannot tell A and B apart.
+ * B against A for one metric over paired rounds (--repeat runs A and B once in every round): the
+ * per-round ratios B/A, their Hodges-Lehmann centre on the log scale with its exact Wilcoxon
+ * signed-rank interval (see {@link HodgesLehmann}), turned back into ratios. Pairing removes what
+ * the host did to both runs of a round; the rank statistics keep one wild round from dominating.
  *
- * @param ratio B / A
+ * @param roundRatios B/A of each round, in round order
+ * @param ratio the Hodges-Lehmann estimate of B/A: the headline number, from the same statistic as
+ *     its interval
+ * @param low the interval's lower end, floored by the metric's resolution
+ * @param level the interval's exact coverage (0.9375 with 5 rounds: 95% is not reachable)
+ * @param pBeyondMargin exact p-value of the signed-rank test that B/A lies beyond the margin band
+ *     (two-sided), before any family correction
  */
-public record Difference(int runsA, int runsB, double ratio, double ci95Low, double ci95High) {
+public record Difference(
+    List<Double> roundRatios,
+    double ratio,
+    double low,
+    double high,
+    double level,
+    double pBeyondMargin) {
 
-  /** Fewer runs a side than this and no verdict is given: two runs say nothing of the spread. */
-  public static final int MIN_RUNS_A_SIDE = 3;
+  /** Fewer rounds than this and no verdict: 4 rounds reach at best an 87.5% interval. */
+  public static final int MIN_ROUNDS = 5;
 
   public static final String METHOD =
-      "Welch's t on log values: 95% interval of the ratio of geometric means B/A";
+      "paired rounds: Hodges-Lehmann estimate of B/A from the per-round log ratios, with its exact"
+          + " Wilcoxon signed-rank interval";
 
   /**
-   * Empty-handed when a side has fewer than {@link #MIN_RUNS_A_SIDE} runs or a value is not > 0.
+   * @param a A's figure in each round, all > 0
+   * @param b B's figure in the same rounds, all > 0
+   * @param relativeResolution how finely each figure was recorded (see {@link
+   *     Metric#relativeResolution}): A's and B's rounding together floor the interval's spread
    */
-  public static Optional<Difference> of(double[] a, double[] b) {
-    if (a.length < MIN_RUNS_A_SIDE || b.length < MIN_RUNS_A_SIDE) {
-      return Optional.empty();
+  public static Difference of(double[] a, double[] b, double margin, double relativeResolution) {
+    if (a.length != b.length || a.length == 0) {
+      throw new IllegalArgumentException("paired rounds: " + a.length + " A, " + b.length + " B");
     }
-    if (Arrays.stream(a).anyMatch(v -> v <= 0) || Arrays.stream(b).anyMatch(v -> v <= 0)) {
-      return Optional.empty();
+    double[] logs = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      if (!(a[i] > 0 && b[i] > 0)) {
+        throw new IllegalArgumentException("paired rounds need figures > 0");
+      }
+      logs[i] = Math.log(b[i] / a[i]);
     }
-    double[] logA = Arrays.stream(a).map(Math::log).toArray();
-    double[] logB = Arrays.stream(b).map(Math::log).toArray();
-    double shift = StatUtils.mean(logB) - StatUtils.mean(logA);
-    double varianceA = StatUtils.variance(logA) / a.length;
-    double varianceB = StatUtils.variance(logB) / b.length;
-    double standardError = Math.sqrt(varianceA + varianceB);
-    if (standardError == 0) {
-      // Every run of each side gave the same figure: the ratio is exact.
-      return Optional.of(
-          new Difference(a.length, b.length, Math.exp(shift), Math.exp(shift), Math.exp(shift)));
-    }
-    double degrees =
-        Math.pow(varianceA + varianceB, 2)
-            / (varianceA * varianceA / (a.length - 1) + varianceB * varianceB / (b.length - 1));
-    double t = new TDistribution(degrees).inverseCumulativeProbability(0.975);
-    return Optional.of(
-        new Difference(
-            a.length,
-            b.length,
-            Math.exp(shift),
-            Math.exp(shift - t * standardError),
-            Math.exp(shift + t * standardError)));
+    HodgesLehmann centre = HodgesLehmann.of(logs).withFloor(Math.log1p(2 * relativeResolution));
+    double band = Math.log1p(margin);
+    double p =
+        Math.min(
+            1, 2 * Math.min(HodgesLehmann.pAbove(logs, band), HodgesLehmann.pBelow(logs, -band)));
+    return new Difference(
+        Arrays.stream(logs).mapToObj(Math::exp).toList(),
+        Math.exp(centre.estimate()),
+        Math.exp(centre.low()),
+        Math.exp(centre.high()),
+        centre.level(),
+        p);
   }
 
-  public boolean distinguishable() {
-    return ci95Low > 1 || ci95High < 1;
+  public int rounds() {
+    return roundRatios.size();
   }
 
-  /**
-   * In plain words, e.g. "B faster by 12.0% (95% CI 8.1% to 16.2%)", "B lower by 30.5% (95% CI
-   * 21.0% to 38.9%)", or "not distinguishable (B/A -2.1%, 95% CI -6.0% to +2.0%)".
-   */
-  public String verdict(Metric metric) {
-    if (!distinguishable()) {
-      return String.format(
-          "not distinguishable (B vs A %s, 95%% CI %s to %s)",
-          signed(ratio), signed(ci95Low), signed(ci95High));
-    }
+  /** The verdict of the interval alone, before the family control has its say. */
+  public Verdict intervalVerdict(double margin) {
+    return Verdict.of(low, high, margin);
+  }
+
+  /** "B faster: 1.098x A" and the like; "(worse)" when B moved the wrong way. */
+  public String differentWords(Metric metric) {
     boolean up = ratio > 1;
     String word =
         metric.unit().equals("msg/s") ? (up ? "faster" : "slower") : (up ? "higher" : "lower");
-    // The interval's ends in the verdict's own direction, nearer end first.
-    double near = up ? ci95Low : ci95High;
-    double far = up ? ci95High : ci95Low;
     String worse = metric.higherIsBetter() == up ? "" : " (worse)";
-    if (up && near >= 2) {
-      // Percentages in the thousands read badly: a ratio says it plainly.
-      return String.format(
-          "B %s: %.1f times A (95%% CI %.1f to %.1f times)%s", word, ratio, near, far, worse);
-    }
-    return String.format(
-        "B %s by %s (95%% CI %s to %s)%s",
-        word, percent(ratio), percent(near), percent(far), worse);
+    return String.format("B %s: %s A%s", word, times(ratio), worse);
   }
 
-  private static String percent(double ratio) {
-    return String.format("%.1f%%", Math.abs(ratio - 1) * 100);
+  /** "93.8% CI 1.081x to 1.112x". */
+  public String interval() {
+    return String.format("%s CI %s to %s", percentLevel(level), times(low), times(high));
   }
 
-  private static String signed(double ratio) {
-    return String.format("%+.1f%%", (ratio - 1) * 100);
+  public static String times(double ratio) {
+    return ratio >= 100 ? String.format("%.0fx", ratio) : String.format("%.3fx", ratio);
+  }
+
+  public static String percentLevel(double level) {
+    return String.format("%.1f%%", level * 100);
   }
 }

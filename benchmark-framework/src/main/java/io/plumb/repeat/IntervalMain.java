@@ -3,8 +3,9 @@ package io.plumb.repeat;
 import java.util.Arrays;
 
 /**
- * Prints the median and 95% interval of the numbers given, one line, for scripts that measure
- * outside a run (the {@code deploy/local/*-vs-native.sh} ratios): {@code PLUMB_MAIN_CLASS=
+ * Prints the Hodges-Lehmann estimate and exact signed-rank interval of the numbers given (95%, or
+ * the closest level their count reaches, stated), one line, for scripts that measure outside a run
+ * (the {@code deploy/local/*-vs-native.sh} ratios): {@code PLUMB_MAIN_CLASS=
  * io.plumb.repeat.IntervalMain bin/benchmark 1.02 0.97 1.10}. Same statistics as {@code --repeat}.
  */
 public final class IntervalMain {
@@ -23,14 +24,18 @@ public final class IntervalMain {
       System.err.println("error: expected numbers, got none");
       System.exit(2);
     }
-    Estimate e = Estimate.of(values);
+    Estimate e = Estimate.of(values, 0);
     System.out.printf(
-        "median %.3f, 95%% CI %s (geometric mean %s, %d values from %.3f to %.3f)%n",
+        "estimate %s, %s (median %.3f, %d values from %.3f to %.3f; %s)%n",
+        e.estimate() == null ? "n/a" : String.format("%.3f", e.estimate()),
+        e.hasInterval()
+            ? String.format(
+                "%s CI %.3f to %.3f", Difference.percentLevel(e.level()), e.low(), e.high())
+            : "no interval",
         e.median(),
-        e.hasInterval() ? String.format("%.3f to %.3f", e.ci95Low(), e.ci95High()) : "n/a",
-        e.geometricMean() == null ? "n/a" : String.format("%.3f", e.geometricMean()),
         e.runs(),
         e.min(),
-        e.max());
+        e.max(),
+        Estimate.METHOD);
   }
 }

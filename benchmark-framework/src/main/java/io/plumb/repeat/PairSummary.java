@@ -9,55 +9,67 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * The repeated runs of one workload and driver file: every metric's median and 95% interval across
- * the complete runs, for the console and the summary JSON. Incomplete runs are listed but not
- * counted: a run cut short measures something else.
+ * The repeated runs of one workload and driver file: every metric's estimate and interval across
+ * the runs that count, for the console and the summary JSON. Runs that were incomplete, lost
+ * messages or were generator-bound are named and left out unless {@code includeAll} (see {@link
+ * RunScreen}); a percentile the runs hold too few samples for is named instead of estimated.
  *
  * @param results each run's result file and JSON, in the order they ran
  */
-public record PairSummary(String workload, Path driverFile, String driverName, List<Run> results) {
+public record PairSummary(
+    String workload, Path driverFile, String driverName, List<Run> results, boolean includeAll) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /** One run's result. */
-  public record Run(Path file, JsonNode json) {
-    boolean complete() {
-      return json.path("complete").asBoolean(false);
-    }
-  }
+  public record Run(Path file, JsonNode json) {}
 
   public PairSummary {
     results = List.copyOf(results);
   }
 
-  public List<Run> complete() {
-    return results.stream().filter(Run::complete).toList();
+  /**
+   * The runs that count: all of them with {@code includeAll}, else those {@link RunScreen} keeps.
+   */
+  public List<Run> counted() {
+    return results.stream()
+        .filter(r -> includeAll || RunScreen.reasonToLeaveOut(r.json()).isEmpty())
+        .toList();
   }
 
-  /** Each metric that every complete run reports, with its estimate across them. */
-  public Map<Metric, Estimate> estimates() {
-    Map<Metric, Estimate> estimates = new LinkedHashMap<>();
-    List<Run> complete = complete();
-    if (complete.isEmpty()) {
+  /** For every metric the counted runs report: its estimate, or why it is not reported. */
+  public Map<Metric, Optional<Estimate>> estimates() {
+    Map<Metric, Optional<Estimate>> estimates = new LinkedHashMap<>();
+    List<JsonNode> counted = counted().stream().map(Run::json).toList();
+    if (counted.isEmpty()) {
       return estimates;
     }
     for (Metric metric : Metric.all()) {
-      double[] values = values(metric, complete);
+      double[] values = values(metric, counted);
       if (values != null) {
-        estimates.put(metric, Estimate.of(values));
+        boolean enough = PairedComparison.tooFewSamples(metric, counted) == null;
+        estimates.put(
+            metric,
+            enough
+                ? Optional.of(Estimate.of(values, metric.relativeResolution()))
+                : Optional.empty());
       }
     }
     return estimates;
   }
 
   /** The metric's value in each run, or null when a run lacks it or every run measured 0. */
-  static double[] values(Metric metric, List<Run> runs) {
+  static double[] values(Metric metric, List<JsonNode> runs) {
+    if (runs.isEmpty()) {
+      return null;
+    }
     double[] values = new double[runs.size()];
     boolean anyPositive = false;
     for (int i = 0; i < runs.size(); i++) {
-      OptionalDouble value = metric.read(runs.get(i).json());
+      OptionalDouble value = metric.read(runs.get(i));
       if (value.isEmpty()) {
         return null;
       }
@@ -73,71 +85,100 @@ public record PairSummary(String workload, Path driverFile, String driverName, L
     json.put("driverFile", driverFile.toString());
     json.put("driver", driverName);
     json.put("runs", results.size());
-    json.put("completeRuns", complete().size());
+    List<Run> counted = counted();
+    json.put("countedRuns", counted.size());
     ArrayNode files = json.putArray("results");
     for (Run run : results) {
       ObjectNode entry = files.addObject();
       entry.put("file", run.file().toString());
-      entry.put("complete", run.complete());
+      entry.put("complete", run.json().path("complete").asBoolean(false));
+      Optional<String> why = RunScreen.reasonToLeaveOut(run.json());
+      entry.put("counted", includeAll || why.isEmpty());
+      why.ifPresent(reason -> entry.put("leaveOutReason", reason));
     }
+    List<JsonNode> countedJson = counted.stream().map(Run::json).toList();
     ObjectNode metrics = json.putObject("metrics");
     estimates()
         .forEach(
             (metric, estimate) -> {
               ObjectNode node = metrics.putObject(metric.name());
               node.put("unit", metric.unit());
-              node.put("runs", estimate.runs());
-              node.put("median", estimate.median());
-              node.put("min", estimate.min());
-              node.put("max", estimate.max());
-              if (estimate.geometricMean() != null) {
-                node.put("geometricMean", estimate.geometricMean());
-              }
-              if (estimate.hasInterval()) {
-                ObjectNode ci = node.putObject("ci95");
-                ci.put("low", estimate.ci95Low());
-                ci.put("high", estimate.ci95High());
-              } else {
-                node.putNull("ci95");
-              }
               ArrayNode values = node.putArray("values");
-              for (double value : values(metric, complete())) {
+              for (double value : values(metric, countedJson)) {
                 values.add(value);
+              }
+              if (estimate.isEmpty()) {
+                node.put("notReported", PairedComparison.tooFewSamples(metric, countedJson));
+                return;
+              }
+              Estimate e = estimate.get();
+              node.put("runs", e.runs());
+              node.put("median", e.median());
+              node.put("min", e.min());
+              node.put("max", e.max());
+              if (e.estimate() != null) {
+                node.put("estimate", e.estimate());
+              }
+              if (e.hasInterval()) {
+                ObjectNode interval = node.putObject("interval");
+                interval.put("low", e.low());
+                interval.put("high", e.high());
+                interval.put("level", e.level());
+              } else {
+                node.putNull("interval");
               }
             });
     return json;
   }
 
   public void print(PrintStream out) {
+    List<Run> counted = counted();
     out.printf(
-        "%n== %s with %s (%s): %d run(s), %d complete%n",
-        workload, driverFile, driverName, results.size(), complete().size());
-    Map<Metric, Estimate> estimates = estimates();
+        "%n== %s with %s (%s): %d run(s), %d counted%s%n",
+        workload,
+        driverFile,
+        driverName,
+        results.size(),
+        counted.size(),
+        includeAll ? " (--include-all)" : "");
+    if (!includeAll) {
+      for (Run run : results) {
+        RunScreen.reasonToLeaveOut(run.json())
+            .ifPresent(why -> out.printf("   left out: %s: %s%n", run.file(), why));
+      }
+    }
+    Map<Metric, Optional<Estimate>> estimates = estimates();
     if (estimates.isEmpty()) {
-      out.println("   no complete run: nothing to summarise");
+      out.println("   no run counts: nothing to summarise (--include-all keeps every run)");
       return;
     }
     out.printf(
-        "   %-18s %6s %12s %27s %12s %12s%n", "metric", "unit", "median", "95% CI", "min", "max");
+        "   %-18s %6s %12s %28s %12s %12s%n",
+        "metric", "unit", "estimate", "interval", "min", "max");
+    List<JsonNode> countedJson = counted.stream().map(Run::json).toList();
     estimates.forEach(
-        (metric, e) ->
+        (metric, estimate) -> {
+          if (estimate.isEmpty()) {
             out.printf(
-                "   %-18s %6s %12s %27s %12s %12s%n",
-                metric.name(),
-                metric.unit(),
-                format(metric, e.median()),
-                e.hasInterval()
-                    ? format(metric, e.ci95Low()) + " to " + format(metric, e.ci95High())
-                    : e.runs() < 2 ? "n/a (1 run)" : "n/a (a run measured 0)",
-                format(metric, e.min()),
-                format(metric, e.max())));
-  }
-
-  static String format(Metric metric, double value) {
-    return switch (metric.unit()) {
-      case "msg/s" -> String.format("%,.0f", value);
-      case "cores" -> String.format("%.2f", value);
-      default -> value >= 100 ? String.format("%.1f", value) : String.format("%.3f", value);
-    };
+                "   %-18s %6s %s%n",
+                metric.name(), metric.unit(), PairedComparison.tooFewSamples(metric, countedJson));
+            return;
+          }
+          Estimate e = estimate.get();
+          out.printf(
+              "   %-18s %6s %12s %28s %12s %12s%n",
+              metric.name(),
+              metric.unit(),
+              e.estimate() == null ? "n/a" : metric.format(e.estimate()),
+              e.hasInterval()
+                  ? Difference.percentLevel(e.level())
+                      + " "
+                      + metric.format(e.low())
+                      + " to "
+                      + metric.format(e.high())
+                  : e.runs() < 2 ? "n/a (1 run)" : "n/a (a run measured 0)",
+              metric.format(e.min()),
+              metric.format(e.max()));
+        });
   }
 }

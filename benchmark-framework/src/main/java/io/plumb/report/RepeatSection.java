@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * The report's section for {@code --repeat} summaries: per workload and driver file, each metric's
- * median, 95% interval and range across the runs, as {@code repeat-summary-*.json} holds them.
+ * estimate, interval (with its exact level) and range across the runs, as {@code
+ * repeat-summary-*.json} holds them; a percentile the runs held too few samples for says so.
  */
 final class RepeatSection {
   private RepeatSection() {}
@@ -17,7 +18,7 @@ final class RepeatSection {
       html.append("<h2>Repeated runs: ")
           .append(summary.path("repeat").asInt())
           .append(" of each pair</h2><p>")
-          .append(Html.text(summary.path("ci95Method").asText()))
+          .append(Html.text(summary.path("intervalMethod").asText()))
           .append("; order: ")
           .append(Html.text(summary.path("orderRule").asText()))
           .append("</p>");
@@ -27,11 +28,11 @@ final class RepeatSection {
             .append(" with ")
             .append(Html.text(pair.path("driverFile").asText()))
             .append(" (")
-            .append(pair.path("completeRuns").asInt())
-            .append(" complete of ")
+            .append(pair.path("countedRuns").asInt())
+            .append(" counted of ")
             .append(pair.path("runs").asInt())
-            .append(")</h3><table><tr><th>metric</th><th>unit</th><th>median</th>")
-            .append("<th>95% CI</th><th>min</th><th>max</th></tr>");
+            .append(")</h3><table><tr><th>metric</th><th>unit</th><th>estimate</th>")
+            .append("<th>interval</th><th>min</th><th>max</th></tr>");
         for (Map.Entry<String, JsonNode> metric : iterable(pair.path("metrics"))) {
           JsonNode m = metric.getValue();
           String unit = m.path("unit").asText();
@@ -39,14 +40,22 @@ final class RepeatSection {
               .append(Html.text(metric.getKey()))
               .append("</th><td>")
               .append(Html.text(unit))
-              .append("</td><td>")
-              .append(format(unit, m.path("median").asDouble()))
+              .append("</td>");
+          if (m.has("notReported")) {
+            html.append("<td colspan=\"4\">")
+                .append(Html.text(m.path("notReported").asText()))
+                .append("</td></tr>");
+            continue;
+          }
+          html.append("<td>")
+              .append(m.has("estimate") ? format(unit, m.path("estimate").asDouble()) : "n/a")
               .append("</td><td>")
               .append(
-                  m.path("ci95").isObject()
-                      ? format(unit, m.path("ci95").path("low").asDouble())
+                  m.path("interval").isObject()
+                      ? String.format("%.1f%% ", m.path("interval").path("level").asDouble() * 100)
+                          + format(unit, m.path("interval").path("low").asDouble())
                           + " to "
-                          + format(unit, m.path("ci95").path("high").asDouble())
+                          + format(unit, m.path("interval").path("high").asDouble())
                       : "n/a")
               .append("</td><td>")
               .append(format(unit, m.path("min").asDouble()))

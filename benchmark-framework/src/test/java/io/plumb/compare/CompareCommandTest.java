@@ -3,7 +3,10 @@ package io.plumb.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.cli.Main;
+import io.plumb.repeat.SyntheticResults;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,14 +15,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/benchmark compare} on recorded real results: an A/A comparison of loopback runs (see
- * {@code compare/aa-loopback/README.md}), which must find no difference anywhere.
+ * {@code bin/benchmark compare} on results whose figures the test sets: known per-round ratios give
+ * known Hodges-Lehmann estimates and signed-rank bounds, and each of the three verdicts; and on the
+ * recorded A/A loopback runs (see {@code compare/aa-loopback/README.md}), which must show no
+ * difference.
  */
 class CompareCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
@@ -30,54 +40,152 @@ class CompareCommandTest {
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
+  private String console() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String line(String start) {
+    return console().lines().filter(l -> l.startsWith(start)).findFirst().orElseThrow();
+  }
+
+  /**
+   * Five rounds: A at 1,000 msg/s; B at 1,000 x e^x with x the round's log ratio, in this order.
+   */
+  private Path[] sides(double[] logRatios, IntFunction<ObjectNode> tweakA) throws IOException {
+    Path a = Files.createDirectories(dir.resolve("a"));
+    Path b = Files.createDirectories(dir.resolve("b"));
+    for (int round = 0; round < logRatios.length; round++) {
+      ObjectNode runA = SyntheticResults.run(2 * round, 1000, 1, 50_000);
+      ObjectNode runB =
+          SyntheticResults.run(2 * round + 1, 1000 * Math.exp(logRatios[round]), 1, 50_000);
+      if (tweakA != null && tweakA.apply(round) != null) {
+        runA.setAll(tweakA.apply(round));
+      }
+      JSON.writeValue(a.resolve("run" + (round + 1) + ".json").toFile(), runA);
+      JSON.writeValue(b.resolve("run" + (round + 1) + ".json").toFile(), runB);
+    }
+    return new Path[] {a, b};
+  }
+
+  @Test
+  void knownRatiosGiveKnownBoundsAndADifferenceBeyondTheMargin() throws IOException {
+    // Log ratios 0.08 to 0.12, shuffled: symmetric around 0.10, so the Hodges-Lehmann estimate is
+    // e^0.10 = 1.105; five rounds give [smallest, largest] = [e^0.08, e^0.12] at 93.75%.
+    Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
+    assertEquals(
+        0,
+        run("compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+    assertEquals(
+        "VERDICT      publish rate: B faster: 1.105x A, beyond ±5%; B/A 1.105x, 93.8% CI 1.083x"
+            + " to 1.127x (Hodges-Lehmann over 5 paired rounds; per round 1.105x 1.127x 1.083x"
+            + " 1.116x 1.094x)",
+        line("VERDICT"), console());
+    assertTrue(line("Primary").startsWith("Primary      publish rate (--primary throughput)"));
+    assertTrue(line("publish rate").endsWith("PRIMARY B faster: 1.105x A, beyond ±5%"), console());
+    // Latencies equal in every round: within the margin, from the floor of their resolution.
+    assertTrue(line("end-to-end p50").endsWith("93.8% CI 0.998x to 1.002x  same within ±5%"));
+    // 50,000 samples a run: p99.99 is not reported.
+    assertTrue(
+        line("end-to-end p99.99")
+            .endsWith(
+                "not reported: p99.99 needs 100,000 samples a run (10 beyond it), the fewest"
+                    + " here 50,000"),
+        console());
+  }
+
+  @Test
+  void aWiderMarginOrASmallerChangeGiveTheOtherTwoVerdicts() throws IOException {
+    Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
+    String a = sides[0].toString();
+    String b = sides[1].toString();
+    assertEquals(0, run("compare", "--primary", "throughput", "--margin", "10%", a, "--", b));
+    assertTrue(
+        line("VERDICT")
+            .startsWith(
+                "VERDICT      publish rate: not distinguishable (interval reaches inside and"
+                    + " beyond ±10%)"),
+        console());
+  }
+
+  @Test
+  void smallChangesAreTheSameWithinTheMargin() throws IOException {
+    Path[] sides = sides(new double[] {0.01, -0.02, 0.0, 0.02, -0.01}, null);
+    assertEquals(
+        0,
+        run("compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+    assertTrue(
+        line("VERDICT")
+            .startsWith(
+                "VERDICT      publish rate: same within ±5%; B/A 1.000x, 93.8% CI 0.980x to 1.020x"),
+        console());
+  }
+
+  @Test
+  void aLossyRunIsLeftOutWithItsPartnerUnlessIncludeAll() throws IOException {
+    ObjectNode lossy = JSON.createObjectNode();
+    lossy.putObject("counters").put("lost", 3);
+    Path[] sides =
+        sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, round -> round == 1 ? lossy : null);
+    String a = sides[0].toString();
+    String b = sides[1].toString();
+    assertEquals(0, run("compare", "--primary", "throughput", a, "--", b));
+    assertTrue(
+        console()
+            .contains(
+                "left out: A round 2, " + sides[0].resolve("run2.json") + ": lost 3 message(s)\n"),
+        console());
+    assertTrue(console().contains("left out: B round 2, " + sides[1].resolve("run2.json")));
+    assertEquals("Rounds       4 paired", line("Rounds"));
+    assertEquals(
+        "VERDICT      publish rate: no verdict: 4 paired round(s) reach at best a 87.5% interval;"
+            + " 5 or more are needed",
+        line("VERDICT"));
+    out.reset();
+    assertEquals(0, run("compare", "--include-all", "--primary", "throughput", a, "--", b));
+    assertEquals("Rounds       5 paired (--include-all)", line("Rounds"));
+    assertTrue(line("VERDICT").contains("B faster: 1.105x A"), console());
+  }
+
   private static Path recorded(String side) throws URISyntaxException {
     return Path.of(CompareCommandTest.class.getResource("/compare/aa-loopback/" + side).toURI());
   }
 
-  private static List<String> files(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.map(Path::toString).sorted().toList();
-    }
-  }
-
   @Test
-  void theSameConfigurationTwiceIsNotDistinguishable() throws Exception {
+  void theRecordedAaRunsShowNoDifference() throws Exception {
+    // Every recorded run was flagged generator-bound on its loaded host: left out by default.
     assertEquals(0, run("compare", recorded("a").toString(), "--", recorded("b").toString()));
-    String console = out.toString(StandardCharsets.UTF_8);
-    List<String> verdicts =
-        console.lines().filter(line -> line.contains("B vs A") || line.contains(" B ")).toList();
-    assertTrue(console.contains("A  short-loopback with Loopback (loopback.yaml): 5 run(s)"));
-    // Every metric, throughput, latency and CPU alike: 16 lines, none calling noise a difference.
+    assertEquals("Rounds       0 paired", line("Rounds"));
+    assertEquals(10, console().lines().filter(l -> l.contains("generator-bound (")).count());
+    out.reset();
+    assertEquals(
+        0,
+        run("compare", "--include-all", recorded("a").toString(), "--", recorded("b").toString()));
     List<String> metricLines =
-        console
+        console()
             .lines()
             .filter(line -> line.matches("^(publish|consume|end-to-end|worker|broker) .*"))
             .toList();
-    assertEquals(16, metricLines.size(), console);
-    for (String line : metricLines) {
-      assertTrue(line.contains("not distinguishable ("), line);
+    assertEquals(16, metricLines.size(), console());
+    for (String metric : metricLines) {
+      assertTrue(
+          metric.contains("not distinguishable")
+              || metric.contains("same within ±5%")
+              || metric.contains("not reported: p99.99"),
+          metric);
     }
-    assertTrue(!verdicts.isEmpty(), console);
+    assertTrue(line("Primary").startsWith("Primary      end-to-end p99 (default: every run kept"));
   }
 
   @Test
-  void fewerThanThreeRunsASideGiveNoVerdict() throws Exception {
-    List<String> a = files(recorded("a"));
-    List<String> b = files(recorded("b"));
-    assertEquals(0, run("compare", a.get(0), a.get(1), "--", b.get(0), b.get(1), b.get(2)));
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertTrue(
-        console.contains(
-            "no verdict possible: A has 2 complete run(s), B 3; at least 3 a side are needed"),
-        console);
-    assertTrue(!console.contains("distinguishable"), console);
-  }
-
-  @Test
-  void aSideMixingConfigurationsOrAMissingSeparatorIsRefusedInOneLine() throws Exception {
+  void badInputIsRefusedInOneLine() throws Exception {
     String a = recorded("a").toString();
     String b = recorded("b").toString();
-    assertEquals(2, run("compare", a, b, "--", b));
+    ObjectNode other =
+        (ObjectNode) JSON.readTree(Files.list(recorded("b")).sorted().findFirst().get().toFile());
+    other.put("driver", "Other");
+    Path odd = dir.resolve("odd.json");
+    JSON.writeValue(odd.toFile(), other);
+    assertEquals(2, run("compare", a, odd.toString(), "--", b));
     String error = err.toString(StandardCharsets.UTF_8);
     assertTrue(error.startsWith("error: side A: holds results of 2 configurations"), error);
     assertEquals(1, error.lines().count(), error);
@@ -85,7 +193,15 @@ class CompareCommandTest {
     err.reset();
     assertEquals(2, run("compare", a, b, b));
     assertTrue(
-        err.toString(StandardCharsets.UTF_8).startsWith("error: compare: separate A's results"),
-        err.toString(StandardCharsets.UTF_8));
+        err.toString(StandardCharsets.UTF_8).startsWith("error: compare: separate A's results"));
+    err.reset();
+    assertEquals(2, run("compare", "--margin", "five", a, "--", b));
+    assertEquals(
+        "error: --margin: expected a percentage above 0 and at most 100, e.g. 5% or 2.5%, got"
+            + " 'five'",
+        err.toString(StandardCharsets.UTF_8).strip());
+    err.reset();
+    assertEquals(2, run("compare", "--primary", "p42", a, "--", b));
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("error: --primary: expected"));
   }
 }

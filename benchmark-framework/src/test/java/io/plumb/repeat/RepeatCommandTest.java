@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --repeat} end to end on the loopback driver: interleaved runs, one result each, the
- * summary with intervals and CPU, and {@code compare} telling apart two rates that differ twofold.
+ * summary with intervals at their exact level and CPU, a percentile too few samples hold named
+ * instead, and the paired comparison refusing a verdict from three rounds.
  */
 class RepeatCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -77,6 +78,9 @@ class RepeatCommandTest {
         run(
             "--repeat",
             "3",
+            "--include-all",
+            "--primary",
+            "throughput",
             "-d",
             driver.toString(),
             "-o",
@@ -96,15 +100,43 @@ class RepeatCommandTest {
     assertEquals(List.of("slow", "fast", "fast", "slow", "slow", "fast"), order);
 
     JsonNode slowPair = summary.path("pairs").get(0);
-    assertEquals(3, slowPair.path("completeRuns").asInt());
+    assertEquals(3, slowPair.path("countedRuns").asInt());
     JsonNode rate = slowPair.path("metrics").path("publish rate");
     assertEquals(3, rate.path("values").size());
-    double low = rate.path("ci95").path("low").asDouble();
-    double high = rate.path("ci95").path("high").asDouble();
-    assertTrue(low > 0 && low <= high, rate.toString());
-    assertTrue(slowPair.path("metrics").path("end-to-end p99").path("ci95").isObject());
+    // Three runs: the widest signed-rank interval covers 1 - 2/8 = 75%.
+    assertEquals(0.75, rate.path("interval").path("level").asDouble(), 1e-12);
+    double low = rate.path("interval").path("low").asDouble();
+    double high = rate.path("interval").path("high").asDouble();
+    double estimate = rate.path("estimate").asDouble();
+    assertTrue(low > 0 && low <= estimate && estimate <= high, rate.toString());
+    // About 1,000 samples a run: p99.99 would need 100,000.
+    assertTrue(
+        slowPair
+            .path("metrics")
+            .path("end-to-end p99.99")
+            .path("notReported")
+            .asText()
+            .startsWith("not reported: p99.99 needs 100,000 samples a run"),
+        slowPair.toString());
+    assertTrue(slowPair.path("metrics").path("end-to-end p50").path("interval").isObject());
     assertTrue(slowPair.path("metrics").path("worker CPU").path("median").asDouble() > 0);
-    assertTrue(console.contains("== slow with " + driver + " (Loopback): 3 run(s), 3 complete"));
+    assertTrue(
+        console.contains(
+            "== slow with " + driver + " (Loopback): 3 run(s), 3 counted (--include-all)"),
+        console);
+
+    // fast against slow, round by round: three rounds give no verdict, and say why.
+    assertTrue(console.contains("== B against A: fast with " + driver), console);
+    assertTrue(
+        console.contains(
+            "VERDICT      publish rate: no verdict: 3 paired round(s) reach at best a 75.0%"
+                + " interval; 5 or more are needed"),
+        console);
+    JsonNode comparison = summary.path("comparisons").get(0);
+    assertEquals(3, comparison.path("pairedRounds").asInt());
+    assertEquals("publish rate", comparison.path("primary").asText());
+    assertEquals("NONE", comparison.path("verdicts").path("publish rate").asText());
+    assertEquals("NONE", comparison.path("intervalVerdicts").path("end-to-end p50").asText());
 
     // The report of the summary brings every run and the table of intervals.
     Path html = dir.resolve("out/report.html");
@@ -112,17 +144,16 @@ class RepeatCommandTest {
     String page = Files.readString(html);
     assertTrue(page.contains("<h2>Repeated runs: 3 of each pair</h2>"), page);
     assertTrue(page.contains("<th>publish rate</th><td>msg/s</td>"));
+    assertTrue(page.contains("75.0% "), page);
 
     out.reset();
-    List<String> args = new ArrayList<>(List.of("compare"));
+    List<String> args = new ArrayList<>(List.of("compare", "--include-all"));
     results("slow-").forEach(p -> args.add(p.toString()));
     args.add("--");
     results("fast-").forEach(p -> args.add(p.toString()));
     assertEquals(0, run(args.toArray(String[]::new)), err.toString(StandardCharsets.UTF_8));
-    String comparison = out.toString(StandardCharsets.UTF_8);
-    String rateLine =
-        comparison.lines().filter(l -> l.startsWith("publish rate")).findFirst().orElseThrow();
-    assertTrue(rateLine.contains("B faster by"), comparison);
+    String compared = out.toString(StandardCharsets.UTF_8);
+    assertTrue(compared.contains("Rounds       3 paired (--include-all)"), compared);
   }
 
   @Test
@@ -147,5 +178,24 @@ class RepeatCommandTest {
     assertTrue(
         err.toString(StandardCharsets.UTF_8)
             .startsWith("error: --repeat: expected 2 to 100 runs of each pair, got 1"));
+    err.reset();
+    assertEquals(
+        2,
+        run(
+            "--repeat",
+            "3",
+            "--margin",
+            "0%",
+            "-d",
+            driver.toString(),
+            workload("w", 10).toString()));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("error: --margin: expected a percentage above 0 and at most 100"));
+    err.reset();
+    assertEquals(2, run("--include-all", "-d", driver.toString(), workload("w", 10).toString()));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("error: --primary, --margin and --include-all apply to --repeat runs"));
   }
 }

@@ -1,0 +1,32 @@
+package io.plumb.repeat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
+
+/**
+ * Which runs a comparison or summary leaves out by default, and why: a run cut short, one that lost
+ * messages, or one whose generator could not keep its schedule measured something other than the
+ * configuration it names (a lossy run's latencies lack the messages that were lost; a generator-
+ * bound run's latencies are partly the load generator's). {@code --include-all} keeps them.
+ */
+public final class RunScreen {
+  private RunScreen() {}
+
+  /** Why the run is left out, in a few words; empty when it counts. */
+  public static Optional<String> reasonToLeaveOut(JsonNode result) {
+    if (!result.path("complete").asBoolean(false)) {
+      String why = result.path("incompleteReason").asText("");
+      return Optional.of("incomplete" + (why.isEmpty() ? "" : " (" + why + ")"));
+    }
+    long lost = result.path("counters").path("lost").asLong(0);
+    if (lost > 0) {
+      return Optional.of(String.format("lost %,d message(s)", lost));
+    }
+    if (result.path("generatorBound").asBoolean(false)) {
+      JsonNode reasons = result.path("generatorBoundReasons");
+      String why = reasons.isArray() && !reasons.isEmpty() ? reasons.get(0).asText() : "";
+      return Optional.of("generator-bound" + (why.isEmpty() ? "" : " (" + why + ")"));
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,61 @@
+package io.plumb.repeat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Runs that do not count are named, one line each, and take their round's partner along. */
+class RoundsTest {
+
+  private static PairSummary.Run run(String name, ObjectNode json) {
+    return new PairSummary.Run(Path.of(name), json);
+  }
+
+  @Test
+  void incompleteLossyAndGeneratorBoundRunsAreLeftOutWithTheirPartners() {
+    List<PairSummary.Run> a = new ArrayList<>();
+    List<PairSummary.Run> b = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      a.add(run("a" + i + ".json", SyntheticResults.run(2 * i, 1000, 1, 5000)));
+      b.add(run("b" + i + ".json", SyntheticResults.run(2 * i + 1, 1000, 1, 5000)));
+    }
+    ((ObjectNode) a.get(1).json().path("counters")).put("lost", 12);
+    ObjectNode bound = (ObjectNode) b.get(3).json();
+    bound.put("generatorBound", true);
+    bound.putArray("generatorBoundReasons").add("producers fell behind");
+    ObjectNode cut = (ObjectNode) b.get(4).json();
+    cut.put("complete", false);
+    cut.put("incompleteReason", "interrupted by the user");
+
+    Rounds rounds = Rounds.pair(a, b, false);
+    assertEquals(List.of("a1.json", "a3.json"), names(rounds.a()));
+    assertEquals(List.of("b1.json", "b3.json"), names(rounds.b()));
+    assertEquals(
+        List.of(
+            "left out: A round 2, a2.json: lost 12 message(s)",
+            "left out: B round 2, b2.json: its partner in round 2 was left out",
+            "left out: B round 4, b4.json: generator-bound (producers fell behind)",
+            "left out: A round 4, a4.json: its partner in round 4 was left out",
+            "left out: B round 5, b5.json: incomplete (interrupted by the user)",
+            "left out: A round 5, a5.json: its partner in round 5 was left out"),
+        rounds.leftOut());
+
+    Rounds all = Rounds.pair(a, b, true);
+    assertEquals(5, all.a().size());
+    assertEquals(List.of(), all.leftOut());
+
+    Rounds uneven = Rounds.pair(a, b.subList(0, 1), true);
+    assertEquals(1, uneven.a().size());
+    assertEquals(4, uneven.leftOut().size());
+    assertEquals(
+        "left out: A round 2, a2.json: B has no run in this round", uneven.leftOut().get(0));
+  }
+
+  private static List<String> names(List<PairSummary.Run> runs) {
+    return runs.stream().map(r -> r.file().toString()).toList();
+  }
+}
