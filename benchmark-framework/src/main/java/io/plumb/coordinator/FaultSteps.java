@@ -11,6 +11,7 @@ import io.plumb.result.PeriodSample;
 import io.plumb.stats.PeriodStats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,18 +48,13 @@ final class FaultSteps {
     LeaderSource leaders =
         new LeaderSource() {
           @Override
-          public boolean available() {
-            return run.worker().locatesLeaders();
+          public Map<String, String> targets() {
+            return run.worker().nodeTargets();
           }
 
           @Override
-          public String meaning() {
-            return run.worker().leaderMeaning();
-          }
-
-          @Override
-          public Optional<String> leader() {
-            return run.worker().leaderOf(topic);
+          public Optional<String> locate(String target) {
+            return run.worker().locate(target, topic);
           }
         };
     schedule =

@@ -35,7 +35,7 @@ class NatsLeaderClusterTest {
     try (driver;
         Connection admin = Nats.connect("nats://127.0.0.1:4222")) {
       driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
-      assertEquals("stream leader", driver.leaderMeaning());
+      assertEquals("stream leader", driver.targets().get("leader"));
 
       String leader = awaitLeader(driver, topic, null);
       assertTrue(NODES.contains(leader), "leader " + leader + " is one of " + NODES);

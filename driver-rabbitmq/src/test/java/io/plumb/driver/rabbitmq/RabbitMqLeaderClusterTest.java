@@ -40,7 +40,7 @@ class RabbitMqLeaderClusterTest {
     String topic = RoundTrip.topicName("plumb-test-leader");
     RabbitMqBenchmarkDriver driver = driver("rabbitmq-quorum-replicated.yaml");
     try (driver) {
-      assertEquals("quorum queue leader", driver.leaderMeaning());
+      assertEquals("quorum queue leader", driver.targets().get("leader"));
       driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
       try (BenchmarkConsumer consumer = consumer(driver, topic)) {
         Optional<String> leader = driver.leaderOf(topic);
@@ -74,7 +74,7 @@ class RabbitMqLeaderClusterTest {
     String topic = RoundTrip.topicName("plumb-test-classic-node");
     RabbitMqBenchmarkDriver driver = driver("rabbitmq-classic-weak.yaml");
     try (driver) {
-      assertEquals("node of the classic queue", driver.leaderMeaning());
+      assertEquals("node of the classic queue", driver.targets().get("leader"));
       driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
       assertEquals(Optional.empty(), driver.leaderOf(topic), "no queue yet, no leader");
       try (BenchmarkConsumer consumer = consumer(driver, topic)) {
@@ -100,7 +100,7 @@ class RabbitMqLeaderClusterTest {
     driver.initialize(
         DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol-replicated.yaml"), Map.of()));
     try (driver) {
-      assertEquals("stream leader", driver.leaderMeaning());
+      assertEquals("stream leader", driver.targets().get("leader"));
       driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
       Optional<String> leader = driver.leaderOf(topic);
       assertTrue(leader.isPresent(), "no leader named for a stream just created");
