@@ -3,6 +3,7 @@ package io.plumb.result;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.fault.FaultFailures;
 import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
 import java.util.function.Function;
@@ -66,6 +67,8 @@ public final class ResultJson {
     if (!run.faults().isEmpty()) {
       // One entry per planned fault: what it hit, when, and what it cost (see FaultOutcome).
       json.set("faults", MAPPER.valueToTree(run.faults()));
+      // A fault that was not applied or not undone: the figures describe some other run.
+      FaultFailures.reason(run.faults()).ifPresent(reason -> json.put("faultFailure", reason));
     }
     ArrayNode errors = json.putArray("errors");
     run.errors().forEach(errors::add);
