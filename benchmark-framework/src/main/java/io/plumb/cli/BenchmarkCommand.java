@@ -459,7 +459,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
     ConsoleReporter.written(out, target);
     Optional<String> faultFailure = FaultFailures.reason(report.faults());
     faultFailure.ifPresent(reason -> out.println("error: " + reason));
-    int status = faultFailure.isPresent() ? FaultFailures.EXIT_STATUS : report.complete() ? 0 : 1;
+    // A run that stopped early says so first: its faults not yet due were never applied.
+    int status = !report.complete() ? 1 : faultFailure.isPresent() ? FaultFailures.EXIT_STATUS : 0;
     return new Written(status, target, json);
   }
 
