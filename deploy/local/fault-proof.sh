@@ -25,10 +25,10 @@ brokers=("$@")
 # (faults-1kb-2k-2t4p: 2 topics of 4 partitions, where a leader's death stops only its partitions).
 declare -A pairs=(
   [kafka]="kafka-replicated.yaml:kill-leader kafka-replicated.yaml:kill-leader:faults-1kb-2k-2t4p kafka-replicated.yaml:partition-leader kafka-replicated-weak.yaml:partition-leader"
-  [pulsar]="pulsar-replicated.yaml:kill-leader"
+  [pulsar]="pulsar-replicated.yaml:kill-bookie pulsar-replicated.yaml:kill-leader"
   [rabbitmq]="rabbitmq-quorum-replicated.yaml:kill-leader rabbitmq-classic-weak.yaml:kill-leader"
   [nats]="nats-jetstream-replicated.yaml:kill-leader nats-jetstream-weak.yaml:kill-leader"
-  [redis]="redis-replicated.yaml:kill-leader redis-replicated-weak.yaml:partition-leader")
+  [redis]="redis-replicated.yaml:kill-primary redis-replicated-weak.yaml:partition-primary")
 
 out="results/fault-proof-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"

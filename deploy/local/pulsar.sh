@@ -103,7 +103,7 @@ DATA_DIR=$data
 LOG=$log
 CONF=$conf
 NAME=$name
-CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$node")")
+CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$node")" "$pid")
 EOF
 }
 

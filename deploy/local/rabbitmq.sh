@@ -232,7 +232,11 @@ launch_node() {
     sleep 0.1
   done
   [[ -s "$pid_file" ]] || return 1
-  node_set "$n" PID "$(tr -d '[:space:]' <"$pid_file")"
+  local pid
+  pid="$(tr -d '[:space:]' <"$pid_file")"
+  node_set "$n" PID "$pid"
+  # Recorded only once the VM is in it: a failed join leaves CGROUP empty (cuts refused up front).
+  node_set "$n" CGROUP "$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")"
 }
 
 # Waits until node n's RabbitMQ application runs.

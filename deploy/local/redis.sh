@@ -279,6 +279,10 @@ launch() {
     redis-server "$conf" "${mode[@]}" "$@" </dev/null >>"$log" 2>&1 &
   local pid=$!
   node_set "$n" "$key" "$pid"
+  if [[ "$key" == PID ]]; then
+    # Recorded once the server is in it: a failed join leaves CGROUP empty (cuts refused up front).
+    node_set "$n" CGROUP "$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")"
+  fi
   local deadline=$((SECONDS + ready_timeout_s))
   until answers_ping "$port"; do
     if ! kill -0 "$pid" 2>/dev/null; then

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.compare.MarginOption;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunOptions;
+import io.plumb.fault.FaultFailures;
 import io.plumb.fault.FaultPlan;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
@@ -50,7 +51,8 @@ import picocli.CommandLine.Parameters;
       "intended send time (no coordinated omission), full HdrHistogram distributions to p99.9999 and max.",
       "",
       "Writes one JSON result per workload and driver and prints a summary. Exit status: 0 success, 1 a run failed or",
-      "ended incomplete (its partial result is still written), 2 bad input, 3 a broker not answering, 130 interrupted",
+      "ended incomplete (its partial result is still written), 2 bad input, 3 a broker not answering, 4 a fault of",
+      "--faults could not be applied or undone (the result is still written, marked 'faultFailure'), 130 interrupted",
       "by Ctrl-C (the partial result is still written).",
       "",
       "producerRate: 0 searches for the stable peak rate (grow x2 from --search-start, bisect to 5%%, recheck the answer),",
@@ -485,7 +487,11 @@ public final class BenchmarkCommand implements Callable<Integer> {
     ResultWriter.write(json, target);
     written.add(target);
     ConsoleReporter.written(out, target);
-    return new Written(report.complete() ? 0 : 1, target, json);
+    Optional<String> faultFailure = FaultFailures.reason(report.faults());
+    faultFailure.ifPresent(reason -> out.println("error: " + reason));
+    // A run that stopped early says so first: its faults not yet due were never applied.
+    int status = !report.complete() ? 1 : faultFailure.isPresent() ? FaultFailures.EXIT_STATUS : 0;
+    return new Written(status, target, json);
   }
 
   /** Ctrl-C stops the current run, which then writes what it measured, marked incomplete. */

@@ -51,18 +51,13 @@ final class FaultSteps {
     LeaderSource leaders =
         new LeaderSource() {
           @Override
-          public boolean available() {
-            return run.worker().locatesLeaders();
+          public Map<String, String> targets() {
+            return run.worker().nodeTargets();
           }
 
           @Override
-          public String meaning() {
-            return run.worker().leaderMeaning();
-          }
-
-          @Override
-          public Optional<String> leader() {
-            return run.worker().leaderOf(topic);
+          public Optional<String> locate(String target) {
+            return run.worker().locate(target, topic);
           }
         };
     schedule =

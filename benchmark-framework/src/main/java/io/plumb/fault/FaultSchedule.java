@@ -1,6 +1,5 @@
 package io.plumb.fault;
 
-import io.plumb.input.BadInputException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,14 +52,7 @@ public final class FaultSchedule implements AutoCloseable {
     this.records = new FaultRecord[plan.faults().size()];
     for (int i = 0; i < records.length; i++) {
       FaultSpec spec = plan.faults().get(i);
-      records[i] =
-          new FaultRecord(
-              spec,
-              List.of(),
-              spec.target().needsLeader() && leaders.available() ? leaders.meaning() : null,
-              0,
-              0,
-              null);
+      records[i] = new FaultRecord(spec, List.of(), meaning(spec.target(), leaders), 0, 0, null);
     }
   }
 
@@ -69,80 +61,11 @@ public final class FaultSchedule implements AutoCloseable {
   }
 
   /**
-   * Refuses, with one line naming the plan file, the entry and the field, what cannot work here: a
-   * cluster of one node, a node that does not exist or is not running, a time past the measured
-   * phase, the leader on a driver that cannot name it, a network cut this machine cannot make.
+   * Refuses, with one line naming the plan file, the entry and the field, what cannot work here
+   * ({@link FaultPreflight}): before any load, so that a fault that would do nothing never passes.
    */
   public void check(Duration measuredLength) {
-    List<ClusterNode> numbered = cluster.numberedNodes();
-    if (numbered.size() < 2) {
-      throw new BadInputException(
-          plan.file()
-              + ": faults need a cluster, and "
-              + cluster.broker()
-              + " has "
-              + (numbered.isEmpty() ? "no node recorded in " + cluster.stateDir() : "1 node")
-              + ": "
-              + cluster.startHint());
-    }
-    for (ClusterNode node : numbered) {
-      if (!node.running()) {
-        throw new BadInputException(
-            plan.file()
-                + ": "
-                + cluster.broker()
-                + " "
-                + node
-                + " is not running; start it with "
-                + cluster.script()
-                + " start-node "
-                + node.name());
-      }
-    }
-    String names =
-        cluster.nodes().stream().map(ClusterNode::name).collect(Collectors.joining(", "));
-    for (FaultSpec spec : plan.faults()) {
-      String where = plan.where(spec);
-      if (spec.at().compareTo(measuredLength) >= 0) {
-        throw new BadInputException(
-            where
-                + ": field 'at': "
-                + Durations.text(spec.at())
-                + " is past the end of the measured phase ("
-                + Durations.text(measuredLength)
-                + ")");
-      }
-      if (spec.target().kind() == FaultTarget.Kind.NODE
-          && cluster.node(spec.target().node().orElseThrow()).isEmpty()) {
-        throw new BadInputException(
-            where
-                + ": field 'target': no "
-                + spec.target()
-                + " in the "
-                + cluster.broker()
-                + " cluster (its nodes: "
-                + names
-                + ")");
-      }
-      if (spec.target().needsLeader() && !leaders.available()) {
-        throw new BadInputException(
-            where
-                + ": field 'target': "
-                + spec.target()
-                + " needs a driver that can name the leader, and this one cannot; aim at a node instead, e.g. target: node 1");
-      }
-      if (spec.action().cutsNetwork()) {
-        Optional<String> why = NetworkCut.unsupported(cluster.nodes());
-        if (why.isPresent()) {
-          throw new BadInputException(
-              where
-                  + ": field 'action': "
-                  + spec.action().word()
-                  + " cannot be done on this machine: "
-                  + why.get());
-        }
-      }
-    }
+    new FaultPreflight(plan, cluster, leaders).check(measuredLength);
   }
 
   /** The measured phase starts now: every fault's clock starts. */
@@ -197,6 +120,13 @@ public final class FaultSchedule implements AutoCloseable {
     List<ClusterNode> hit;
     try {
       hit = resolve(spec);
+      for (ClusterNode node : hit) {
+        if (!node.running()) {
+          // Nothing was done: the fault must not read as applied.
+          throw new FaultException(
+              node + " is gone (PID " + node.values().getOrDefault("PID", "") + " is not running)");
+        }
+      }
       // Stamped as the action starts (the moment a kill lands), published once it has taken
       // effect, so whoever sees the fault applied sees its effect too.
       long appliedAt = clock.getAsLong();
@@ -291,28 +221,30 @@ public final class FaultSchedule implements AutoCloseable {
         }
         yield List.of(running.get(random.nextInt(running.size())));
       }
-      case LEADER -> List.of(leader(numbered));
       case FOLLOWERS -> {
-        ClusterNode leader = leader(numbered);
+        ClusterNode leader = located(firstRole(leaders));
         yield numbered.stream().filter(n -> !n.name().equals(leader.name())).toList();
       }
+      case LEADER, PRIMARY, BROKER_OWNER, BOOKIE ->
+          List.of(located(spec.target().roleWord().orElseThrow()));
     };
   }
 
-  /** Asks the broker, waiting out an election in progress (up to 10 s). */
-  private ClusterNode leader(List<ClusterNode> nodes) {
+  /** Asks the broker which node {@code role} names, waiting out an election (up to 10 s). */
+  private ClusterNode located(String role) {
+    String meaning = leaders.targets().getOrDefault(role, role);
     long deadline = System.nanoTime() + LEADER_WAIT_NANOS;
     String answer = null;
     while (System.nanoTime() < deadline) {
-      Optional<String> leader;
+      Optional<String> named;
       try {
-        leader = leaders.leader();
+        named = leaders.locate(role);
       } catch (RuntimeException e) {
-        leader = Optional.empty();
+        named = Optional.empty();
         answer = "error: " + e.getMessage();
       }
-      if (leader.isPresent()) {
-        answer = leader.get();
+      if (named.isPresent()) {
+        answer = named.get();
         for (ClusterNode node : cluster.nodes()) {
           if (node.answersTo(answer)) {
             return node;
@@ -322,7 +254,7 @@ public final class FaultSchedule implements AutoCloseable {
             "the broker named "
                 + answer
                 + " as "
-                + leaders.meaning()
+                + meaning
                 + ", which is no node of the cluster's state files");
       }
       if (waitUntil(clock.getAsLong() + 200_000_000L)) {
@@ -331,15 +263,34 @@ public final class FaultSchedule implements AutoCloseable {
     }
     throw new FaultException(
         "the broker named no "
-            + leaders.meaning()
+            + meaning
             + " within 10 s"
             + (answer == null ? "" : " (" + answer + ")"));
   }
 
+  /**
+   * The role {@code followers} is relative to: the driver's role that comes first in {@link
+   * FaultTarget.Kind}'s order (leader, primary, ...), whatever order its map keeps.
+   */
+  static String firstRole(LeaderSource leaders) {
+    return FaultTarget.roleOrder(leaders.targets().keySet()).stream()
+        .filter(word -> !word.equals(FaultTarget.Kind.FOLLOWERS.word()))
+        .findFirst()
+        .orElseThrow(() -> new FaultException("the driver names no node"));
+  }
+
+  /** What the target means for this broker, for the result; null for node, random. */
+  private static String meaning(FaultTarget target, LeaderSource leaders) {
+    if (target.kind() == FaultTarget.Kind.FOLLOWERS && !leaders.targets().isEmpty()) {
+      return "all but the " + leaders.targets().get(firstRole(leaders));
+    }
+    return target.roleWord().map(leaders.targets()::get).orElse(null);
+  }
+
   private String describe(FaultSpec spec, List<ClusterNode> hit) {
     String nodes = hit.stream().map(ClusterNode::toString).collect(Collectors.joining(", "));
-    String why =
-        spec.target().needsLeader() ? " (" + spec.target() + ": " + leaders.meaning() + ")" : "";
+    String meaning = meaning(spec.target(), leaders);
+    String why = meaning == null ? "" : " (" + spec.target() + ": " + meaning + ")";
     return nodes + why + spec.duration().map(d -> " for " + Durations.text(d)).orElse("");
   }
 

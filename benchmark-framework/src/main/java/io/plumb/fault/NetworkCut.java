@@ -115,7 +115,7 @@ final class NetworkCut {
     return "{ " + ports + " }";
   }
 
-  private static Path cgroup2Mount() {
+  static Path cgroup2Mount() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/mounts"))) {
         String[] fields = line.split(" ");

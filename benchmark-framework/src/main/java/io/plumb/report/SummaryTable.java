@@ -86,9 +86,13 @@ final class SummaryTable {
         new Row(
             "complete",
             r ->
-                r.json().path("complete").asBoolean(false)
-                    ? "yes"
-                    : "INCOMPLETE: " + r.json().path("incompleteReason").asText("")),
+                (r.json().path("complete").asBoolean(false)
+                        ? "yes"
+                        : "INCOMPLETE: " + r.json().path("incompleteReason").asText(""))
+                    // A fault that was not applied or not undone: say so where users look first.
+                    + (r.json().has("faultFailure")
+                        ? "; FAULT FAILED: " + r.json().path("faultFailure").asText()
+                        : "")),
         new Row("generator", SummaryTable::verdict),
         new Row("bottleneck", SummaryTable::bottleneck));
   }

@@ -3,6 +3,7 @@ package io.plumb.result;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.fault.FaultFailures;
 import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
 import java.util.function.Function;
@@ -68,6 +69,8 @@ public final class ResultJson {
       json.set("faults", MAPPER.valueToTree(run.faults()));
       // What no fault caused, so that these and the faults' figures add up to the counters.
       json.set("beforeFirstFault", MAPPER.valueToTree(run.beforeFirstFault()));
+      // A fault that was not applied or not undone: the figures describe some other run.
+      FaultFailures.reason(run.faults()).ifPresent(reason -> json.put("faultFailure", reason));
     }
     ArrayNode errors = json.putArray("errors");
     run.errors().forEach(errors::add);

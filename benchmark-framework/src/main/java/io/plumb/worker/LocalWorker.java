@@ -357,21 +357,17 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
-  public boolean locatesLeaders() {
-    return driver instanceof LeaderLocator;
+  public Map<String, String> nodeTargets() {
+    return driver instanceof LeaderLocator locator ? locator.targets() : Map.of();
   }
 
   @Override
-  public String leaderMeaning() {
-    return ((LeaderLocator) driver).leaderMeaning();
-  }
-
-  @Override
-  public Optional<String> leaderOf(String topic) {
+  public Optional<String> locate(String target, String topic) {
     try {
-      return ((LeaderLocator) driver).leaderOf(topic);
+      return ((LeaderLocator) driver).locate(target, topic);
     } catch (Exception e) {
-      throw new WorkerException("asking the broker for the leader of " + topic + ": " + e, e);
+      throw new WorkerException(
+          "asking the broker for the " + target + " of " + topic + ": " + e, e);
     }
   }
 

@@ -121,19 +121,20 @@ public interface Worker extends AutoCloseable {
     throw new UnsupportedOperationException(name() + " worker does not share its clock");
   }
 
-  /** Whether the driver can name the node leading a topic ({@link #leaderOf}). */
-  default boolean locatesLeaders() {
-    return false;
+  /**
+   * The fault targets the driver can name ({@code LeaderLocator#targets}: word to meaning, the
+   * first being the one {@code followers} is relative to); empty when it can name none.
+   */
+  default Map<String, String> nodeTargets() {
+    return Map.of();
   }
 
-  /** What "leader" means for the driver, e.g. "leader of partition 0". */
-  default String leaderMeaning() {
-    throw new UnsupportedOperationException(name() + " worker cannot locate leaders");
-  }
-
-  /** The node leading {@code topic} now, as the broker names it; empty during an election. */
-  default Optional<String> leaderOf(String topic) {
-    throw new UnsupportedOperationException(name() + " worker cannot locate leaders");
+  /**
+   * The node {@code target} names for {@code topic} now, as the broker names it; empty during an
+   * election.
+   */
+  default Optional<String> locate(String target, String topic) {
+    throw new UnsupportedOperationException(name() + " worker cannot locate " + target);
   }
 
   /**

@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,12 +66,67 @@ class FaultCommandTest {
     // The loopback broker never noticed: nothing stalled, nothing lost.
     assertTrue(fault.path("unavailableSeconds").isNull(), fault.toString());
     assertEquals(0, fault.path("acknowledgedLost").asLong());
-    // (Recovery is not asserted: restarting a node's JVM on a small host can slow the generator.)
-    assertTrue(fault.has("recoverySeconds"), fault.toString());
+    assertTrue(fault.path("error").isNull(), fault.toString());
+    assertFalse(new ObjectMapper().readTree(result.toFile()).has("faultFailure"));
     String console = out.toString(StandardCharsets.UTF_8);
     assertTrue(console.contains("fault 1: kill node 2 for 500 ms"), console);
     assertTrue(console.contains("Fault 1      kill node 2 at "), console);
     assertTrue(console.contains("| unavailable never | recovered "), console);
+  }
+
+  /**
+   * The node a fault names is gone by the time the fault is due (killed by the test once the plan
+   * was checked): the fault cannot be applied, so the run ends with status 4 and one line, and its
+   * result is written and marked.
+   */
+  @Test
+  void aFaultThatCannotBeAppliedFailsTheRunWithItsOneLineReason() throws Exception {
+    Path home = dir.resolve("home");
+    nodes = new TestCluster(home, "loopback", 3, 28_850);
+    System.setProperty("plumb.home", home.toString());
+    long victim = nodes.node(2).pid().orElseThrow();
+    Path result = dir.resolve("result.json");
+    Thread killer =
+        new Thread(
+            () -> {
+              // The plan is checked (all nodes running) before this line is printed, and the
+              // fault is due 1 s of warm-up and 2 s of measuring later.
+              try {
+                while (!out.toString(StandardCharsets.UTF_8).contains("fault plan ")) {
+                  Thread.sleep(20);
+                }
+              } catch (InterruptedException e) {
+                return;
+              }
+              ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
+            });
+    killer.setDaemon(true);
+    killer.start();
+
+    int status =
+        run(
+            "--faults",
+            plan("  - {at: 2s, action: kill, target: node 2, duration: 500ms}").toString(),
+            "-o",
+            result.toString(),
+            "-d",
+            loopback().toString(),
+            workload(4).toString());
+
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertEquals(FaultFailures.EXIT_STATUS, status, console + err);
+    String reason =
+        "fault 1 (kill node 2) was not applied: node 2 is gone (PID " + victim + " is not running)";
+    List<String> errorLines = console.lines().filter(l -> l.startsWith("error: ")).toList();
+    assertEquals(List.of("error: " + reason), errorLines, console);
+    JsonNode json = new ObjectMapper().readTree(result.toFile());
+    assertEquals(reason, json.path("faultFailure").asText(), json.path("faults").toString());
+    assertTrue(json.path("faults").path(0).path("appliedSeconds").isNull());
+    assertTrue(json.path("complete").asBoolean(), "the load itself ran to its end");
+    // The report's summary says so where users look first.
+    Path page = dir.resolve("report.html");
+    assertEquals(0, run("report", result.toString(), "-o", page.toString()), err.toString());
+    assertTrue(Files.readString(page).contains("FAULT FAILED: " + reason), "report");
   }
 
   @Test

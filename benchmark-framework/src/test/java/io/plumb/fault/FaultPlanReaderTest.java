@@ -1,7 +1,9 @@
 package io.plumb.fault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.input.BadInputException;
 import java.io.IOException;
@@ -64,6 +66,53 @@ class FaultPlanReaderTest {
   }
 
   @Test
+  void targetsAreNamedByWhatTheyAre() throws IOException {
+    FaultPlan plan =
+        read(
+            "faults:",
+            "  - {at: 1s, action: kill, target: primary}",
+            "  - {at: 2s, action: kill, target: broker-owner}",
+            "  - {at: 3s, action: kill, target: bookie}",
+            "  - {at: 4s, action: kill, target: leader}");
+    List<FaultTarget.Kind> kinds = plan.faults().stream().map(f -> f.target().kind()).toList();
+    assertEquals(
+        List.of(
+            FaultTarget.Kind.PRIMARY,
+            FaultTarget.Kind.BROKER_OWNER,
+            FaultTarget.Kind.BOOKIE,
+            FaultTarget.Kind.LEADER),
+        kinds);
+    assertEquals(
+        List.of("primary", "broker-owner", "bookie", "leader"),
+        plan.faults().stream().map(f -> f.target().toString()).toList());
+    assertEquals(Optional.of("bookie"), plan.faults().get(2).target().roleWord());
+    assertEquals(
+        "kill broker-owner at 2 s", plan.faults().get(1).describe(), "as the console shows it");
+    // A role is resolved by the driver; "followers" too (relative to its first role).
+    assertTrue(plan.faults().get(0).target().needsDriver());
+    assertFalse(
+        read("faults:", "  - {at: 1s, action: kill, target: node 2}")
+            .faults()
+            .get(0)
+            .target()
+            .needsDriver());
+  }
+
+  @Test
+  void aRoleSpeltTheWayAnotherToolSpellsItIsRefused() {
+    assertRefused(
+        ":2: fault 1: field 'target': 'broker_owner' is not a target; allowed: leader | primary | broker-owner | bookie | followers | random | node N (a node number or name)",
+        "faults:",
+        "  - at: 1s",
+        "    action: kill",
+        "    target: broker_owner");
+    assertRefused(
+        ":2: fault 1: field 'target': 'master' is not a target; allowed: leader | primary | broker-owner | bookie | followers | random | node N (a node number or name)",
+        "faults:",
+        "  - {at: 1s, action: kill, target: master}");
+  }
+
+  @Test
   void badPlansAreOneLineNamingFileEntryFieldAndWhatIsAllowed() {
     assertRefused(
         ":2: fault 1: field 'action': 'explode' is not an action; allowed: kill | freeze | isolate | partition | restart",
@@ -72,7 +121,7 @@ class FaultPlanReaderTest {
         "    action: explode",
         "    target: leader");
     assertRefused(
-        ":2: fault 1: field 'target': 'the leader' is not a target; allowed: leader | followers | random | node N (a node number or name)",
+        ":2: fault 1: field 'target': 'the leader' is not a target; allowed: leader | primary | broker-owner | bookie | followers | random | node N (a node number or name)",
         "faults:",
         "  - at: 1s",
         "    action: kill",

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -204,7 +205,8 @@ class FaultScheduleTest {
     assertTrue(
         leader
             .getMessage()
-            .contains("field 'target': leader needs a driver that can name the leader"),
+            .endsWith(
+                "field 'target': the testbroker driver cannot name leader; it can name: random, node N"),
         leader.getMessage());
   }
 
@@ -225,6 +227,117 @@ class FaultScheduleTest {
         refused.getMessage());
   }
 
+  @Test
+  void aTargetTheDriverCannotNameIsRefusedWithTheTargetsItCan() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 80);
+    BadInputException refused =
+        assertThrows(
+            BadInputException.class,
+            () ->
+                new FaultSchedule(
+                        plan("at: 1s", "action: kill", "target: bookie"),
+                        nodes.cluster(),
+                        leaders(Optional.of("127.0.0.1:" + nodes.port(1))),
+                        System::nanoTime,
+                        progress::add)
+                    .check(Duration.ofSeconds(60)));
+    assertTrue(
+        refused
+            .getMessage()
+            .endsWith(
+                ": fault 1: field 'target': the testbroker driver cannot name bookie; it can name: leader (leader of the test), followers, random, node N"),
+        refused.getMessage());
+    assertEquals(1, refused.getMessage().lines().count());
+  }
+
+  @Test
+  void followersAreEveryNumberedNodeButTheOneTheDriversRoleNames() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 90);
+    FaultSchedule schedule =
+        new FaultSchedule(
+            plan("at: 0s", "action: freeze", "target: followers", "duration: 300ms"),
+            nodes.cluster(),
+            leaders(Optional.of("127.0.0.1:" + nodes.port(2))),
+            System::nanoTime,
+            progress::add);
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "thawed");
+    schedule.loadStopped();
+    assertEquals(List.of("1", "3"), schedule.records().get(0).nodes());
+    assertEquals("all but the leader of the test", schedule.records().get(0).leaderMeaning());
+  }
+
+  @Test
+  void aCutOfANodeOutsideItsRecordedCgroupIsRefusedBeforeAnyLoad() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 100);
+    // Node 2's state file names node 3's cgroup: a cut would match node 3's sockets, not node 2's.
+    Path env = nodes.node(2).envFile();
+    String cgroup3 = nodes.node(3).cgroup().orElseThrow().toString();
+    Files.writeString(
+        env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP=" + cgroup3));
+    long pid = nodes.node(2).pid().orElseThrow();
+
+    BadInputException refused =
+        assertThrows(
+            BadInputException.class,
+            () ->
+                schedule(plan("at: 1s", "action: isolate", "target: node 2", "duration: 1s"))
+                    .check(Duration.ofSeconds(60)));
+    assertTrue(
+        refused
+            .getMessage()
+            .contains(
+                ": fault 1: field 'action': isolate would cut nothing: node 2 (PID "
+                    + pid
+                    + ") runs in cgroup /plumb-test-2, not in /"),
+        refused.getMessage());
+    assertTrue(refused.getMessage().endsWith("a cut would match nothing"), refused.getMessage());
+    // A kill needs no cgroup: the same cluster takes it.
+    schedule(plan("at: 1s", "action: kill", "target: node 2")).check(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void aNodeThatCouldNotJoinACgroupCannotBeCut() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 110);
+    Path env = nodes.node(1).envFile();
+    Files.writeString(env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP="));
+    BadInputException refused =
+        assertThrows(
+            BadInputException.class,
+            () ->
+                schedule(plan("at: 1s", "action: partition", "target: node 3", "duration: 1s"))
+                    .check(Duration.ofSeconds(60)));
+    assertTrue(
+        refused.getMessage().contains(": fault 1: field 'action': partition cannot be done"),
+        refused.getMessage());
+    assertTrue(refused.getMessage().contains("node 1 runs in no cgroup of its own"));
+  }
+
+  @Test
+  void aRoleTheBrokerNamesAsNoNodeFailsTheFaultWithItsReason() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 120);
+    FaultSchedule schedule =
+        new FaultSchedule(
+            plan("at: 0s", "action: kill", "target: leader", "duration: 1s"),
+            nodes.cluster(),
+            leaders(Optional.of("127.0.0.1:1")),
+            System::nanoTime,
+            progress::add);
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+    awaitTrue(() -> schedule.records().get(0).error() != null, "failed");
+    schedule.loadStopped();
+    FaultRecord record = schedule.records().get(0);
+    assertFalse(record.applied());
+    assertEquals(
+        "the broker named 127.0.0.1:1 as leader of the test, which is no node of the cluster's state files",
+        record.error());
+    for (int node = 1; node <= 3; node++) {
+      assertTrue(nodes.node(node).running(), "node " + node + " untouched");
+    }
+  }
+
   private FaultSchedule schedule(FaultPlan plan) {
     return new FaultSchedule(plan, nodes.cluster(), leaders(null), System::nanoTime, progress::add);
   }
@@ -239,21 +352,22 @@ class FaultScheduleTest {
     return FaultPlan.read(file);
   }
 
-  /** A broker that names {@code leader}; null: a driver that cannot tell. */
+  /**
+   * A broker that names {@code leader} (and so its followers); null: a driver that cannot name any
+   * node.
+   */
   private static LeaderSource leaders(Optional<String> leader) {
     return new LeaderSource() {
       @Override
-      public boolean available() {
-        return leader != null;
+      public Map<String, String> targets() {
+        return leader == null
+            ? Map.of()
+            : Map.of("leader", "leader of the test", "followers", "all but the test's leader");
       }
 
       @Override
-      public String meaning() {
-        return "leader of the test";
-      }
-
-      @Override
-      public Optional<String> leader() {
+      public Optional<String> locate(String target) {
+        assertEquals("leader", target, "the only role this broker names");
         return leader;
       }
     };

@@ -59,7 +59,7 @@ final class TestCluster implements AutoCloseable {
             "    pid=$!",
             "    printf 'NODE=%s\\nPID=%s\\nPORTS=%s\\nNAME=127.0.0.1:%s\\nCGROUP=%s\\n' \"$2\" \"$pid\" \"$port\" \"$port\" \"$("
                 + NODE_CGROUP
-                + " path plumb-test-$2)\" >\"$dir/node.env\"",
+                + " path plumb-test-$2 $pid)\" >\"$dir/node.env\"",
             "    for i in $(seq 100); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && exit 0; sleep 0.1; done",
             "    echo \"node $2 did not listen on $port\" >&2; exit 1 ;;",
             "  stop-node)",

@@ -459,8 +459,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
    * broker the admin client asks ({@code describeTopics}); empty while the partition has no leader
    * (an election under way, or every replica down).
    */
-  @Override
-  public Optional<String> leaderOf(String topic) throws Exception {
+  Optional<String> leaderOf(String topic) throws Exception {
     TopicDescription description =
         admin
             .describeTopics(
@@ -476,9 +475,20 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
         .map(Node::idString);
   }
 
+  /** The leader of partition 0, and its followers: every other broker of the cluster. */
   @Override
-  public String leaderMeaning() {
-    return "leader of partition 0";
+  public Map<String, String> targets() {
+    return Map.of(
+        "leader", "leader of partition 0", "followers", "brokers but partition 0's leader");
+  }
+
+  /** {@code leader} only: see {@link #leaderOf}. */
+  @Override
+  public Optional<String> locate(String target, String topic) throws Exception {
+    if (!target.equals("leader")) {
+      throw new IllegalArgumentException("this driver names no " + target);
+    }
+    return leaderOf(topic);
   }
 
   @Override

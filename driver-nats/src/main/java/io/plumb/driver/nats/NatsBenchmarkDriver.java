@@ -312,8 +312,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   }
 
   /** The server leading the topic's stream now (see {@link JetStreamTopics#leaderOf}). */
-  @Override
-  public Optional<String> leaderOf(String topic) throws Exception {
+  Optional<String> leaderOf(String topic) throws Exception {
     if (streams == null) {
       throw new UnsupportedOperationException(
           "core NATS keeps no stream, so no server leads a topic: use a JetStream file");
@@ -321,9 +320,19 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     return streams.leaderOf(topic);
   }
 
+  /** The stream leader, and its followers: the other servers of the cluster. */
   @Override
-  public String leaderMeaning() {
-    return "stream leader";
+  public Map<String, String> targets() {
+    return Map.of("leader", "stream leader", "followers", "servers but the stream leader");
+  }
+
+  /** {@code leader} only: see {@link #leaderOf}. */
+  @Override
+  public Optional<String> locate(String target, String topic) throws Exception {
+    if (!target.equals("leader")) {
+      throw new IllegalArgumentException("this driver names no " + target);
+    }
+    return leaderOf(topic);
   }
 
   /** The parsed driver file, after overrides (for tests and diagnostics). */

@@ -16,10 +16,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link NatsBenchmarkDriver#leaderOf} on the real 3-node cluster ({@code deploy/local/nats.sh
- * start --nodes 3}, run by the {@code cluster} Maven profile only): it names the server that leads
- * the topic's stream, as the cluster itself says, and follows the leadership when that server is
- * stopped. The stopped server is started again, so the cluster is whole when the test ends.
+ * {@link NatsBenchmarkDriver#locate} ({@code leader}) on the real 3-node cluster ({@code
+ * deploy/local/nats.sh start --nodes 3}, run by the {@code cluster} Maven profile only): it names
+ * the server that leads the topic's stream, as the cluster itself says, and follows the leadership
+ * when that server is stopped. The stopped server is started again, so the cluster is whole when
+ * the test ends.
  */
 class NatsLeaderClusterTest {
   private static final Path SCRIPT = Path.of("../deploy/local/nats.sh");
@@ -35,7 +36,7 @@ class NatsLeaderClusterTest {
     try (driver;
         Connection admin = Nats.connect("nats://127.0.0.1:4222")) {
       driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
-      assertEquals("stream leader", driver.leaderMeaning());
+      assertEquals("stream leader", driver.targets().get("leader"));
 
       String leader = awaitLeader(driver, topic, null);
       assertTrue(NODES.contains(leader), "leader " + leader + " is one of " + NODES);
@@ -70,7 +71,7 @@ class NatsLeaderClusterTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     Optional<String> last = Optional.empty();
     while (System.nanoTime() < deadline) {
-      last = driver.leaderOf(topic);
+      last = driver.locate("leader", topic);
       if (last.isPresent() && !last.get().equals(not)) {
         return last.get();
       }

@@ -76,7 +76,7 @@ record LedgerReplication(
   }
 
   /**
-   * The first bookie of the current ensemble, the one {@link PulsarBenchmarkDriver#leaderOf} names.
+   * The first bookie of the current ensemble, the one {@link PulsarBenchmarkDriver#bookieOf} names.
    */
   String firstBookie() {
     return lastEnsemble.get(0);

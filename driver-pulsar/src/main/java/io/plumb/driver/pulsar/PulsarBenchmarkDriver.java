@@ -56,8 +56,9 @@ import org.apache.pulsar.common.policies.data.TenantInfo;
  * (registered with its metadata store) before anything is created, and once the run's topics exist
  * the ensemble and quorums of each partition's current ledger with the bookies holding it.
  *
- * <p>As a {@link LeaderLocator} it names a bookie of the topic's current ledger: the first bookie
- * of the last ensemble of partition 0's current ledger, read from the broker's internal stats.
+ * <p>As a {@link LeaderLocator} it names the broker that owns a topic ({@code leader}, {@code
+ * broker-owner}: BookKeeper has no leader) and a bookie of its current ledger ({@code bookie}: the
+ * first bookie of the last ensemble of partition 0's current ledger, from the internal stats).
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver"})
 public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
@@ -76,7 +77,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   private static final long LEDGER_READ_TIMEOUT_SECONDS = 60;
 
   /**
-   * How long one {@link #leaderOf} question may take: a fault is aimed within seconds, and the
+   * How long one {@link #locate} question may take: a fault is aimed within seconds, and the
    * framework asks again (up to 10 s) when there is no answer.
    */
   private static final long LEADER_READ_TIMEOUT_SECONDS = 5;
@@ -365,17 +366,64 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   }
 
   /**
-   * The bookie holding partition 0 of {@code topic} now: the first bookie of the last ensemble of
-   * its current ledger, from the broker's internal stats with ledger metadata. After a bookie of
-   * the ensemble fails during a write, the broker replaces it (a new ensemble in the same ledger)
-   * or rolls over to a new ledger, and the answer follows. Empty for non-persistent topics (no
-   * ledgers) and while the partition has no ledger.
+   * The roles a fault can aim at. BookKeeper has no leader: what orders a topic's writes is the
+   * broker that owns it, so {@code leader} is that broker ({@code broker-owner}, its plain name);
+   * {@code bookie} is a bookie writing the current ledger. No {@code followers}: the bookies do not
+   * follow the broker.
    */
   @Override
-  public Optional<String> leaderOf(String topic) throws Exception {
+  public Map<String, String> targets() {
+    String owner = "broker that owns the topic (partition 0)";
+    return Map.of(
+        "leader", owner,
+        "broker-owner", owner,
+        "bookie", "first bookie of the current ledger's ensemble (partition 0)");
+  }
+
+  @Override
+  public Optional<String> locate(String target, String topic) throws Exception {
+    return switch (target) {
+      case "leader", "broker-owner" -> Optional.of(ownerOf(topic));
+      case "bookie" -> bookieOf(topic);
+      default -> throw new IllegalArgumentException("this driver names no " + target);
+    };
+  }
+
+  /**
+   * The broker that owns partition 0 of {@code topic} now, as host:port of its binary protocol,
+   * from the admin API's topic lookup ({@code pulsar://127.0.0.1:6650} becomes {@code
+   * 127.0.0.1:6650}).
+   */
+  String ownerOf(String topic) throws Exception {
+    String url =
+        admin
+            .lookups()
+            .lookupTopicAsync(partitionZero(topic))
+            .get(LEADER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    return url.replaceFirst("^[a-z+]+://", "").replaceFirst("/.*$", "");
+  }
+
+  /**
+   * A bookie holding partition 0 of {@code topic} now: the first bookie of the last ensemble of its
+   * current ledger, from the broker's internal stats with ledger metadata. After a bookie of the
+   * ensemble fails during a write, the broker replaces it (a new ensemble in the same ledger) or
+   * rolls over to a new ledger, and the answer follows. Empty for non-persistent topics (no
+   * ledgers) and while the partition has no ledger.
+   */
+  Optional<String> bookieOf(String topic) throws Exception {
     if (config.client().topicType() == TopicType.NON_PERSISTENT) {
       return Optional.empty();
     }
+    PersistentTopicInternalStats stats =
+        admin
+            .topics()
+            .getInternalStatsAsync(partitionZero(topic), true)
+            .get(LEADER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    return currentLedger(stats).map(LedgerReplication::firstBookie);
+  }
+
+  /** Partition 0 of a partitioned topic, or the topic itself when it has no partitions. */
+  private String partitionZero(String topic) throws Exception {
     Integer partitions = createdTopics.get(topic);
     if (partitions == null) {
       partitions =
@@ -385,18 +433,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
               .get(LEADER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS)
               .partitions;
     }
-    String partition = partitions > 0 ? topic + "-partition-0" : topic;
-    PersistentTopicInternalStats stats =
-        admin
-            .topics()
-            .getInternalStatsAsync(partition, true)
-            .get(LEADER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    return currentLedger(stats).map(LedgerReplication::firstBookie);
-  }
-
-  @Override
-  public String leaderMeaning() {
-    return "first bookie of the current ledger's ensemble (partition 0)";
+    return partitions > 0 ? topic + "-partition-0" : topic;
   }
 
   private static final int ADMIN_REQUESTS_IN_FLIGHT = 32;

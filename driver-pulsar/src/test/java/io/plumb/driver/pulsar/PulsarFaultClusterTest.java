@@ -50,11 +50,11 @@ class PulsarFaultClusterTest {
   }
 
   /**
-   * Killing a bookie of the topic's current ledger (the "leader") loses no acknowledged message,
-   * and publishing carries on: with 3 copies acknowledged at 2, the broker writes around the dead
-   * bookie (deploy/local/pulsar.sh sets bookkeeper_delayEnsembleChange) until it is back. On a calm
-   * host no publish stalls at all, so the unavailability may be absent; when a stall is seen it
-   * ended within seconds.
+   * Killing a bookie of the topic's current ledger ({@code target: bookie}) loses no acknowledged
+   * message, and publishing carries on: with 3 copies acknowledged at 2, the broker writes around
+   * the dead bookie (deploy/local/pulsar.sh sets bookkeeper_delayEnsembleChange) until it is back.
+   * On a calm host no publish stalls at all, so the unavailability may be absent; when a stall is
+   * seen it ended within seconds.
    */
   @Test
   void killingTheLeaderBookieLosesNothingAndPublishingGoesOn() throws Exception {
@@ -63,7 +63,7 @@ class PulsarFaultClusterTest {
             "faults:",
             "  - at: 12s",
             "    action: kill",
-            "    target: leader",
+            "    target: bookie",
             "    duration: 10s");
     RunReport report =
         RUN.runWithFaults(Path.of("pulsar-replicated.yaml"), plan, Map.of(), scratch);

@@ -13,15 +13,20 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.apache.pulsar.common.policies.data.ManagedLedgerInternalStats.LedgerInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link PulsarBenchmarkDriver#leaderOf} against the 3-bookie cluster of {@code
- * deploy/local/pulsar.sh start --nodes 3}: the answer names a bookie of the cluster's state files,
- * read from the broker, and follows the ledger when that bookie stops.
+ * The driver's fault targets against the 3-bookie cluster of {@code deploy/local/pulsar.sh start
+ * --nodes 3}: what it names equals the admin API's own view, names a node of the cluster's state
+ * files, and the bookie follows the ledger when that bookie stops.
  */
 class PulsarLeaderClusterTest {
   private static final LocalCluster CLUSTER = LocalCluster.of("pulsar");
@@ -30,6 +35,50 @@ class PulsarLeaderClusterTest {
   @AfterAll
   static void clusterWhole() throws Exception {
     PulsarClusterNodes.startStopped(CLUSTER);
+  }
+
+  /**
+   * What each target word names equals the broker's own view through an admin client of the test's
+   * own: {@code leader} and {@code broker-owner} are the topic's owner from lookupTopic (the
+   * cluster's broker node), {@code bookie} the first bookie of the last ensemble of the current
+   * ledger in the internal stats (a numbered node). No {@code followers}: bookies follow no broker.
+   */
+  @Test
+  void namesTheOwnerAndABookieAsTheAdminApiReportsThem() throws Exception {
+    PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
+    try (PulsarAdmin admin =
+        PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8081").build()) {
+      String topic = driver.topicNamePrefix() + "-owner-" + Long.toHexString(System.nanoTime());
+      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
+      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+      assertEquals(0, send(producer, 20));
+      assertEquals(Set.of("leader", "broker-owner", "bookie"), driver.targets().keySet());
+
+      String partition = topic + "-partition-0";
+      String owner = admin.lookups().lookupTopic(partition).replaceFirst("^pulsar://", "");
+      assertEquals(owner, driver.locate("leader", topic).orElseThrow());
+      assertEquals(owner, driver.locate("broker-owner", topic).orElseThrow());
+      ClusterNode ownerNode = PulsarClusterNodes.nodeNamed(CLUSTER, owner);
+      assertEquals("broker", ownerNode.name(), owner + " is " + ownerNode);
+
+      List<LedgerInfo> ledgers = admin.topics().getInternalStats(partition, true).ledgers;
+      String metadata = ledgers.get(ledgers.size() - 1).metadata;
+      Matcher ensembles = Pattern.compile("ensembles=\\{(.*?)}").matcher(metadata);
+      assertTrue(ensembles.find(), metadata);
+      Matcher last = Pattern.compile("\\d+=\\[([^\\]]*)]").matcher(ensembles.group(1));
+      String lastEnsemble = null;
+      while (last.find()) {
+        lastEnsemble = last.group(1);
+      }
+      assertTrue(lastEnsemble != null, metadata);
+      String firstBookie = lastEnsemble.split(",")[0].trim();
+      assertEquals(firstBookie, driver.locate("bookie", topic).orElseThrow());
+      assertTrue(PulsarClusterNodes.nodeNamed(CLUSTER, firstBookie).numbered(), firstBookie);
+      producer.close();
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    } finally {
+      driver.close();
+    }
   }
 
   /** The replicated file's ledgers span all three bookies; the answer is one of them. */
@@ -41,7 +90,7 @@ class PulsarLeaderClusterTest {
       driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
       BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
       assertEquals(0, send(producer, 20));
-      String leader = driver.leaderOf(topic).orElseThrow();
+      String leader = driver.bookieOf(topic).orElseThrow();
       ClusterNode node = PulsarClusterNodes.nodeNamed(CLUSTER, leader);
       assertTrue(node.numbered(), leader + " is " + node + ", not a bookie");
       assertEquals(leader, node.values().get("NAME"));
@@ -64,7 +113,7 @@ class PulsarLeaderClusterTest {
       driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
       BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
       assertEquals(0, send(producer, 20));
-      String first = driver.leaderOf(topic).orElseThrow();
+      String first = driver.bookieOf(topic).orElseThrow();
       ClusterNode stopped = PulsarClusterNodes.nodeNamed(CLUSTER, first);
       assertTrue(stopped.numbered(), first + " is " + stopped + ", not a bookie");
 
@@ -74,7 +123,7 @@ class PulsarLeaderClusterTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
           send(producer, 5); // failures allowed: the write that finds the bookie gone may fail
-          next = driver.leaderOf(topic);
+          next = driver.bookieOf(topic);
           if (next.isPresent() && !next.get().equals(first)) {
             break;
           }

@@ -345,8 +345,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
    * the management API reports it: a quorum queue's Raft leader, a stream queue's leader, a classic
    * queue's node. Every node of {@code managementUris} is asked in turn until one answers.
    */
-  @Override
-  public Optional<String> leaderOf(String topic) throws Exception {
+  Optional<String> leaderOf(String topic) throws Exception {
     Optional<String> queue = firstQueue(topic);
     if (queue.isEmpty()) {
       return Optional.empty();
@@ -373,13 +372,29 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     return queues.isEmpty() ? Optional.empty() : Optional.of(queues.first());
   }
 
+  /** The node leading the topic's first queue, and its followers: the other nodes. */
   @Override
-  public String leaderMeaning() {
+  public Map<String, String> targets() {
+    String leader = leaderMeaning();
+    return Map.of("leader", leader, "followers", "nodes but the " + leader);
+  }
+
+  /** What leads a queue of this file's type. */
+  String leaderMeaning() {
     return switch (config.queueType()) {
       case QUORUM -> "quorum queue leader";
       case STREAM -> "stream leader";
       case CLASSIC -> "node of the classic queue";
     };
+  }
+
+  /** {@code leader} only: see {@link #leaderOf}. */
+  @Override
+  public Optional<String> locate(String target, String topic) throws Exception {
+    if (!target.equals("leader")) {
+      throw new IllegalArgumentException("this driver names no " + target);
+    }
+    return leaderOf(topic);
   }
 
   RabbitMqConfig config() {

@@ -259,8 +259,7 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver, Lea
    * the host and stream port its node advertises ({@code 127.0.0.1:5553}), which is the address
    * producers publish to. Asked of {@code host:port} on a connection of its own.
    */
-  @Override
-  public Optional<String> leaderOf(String topic) {
+  Optional<String> leaderOf(String topic) {
     String stream = StreamNames.partition(topic, 0);
     Client client =
         new Client(
@@ -281,9 +280,19 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver, Lea
     }
   }
 
+  /** The leader of partition 0's stream, and its followers: the other nodes. */
   @Override
-  public String leaderMeaning() {
-    return "stream leader";
+  public Map<String, String> targets() {
+    return Map.of("leader", "stream leader", "followers", "nodes but the stream leader");
+  }
+
+  /** {@code leader} only: see {@link #leaderOf}. */
+  @Override
+  public Optional<String> locate(String target, String topic) throws Exception {
+    if (!target.equals("leader")) {
+      throw new IllegalArgumentException("this driver names no " + target);
+    }
+    return leaderOf(topic);
   }
 
   @Override

@@ -40,10 +40,10 @@ class RabbitMqLeaderClusterTest {
     String topic = RoundTrip.topicName("plumb-test-leader");
     RabbitMqBenchmarkDriver driver = driver("rabbitmq-quorum-replicated.yaml");
     try (driver) {
-      assertEquals("quorum queue leader", driver.leaderMeaning());
+      assertEquals("quorum queue leader", driver.targets().get("leader"));
       driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
       try (BenchmarkConsumer consumer = consumer(driver, topic)) {
-        Optional<String> leader = driver.leaderOf(topic);
+        Optional<String> leader = driver.locate("leader", topic);
         assertTrue(leader.isPresent(), "no leader named for a queue just declared");
         Map<String, String> names = LocalRabbitMqCluster.nodeNames();
         assertTrue(names.containsValue(leader.get()), leader.get() + " is none of " + names);
@@ -74,11 +74,11 @@ class RabbitMqLeaderClusterTest {
     String topic = RoundTrip.topicName("plumb-test-classic-node");
     RabbitMqBenchmarkDriver driver = driver("rabbitmq-classic-weak.yaml");
     try (driver) {
-      assertEquals("node of the classic queue", driver.leaderMeaning());
+      assertEquals("node of the classic queue", driver.targets().get("leader"));
       driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
-      assertEquals(Optional.empty(), driver.leaderOf(topic), "no queue yet, no leader");
+      assertEquals(Optional.empty(), driver.locate("leader", topic), "no queue yet, no leader");
       try (BenchmarkConsumer consumer = consumer(driver, topic)) {
-        Optional<String> node = driver.leaderOf(topic);
+        Optional<String> node = driver.locate("leader", topic);
         assertEquals(
             Optional.of(
                 LocalRabbitMqCluster.management()
@@ -100,9 +100,9 @@ class RabbitMqLeaderClusterTest {
     driver.initialize(
         DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol-replicated.yaml"), Map.of()));
     try (driver) {
-      assertEquals("stream leader", driver.leaderMeaning());
+      assertEquals("stream leader", driver.targets().get("leader"));
       driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
-      Optional<String> leader = driver.leaderOf(topic);
+      Optional<String> leader = driver.locate("leader", topic);
       assertTrue(leader.isPresent(), "no leader named for a stream just created");
       String node = LocalRabbitMqCluster.nodeAnswering(leader.get());
       assertEquals(
@@ -135,7 +135,7 @@ class RabbitMqLeaderClusterTest {
     String last = "nothing";
     while (System.nanoTime() < deadline) {
       try {
-        Optional<String> leader = driver.leaderOf(topic);
+        Optional<String> leader = driver.locate("leader", topic);
         if (leader.isPresent() && !leader.get().equals(old)) {
           return leader.get();
         }

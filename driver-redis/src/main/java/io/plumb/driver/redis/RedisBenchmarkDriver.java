@@ -133,14 +133,23 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
    * get-master-addr-by-name}), or without Sentinels the one server (or, if it is a replica, its
    * primary). Redis replicates the whole data set, so the topic does not matter.
    */
-  @Override
-  public Optional<String> leaderOf(String topic) {
+  Optional<String> leaderOf(String topic) {
     return endpoint.primaryNow();
   }
 
+  /** Redis has a primary and its replicas, no leader: the words say so. */
   @Override
-  public String leaderMeaning() {
-    return "primary";
+  public Map<String, String> targets() {
+    return Map.of("primary", "primary", "followers", "replicas of the primary");
+  }
+
+  /** {@code primary} only: see {@link #leaderOf}. */
+  @Override
+  public Optional<String> locate(String target, String topic) {
+    if (!target.equals("primary")) {
+      throw new IllegalArgumentException("this driver names no " + target);
+    }
+    return leaderOf(topic);
   }
 
   private static String serverVersion(String info) {

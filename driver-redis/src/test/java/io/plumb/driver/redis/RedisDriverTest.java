@@ -88,7 +88,7 @@ class RedisDriverTest {
   @Test
   void leaderOfTheOneServerIsThatServer() throws Exception {
     try (RedisBenchmarkDriver driver = open("redis.yaml")) {
-      assertEquals("primary", driver.leaderMeaning());
+      assertEquals("primary", driver.targets().get("primary"));
       assertEquals(java.util.Optional.of("127.0.0.1:" + PORT), driver.leaderOf("any-topic"));
     }
   }

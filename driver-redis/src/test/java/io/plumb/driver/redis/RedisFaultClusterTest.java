@@ -86,7 +86,7 @@ class RedisFaultClusterTest {
     RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
     driver.initialize(DriverSettingsReader.config(Path.of("redis-replicated.yaml"), overrides()));
     try {
-      assertEquals("primary", driver.leaderMeaning());
+      assertEquals("primary", driver.targets().get("primary"));
       String before = driver.leaderOf("any-topic").orElseThrow();
       assertEquals("127.0.0.1:" + primaryPort(), before);
       ClusterNode leader = nodeNamed(cluster, before);
@@ -173,7 +173,7 @@ class RedisFaultClusterTest {
             "faults:",
             "  - at: " + at + "s",
             "    action: " + action,
-            "    target: leader",
+            "    target: primary",
             "    duration: " + seconds + "s",
             ""));
     return plan;
