@@ -25,8 +25,8 @@ import java.util.List;
  * @param acknowledgedLost messages the broker acknowledged that no consumer received after the
  *     drain, of those due while this fault was the latest
  * @param duplicates deliveries of a message already received, while this fault was the latest
- * @param outOfOrder first deliveries that came after a later message of the same producer and
- *     partition, while this fault was the latest
+ * @param outOfOrder first deliveries that reached their consumer after a later message of the same
+ *     producer and partition, while this fault was the latest
  * @param error why the action or its undoing failed; null when both worked
  */
 public record FaultOutcome(
