@@ -23,7 +23,8 @@ final class ArrivalOrder {
   /** No pair has producer -1: the listener sets aside negative producer ids as foreign. */
   private static final long EMPTY = -1L;
 
-  private static final int FIRST_PAIRS = 4;
+  // Room for one pair: most consumers hear from one producer on one partition (many-topic runs).
+  private static final int FIRST_PAIRS = 2;
 
   /** [key, highest] per slot; EMPTY keys are free slots. Null until the first delivery. */
   private volatile long[] table;
