@@ -25,8 +25,8 @@ import java.util.List;
  * @param acknowledgedLost messages the broker acknowledged and the run counts as lost, of those due
  *     in this fault's window; summed over subscriptions, as the run's own {@code lost}
  * @param duplicates deliveries of a message already received, in periods this fault owns
- * @param outOfOrder first deliveries that came after a later message of the same producer and
- *     partition, in periods this fault owns
+ * @param outOfOrder first deliveries that reached their consumer after a later message of the same
+ *     producer and partition, in periods this fault owns
  * @param error why the action or its undoing failed; null when both worked
  * @param recoveryBaselineRate the median one-second consumer throughput (msg/s) before the first
  *     fault, which recovery is judged against; null when no period preceded it

@@ -12,7 +12,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param inFlight acknowledged but not yet received when the run ended while consumers were still
  *     catching up (or the run was cut short): late, not known to be lost
  * @param duplicated received more than once
- * @param outOfOrder arrived after a later message of the same producer on the same partition
+ * @param outOfOrder first deliveries that reached their consumer after a later message of the same
+ *     producer on the same partition (judged per consumer, in the order messages arrived)
  * @param untimedAcknowledgements completions whose actual send time was no longer held (more in
  *     flight than the producer's ring), so service time and send delay were not recorded for them
  * @param negativeEndToEnd end-to-end values below zero (clocks disagreeing), recorded as zero

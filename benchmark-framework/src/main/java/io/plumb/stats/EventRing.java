@@ -27,6 +27,14 @@ public final class EventRing {
   static final int FOREIGN = 5;
   static final int PROBE = 6;
 
+  /**
+   * Set in a DELIVERY event's first word when the consumer received it after a later message of the
+   * same producer and partition: judged on the delivering thread, in arrival order, because the
+   * order in which the collector drains different threads' rings says nothing about it. The type
+   * needs six bits, so bit 62 is free.
+   */
+  private static final long AFTER_LATER = 1L << 62;
+
   private static final int WORDS = 4;
   private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -137,8 +145,24 @@ public final class EventRing {
       long sequence,
       long intended,
       long receivedAt) {
+    delivered(subscription, partition, producerId, length, sequence, intended, receivedAt, false);
+  }
+
+  /**
+   * As {@link #delivered(int, int, int, int, long, long, long)}; {@code afterLater} says that the
+   * consumer received this message after a later one of the same producer and partition.
+   */
+  public void delivered(
+      int subscription,
+      int partition,
+      int producerId,
+      int length,
+      long sequence,
+      long intended,
+      long receivedAt,
+      boolean afterLater) {
     put(
-        header(DELIVERY, subscription, partition),
+        header(DELIVERY, subscription, partition) | (afterLater ? AFTER_LATER : 0),
         ((long) producerId << 32) | (length & 0xFFFF_FFFFL),
         sequence,
         deferring() ? intended : receivedAt - intended);
@@ -237,7 +261,13 @@ public final class EventRing {
         case DELIVERY -> {
           long w1 = events[base + 1];
           sink.delivered(
-              index, (int) w0, (int) (w1 >>> 32), (int) w1, events[base + 2], events[base + 3]);
+              index,
+              (int) w0,
+              (int) (w1 >>> 32),
+              (int) w1,
+              events[base + 2],
+              events[base + 3],
+              (w0 & AFTER_LATER) != 0);
         }
         case SEND_FAILED -> sink.sendFailed(index, (int) w0, events[base + 1], events[base + 3]);
         case CONSUMER_ERROR -> sink.consumerError(index);

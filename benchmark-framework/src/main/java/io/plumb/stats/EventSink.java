@@ -10,8 +10,18 @@ interface EventSink {
 
   void sendFailed(int producer, int sequenceLow, long intended, long completedAt);
 
+  /**
+   * @param afterLater the consumer received it after a later message of the same producer and
+   *     partition (judged on the delivering thread, in arrival order)
+   */
   void delivered(
-      int subscription, int partition, int producerId, int length, long sequence, long latency);
+      int subscription,
+      int partition,
+      int producerId,
+      int length,
+      long sequence,
+      long latency,
+      boolean afterLater);
 
   void consumerError(int subscription);
 

@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * Which sequence numbers of one producer a subscription has received, so that duplicates are
- * detected exactly however late they arrive, and ordering is checked per partition.
+ * detected exactly however late they arrive. (Ordering is judged where messages arrive: see {@link
+ * SubscriptionRecorder}.)
  *
  * <p>While numbers arrive in order, which is the usual case, the tracker is a counter: every number
  * below {@code floor} has arrived, and nothing else is kept. The first gap opens chunks of 65,536
@@ -15,18 +16,11 @@ import java.util.Arrays;
  * thread-safe: the owning {@link SubscriptionRecorder} serialises calls.
  */
 final class SequenceTracker {
-  enum Arrival {
-    FIRST_IN_ORDER,
-    FIRST_OUT_OF_ORDER,
-    DUPLICATE
-  }
-
   private static final int CHUNK_SHIFT = 16;
   private static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
   private static final long[] COMPLETE = new long[0];
   private static final long[][] NO_CHUNKS = new long[0][];
   private static final int[] NO_COUNTS = new int[0];
-  private static final long[] NO_PARTITIONS = new long[0];
 
   /**
    * Every sequence number below it has arrived. With no chunk open it moves with each in-order
@@ -49,30 +43,7 @@ final class SequenceTracker {
 
   private long distinct;
 
-  /**
-   * Highest sequence seen per partition (index partition + 1, so unknown partition -1 is slot 0).
-   */
-  private long[] highestByPartition = NO_PARTITIONS;
-
-  Arrival record(long sequence, int partition) {
-    if (!markArrived(sequence)) {
-      return Arrival.DUPLICATE;
-    }
-    distinct++;
-    int slot = partition + 1;
-    if (slot >= highestByPartition.length) {
-      int oldLength = highestByPartition.length;
-      highestByPartition = Arrays.copyOf(highestByPartition, Math.max(slot + 1, oldLength * 2));
-      Arrays.fill(highestByPartition, oldLength, highestByPartition.length, -1L);
-    }
-    if (sequence < highestByPartition[slot]) {
-      return Arrival.FIRST_OUT_OF_ORDER;
-    }
-    highestByPartition[slot] = sequence;
-    return Arrival.FIRST_IN_ORDER;
-  }
-
-  /** Records {@code sequence} without ordering; false when it had been recorded before. */
+  /** Records {@code sequence}; false when it had been recorded before. */
   boolean add(long sequence) {
     if (!markArrived(sequence)) {
       return false;

@@ -304,8 +304,14 @@ public final class StatsCollector implements AutoCloseable {
 
     @Override
     public void delivered(
-        int subscription, int partition, int producerId, int length, long sequence, long latency) {
-      subscriptions[subscription].delivered(partition, producerId, length, sequence, latency);
+        int subscription,
+        int partition,
+        int producerId,
+        int length,
+        long sequence,
+        long latency,
+        boolean afterLater) {
+      subscriptions[subscription].delivered(producerId, length, sequence, latency, afterLater);
     }
 
     @Override

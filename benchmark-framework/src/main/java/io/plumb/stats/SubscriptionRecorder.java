@@ -2,15 +2,20 @@ package io.plumb.stats;
 
 /**
  * Records what one subscription receives: end-to-end latency (receive time minus the intended send
- * time carried in the message), and per-producer sequence tracking for duplicates and ordering.
+ * time carried in the message), per-producer sequence tracking for duplicates, and the count of
+ * messages that arrived out of order.
  *
  * <p>All of a worker's consumers of a subscription report here, so a message delivered twice to two
  * of them (after a rebalance, say) is still caught as a duplicate; for consumers on different
  * workers, the coordinator's merge of what each received ({@link #receivedFrom}) catches it. Not
- * thread-safe: only the {@link StatsCollector}'s thread touches it. Deliveries reported by
- * different threads are merged in the order the collector drains them, which preserves each
- * thread's own order; ordering is judged per partition, and a partition is delivered by one
- * consumer thread at a time.
+ * thread-safe: only the {@link StatsCollector}'s thread touches it.
+ *
+ * <p>Order is not judged here: deliveries reported by different threads reach this recorder in the
+ * order the collector drains their rings, which is not the order they arrived in (a client that
+ * hands one consumer's deliveries to a pool of threads, as RabbitMQ's amqp-client does, would show
+ * thousands of false reorderings). Each consumer's listener judges order as messages arrive, per
+ * producer and partition, and marks a message that came after a later one; a first delivery so
+ * marked counts as out of order. A duplicate counts only as a duplicate.
  */
 public final class SubscriptionRecorder {
   private final String topic;
@@ -51,16 +56,18 @@ public final class SubscriptionRecorder {
 
   /**
    * Records one delivery of a load message; {@code latency} is the consumer's receive time minus
-   * the intended send time in the message, both as the consumer's worker read them.
+   * the intended send time in the message, both as the consumer's worker read them; {@code
+   * afterLater} says the consumer received it after a later message of the same producer and
+   * partition.
    */
-  public void delivered(int partition, int producer, int length, long sequence, long latency) {
-    switch (trackers.of(producer).record(sequence, partition)) {
-      case DUPLICATE -> period.duplicate();
-      case FIRST_OUT_OF_ORDER -> {
+  public void delivered(int producer, int length, long sequence, long latency, boolean afterLater) {
+    if (trackers.of(producer).add(sequence)) {
+      totalDistinct++;
+      if (afterLater) {
         period.outOfOrder();
-        totalDistinct++;
       }
-      case FIRST_IN_ORDER -> totalDistinct++;
+    } else {
+      period.duplicate();
     }
     period.delivered(length, latency + clockCorrections.forProducer(producer));
   }

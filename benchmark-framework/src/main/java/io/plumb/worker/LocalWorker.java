@@ -7,7 +7,6 @@ import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.LeaderLocator;
-import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
@@ -15,9 +14,7 @@ import io.plumb.input.YamlTree;
 import io.plumb.load.LoadGenerator;
 import io.plumb.load.ProducerTask;
 import io.plumb.load.WorkerClock;
-import io.plumb.message.MessageHeader;
 import io.plumb.stats.ClockCorrections;
-import io.plumb.stats.EventRing;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.PublishTimeline;
@@ -191,7 +188,9 @@ public final class LocalWorker implements Worker {
           subscriptions.get(WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription()));
       futures.add(
           driver.createConsumer(
-              spec.topic(), spec.subscription(), new Listener(subscription, runId, stats, clock)));
+              spec.topic(),
+              spec.subscription(),
+              new DeliveryListener(subscription, runId, stats, clock)));
     }
     consumers.addAll(
         awaitAll("creating " + specs.size() + " consumers", futures, LocalWorker::closeAbandoned));
@@ -507,40 +506,6 @@ public final class LocalWorker implements Worker {
     results.forEach(abandon);
     for (int i = results.size(); i < futures.size(); i++) {
       futures.get(i).thenAccept(abandon);
-    }
-  }
-
-  /**
-   * Reads each delivery's header and reports it, with the time it arrived, on the calling thread's
-   * ring. Inside a producer loop's send() (an inline driver) the time is the loop's next reading.
-   */
-  private record Listener(int subscription, int runId, StatsCollector stats, WorkerClock clock)
-      implements MessageListener {
-    @Override
-    public void received(byte[] payload, int partition) {
-      EventRing ring = stats.ring();
-      if (!MessageHeader.isFromRun(payload, runId) || MessageHeader.producerId(payload) < 0) {
-        ring.foreign(subscription);
-        return;
-      }
-      if (MessageHeader.kind(payload) == MessageHeader.KIND_PROBE) {
-        ring.probe(subscription);
-        return;
-      }
-      ring.delivered(
-          subscription,
-          partition,
-          MessageHeader.producerId(payload),
-          payload.length,
-          MessageHeader.sequence(payload),
-          MessageHeader.intendedSendTime(payload),
-          ring.deferring() ? 0 : clock.now());
-    }
-
-    @Override
-    public void failed(Throwable error) {
-      stats.noteConsumerError(error);
-      stats.ring().consumerError(subscription);
     }
   }
 }

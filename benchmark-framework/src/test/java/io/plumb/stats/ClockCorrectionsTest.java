@@ -31,8 +31,8 @@ class ClockCorrectionsTest {
     long sharedRaw = trueReceive - trueSend;
 
     SubscriptionRecorder corrected = new SubscriptionRecorder("t", "s", corrections);
-    corrected.delivered(0, 1, 64, 0, skewedRaw);
-    corrected.delivered(0, 0, 64, 0, sharedRaw);
+    corrected.delivered(1, 64, 0, skewedRaw, false);
+    corrected.delivered(0, 64, 0, sharedRaw, false);
     PeriodStats stats = take(corrected);
     assertEquals(0, stats.negativeEndToEnd());
     assertEquals(2, stats.endToEndLatency().getTotalCount());
@@ -41,7 +41,7 @@ class ClockCorrectionsTest {
 
     // Without the correction the same message would be 78 ms "before" it was sent.
     SubscriptionRecorder uncorrected = new SubscriptionRecorder("t", "s", ClockCorrections.NONE);
-    uncorrected.delivered(0, 1, 64, 0, skewedRaw);
+    uncorrected.delivered(1, 64, 0, skewedRaw, false);
     assertEquals(1, take(uncorrected).negativeEndToEnd());
   }
 

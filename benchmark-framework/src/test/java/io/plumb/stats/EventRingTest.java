@@ -40,9 +40,15 @@ class EventRingTest {
 
     @Override
     public void delivered(
-        int subscription, int partition, int producerId, int length, long sequence, long latency) {
+        int subscription,
+        int partition,
+        int producerId,
+        int length,
+        long sequence,
+        long latency,
+        boolean afterLater) {
       events.add(
-          "delivery "
+          (afterLater ? "late delivery " : "delivery ")
               + subscription
               + " "
               + partition
@@ -93,6 +99,20 @@ class EventRingTest {
             "probe 5"),
         sink.events);
     assertEquals(0, ring.drainTo(sink));
+  }
+
+  @Test
+  void aDeliveryMarkedAfterALaterOneKeepsItsMarkAndEverythingElse() {
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
+    ring.delivered(0xFF_FFFF, -1, Integer.MAX_VALUE, 1024, 42, 1_000, 1_750, true);
+    ring.delivered(2, 7, 3, 64, 41, 1_000, 2_000, false);
+    Recorded sink = new Recorded();
+    ring.drainTo(sink);
+    assertEquals(
+        List.of(
+            "late delivery " + 0xFF_FFFF + " -1 " + Integer.MAX_VALUE + " 1024 42 750",
+            "delivery 2 7 3 64 41 1000"),
+        sink.events);
   }
 
   @Test

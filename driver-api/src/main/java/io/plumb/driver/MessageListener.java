@@ -16,7 +16,8 @@ public interface MessageListener {
    *
    * @param payload the message bytes exactly as they were sent
    * @param partition the partition (or queue, stream, subject) index the message arrived on, or
-   *     {@link #UNKNOWN_PARTITION}; ordering is checked per partition
+   *     {@link #UNKNOWN_PARTITION}; ordering is judged per consumer and partition, in the order of
+   *     these calls (so a driver calls it in the order the consumer received the messages)
    */
   void received(byte[] payload, int partition);
 
