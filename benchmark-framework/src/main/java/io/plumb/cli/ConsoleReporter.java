@@ -148,6 +148,7 @@ final class ConsoleReporter implements RunListener {
         c.duplicated(),
         c.outOfOrder(),
         c.consumerErrors());
+    out.println(FinalReadLine.describe(report.finalRead()));
     for (FaultOutcome fault : report.faults()) {
       out.println(FaultLines.describe(fault));
     }

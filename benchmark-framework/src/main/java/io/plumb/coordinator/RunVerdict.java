@@ -8,6 +8,7 @@ import io.plumb.bottleneck.ScheduleEvidence;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
+import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
 import io.plumb.workload.Workload;
 import java.io.IOException;
@@ -33,6 +34,7 @@ final class RunVerdict {
       Counters counters,
       String failure,
       List<FaultOutcome> faults,
+      FinalReadFigures finalRead,
       ResourceSteps resourceSteps) {
     Workload workload = run.workload();
     Measurement measurement = run.measurement();
@@ -80,7 +82,8 @@ final class RunVerdict {
         Instant.now(),
         faults,
         verdict.bottleneck(),
-        resources);
+        resources,
+        finalRead);
   }
 
   private static long percentile(Histogram histogram, double percentile) {

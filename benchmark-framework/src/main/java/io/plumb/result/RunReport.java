@@ -21,6 +21,8 @@ import java.util.Map;
  * @param bottleneck who limited the rate, with the figures that decided it; null when nothing was
  *     judged (consumer-only runs, nothing measured)
  * @param resources the worker JVM's, the host's and the local brokers' resources while measuring
+ * @param finalRead the read of every topic to its end after the run, against which loss was judged
+ *     when it ran
  */
 public record RunReport(
     Workload workload,
@@ -43,11 +45,61 @@ public record RunReport(
     Instant endTime,
     List<FaultOutcome> faults,
     BottleneckVerdict bottleneck,
-    ResourceReport resources) {
+    ResourceReport resources,
+    FinalReadFigures finalRead) {
 
   public RunReport {
     faults = List.copyOf(faults);
     resources = resources == null ? ResourceReport.NONE : resources;
+    finalRead = finalRead == null ? FinalReadFigures.NOT_ASKED : finalRead;
+  }
+
+  /** A report without a final read. */
+  public RunReport(
+      Workload workload,
+      String driverName,
+      double targetRate,
+      double warmupSeconds,
+      double measuredSeconds,
+      List<PeriodSample> samples,
+      PeriodStats measured,
+      Counters counters,
+      List<String> generatorBoundReasons,
+      double producerSendShare,
+      String incompleteReason,
+      List<String> errors,
+      JsonNode workloadConfig,
+      JsonNode driverConfig,
+      Map<String, String> brokerFacts,
+      Map<String, Object> environment,
+      Instant startTime,
+      Instant endTime,
+      List<FaultOutcome> faults,
+      BottleneckVerdict bottleneck,
+      ResourceReport resources) {
+    this(
+        workload,
+        driverName,
+        targetRate,
+        warmupSeconds,
+        measuredSeconds,
+        samples,
+        measured,
+        counters,
+        generatorBoundReasons,
+        producerSendShare,
+        incompleteReason,
+        errors,
+        workloadConfig,
+        driverConfig,
+        brokerFacts,
+        environment,
+        startTime,
+        endTime,
+        faults,
+        bottleneck,
+        resources,
+        FinalReadFigures.NOT_ASKED);
   }
 
   /** A report without a bottleneck verdict or resource samples. */
@@ -92,7 +144,8 @@ public record RunReport(
         endTime,
         faults,
         null,
-        ResourceReport.NONE);
+        ResourceReport.NONE,
+        FinalReadFigures.NOT_ASKED);
   }
 
   public boolean complete() {
