@@ -12,6 +12,7 @@ import io.plumb.worker.WorkerSpecs.MessageSpec;
 import io.plumb.worker.WorkerSpecs.ProducerSpec;
 import io.plumb.worker.WorkerSpecs.TopicSpec;
 import io.plumb.worker.WorkerSpecs.Totals;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -131,8 +132,7 @@ public interface Worker extends AutoCloseable {
    *
    * @throws FinalReads.FinalReadException when a read failed or did not reach its end in time
    */
-  default FinalReads.Summary finalRead(
-      List<ConsumerSpec> subscriptions, java.time.Duration timeout) {
+  default FinalReads.Summary finalRead(List<ConsumerSpec> subscriptions, Duration timeout) {
     throw new UnsupportedOperationException(whyNoFinalRead().orElse(name() + " worker"));
   }
 
