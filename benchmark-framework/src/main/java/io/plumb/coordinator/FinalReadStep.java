@@ -35,9 +35,11 @@ final class FinalReadStep {
     if (whyNot.isPresent()) {
       return new Result(FinalReadFigures.notRun(whyNot.get()), drained);
     }
-    if (!faultPlan
-        && (drained == DeliveryBalance.DrainOutcome.COMPLETE
-            || DeliveryCount.outstanding(run.plan(), run.worker().totals()) == 0)) {
+    long missingAfterDrain =
+        drained == DeliveryBalance.DrainOutcome.COMPLETE
+            ? 0
+            : DeliveryCount.outstanding(run.plan(), run.worker().totals());
+    if (!faultPlan && missingAfterDrain == 0) {
       return new Result(
           FinalReadFigures.notRun("not needed: every acknowledged message was received"), drained);
     }
@@ -65,6 +67,16 @@ final class FinalReadStep {
         String.format(
             "final read: %,d message(s) in %.1f s; %,d acknowledged message(s) found only by it",
             summary.messagesRead(), seconds, foundOnlyByRead));
+    if (missingAfterDrain > 0) {
+      // The drain's verdict ("count as lost", "in flight") was a guess the read has now replaced.
+      run.errors().removeIf(line -> line.startsWith(Drain.ERROR_PREFIX));
+      run.errors()
+          .add(
+              String.format(
+                  "drain: ended with %,d acknowledged delivery(ies) missing; the final read found"
+                      + " %,d of them on the broker, the rest count as lost",
+                  missingAfterDrain, foundOnlyByRead));
+    }
     return new Result(
         new FinalReadFigures(
             true, null, seconds, summary.messagesRead(), foundOnlyByRead, summary.endByTopic()),
