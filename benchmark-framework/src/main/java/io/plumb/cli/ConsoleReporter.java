@@ -148,6 +148,7 @@ final class ConsoleReporter implements RunListener {
         c.duplicated(),
         c.outOfOrder(),
         c.consumerErrors());
+    out.println(FinalReadLine.describe(report.finalRead()));
     if (!report.faults().isEmpty()) {
       out.println(FaultLines.beforeFirstFault(report.beforeFirstFault()));
     }

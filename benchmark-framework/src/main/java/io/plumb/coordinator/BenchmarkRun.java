@@ -3,6 +3,7 @@ package io.plumb.coordinator;
 import io.plumb.fault.FaultFigures;
 import io.plumb.input.BadInputException;
 import io.plumb.result.Counters;
+import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
 import io.plumb.worker.Worker;
 import io.plumb.worker.WorkerSpecs.LoadSpec;
@@ -134,6 +135,20 @@ public final class BenchmarkRun {
         }
       }
     }
+    FinalReadFigures finalRead = FinalReadFigures.notRun("no load was sent");
+    if (outOfMemory) {
+      finalRead = FinalReadFigures.notRun("the worker ran out of memory");
+    } else if (loadStarted) {
+      try {
+        FinalReadStep.Result read = FinalReadStep.run(run, drained, faults.isPresent());
+        finalRead = read.figures();
+        drained = read.outcome();
+      } catch (RuntimeException e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        run.errors().add("final read: " + message);
+        finalRead = FinalReadFigures.notRun("failed: " + message);
+      }
+    }
     Counters counters;
     try {
       counters = DeliveryCount.of(run, drained, loadStarted);
@@ -150,7 +165,8 @@ public final class BenchmarkRun {
     if (!outOfMemory) {
       Teardown.run(run);
     }
-    RunReport report = RunVerdict.report(run, counters, failure, faultFigures, resources);
+    RunReport report =
+        RunVerdict.report(run, counters, failure, faultFigures, finalRead, resources);
     run.listener().finished(report);
     return report;
   }

@@ -10,6 +10,9 @@ import java.time.Duration;
  * time end it: what is missing then is lost, not in flight.
  */
 final class Drain {
+  /** Every error line the drain adds starts so; a final read that ran replaces them. */
+  static final String ERROR_PREFIX = "drain: ";
+
   /** Consumers that received nothing for this long at the end of the drain are stalled. */
   private static final long STALLED_AFTER_NANOS = 5_000_000_000L;
 
@@ -47,8 +50,10 @@ final class Drain {
         run.errors()
             .add(
                 String.format(
-                    "drain: consumers received nothing for %d s with %,d acknowledged delivery(ies) missing, so they count as lost",
-                    idle.toSeconds(), missing));
+                    ERROR_PREFIX
+                        + "consumers received nothing for %d s with %,d acknowledged delivery(ies) missing, so they count as lost",
+                    idle.toSeconds(),
+                    missing));
         break;
       }
       if (System.nanoTime() > deadline) {
@@ -61,7 +66,8 @@ final class Drain {
         run.errors()
             .add(
                 String.format(
-                    "drain: after %d s, %d send(s) had not completed and %d delivery(ies) were missing; %s",
+                    ERROR_PREFIX
+                        + "after %d s, %d send(s) had not completed and %d delivery(ies) were missing; %s",
                     timeout.toSeconds(),
                     Math.max(0, whole.sent() - whole.acknowledged() - whole.failed()),
                     missing,

@@ -9,6 +9,7 @@ import io.plumb.bottleneck.ThreadEvidence;
 import io.plumb.fault.FaultFigures;
 import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
+import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
 import io.plumb.workload.Workload;
 import java.io.IOException;
@@ -34,6 +35,7 @@ final class RunVerdict {
       Counters counters,
       String failure,
       FaultFigures faults,
+      FinalReadFigures finalRead,
       ResourceSteps resourceSteps) {
     Workload workload = run.workload();
     Measurement measurement = run.measurement();
@@ -79,7 +81,8 @@ final class RunVerdict {
         faults.faults(),
         verdict.bottleneck(),
         resources,
-        faults.beforeFirstFault());
+        faults.beforeFirstFault(),
+        finalRead);
   }
 
   private static long percentile(Histogram histogram, double percentile) {

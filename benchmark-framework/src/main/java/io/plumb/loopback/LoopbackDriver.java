@@ -4,8 +4,11 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
+import io.plumb.driver.FinalReader;
 import io.plumb.driver.MessageListener;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,12 +18,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * measures Plumb itself: what a worker host can push, and what the engine adds to every latency.
  *
  * <p>For tests of the measurement itself it can stall once, like a broker pausing: after a given
- * number of messages, one send blocks for a given time.
+ * number of messages, one send blocks for a given time; and, with {@code keepMessages}, its topics
+ * keep what they acknowledged for a final read, while chosen messages can be hidden from consumers
+ * or dropped after being acknowledged ({@link LoopbackConfig}).
  */
-public final class LoopbackDriver implements BenchmarkDriver {
+public final class LoopbackDriver implements BenchmarkDriver, FinalReader {
   private final Map<String, LoopbackTopic> topics = new ConcurrentHashMap<>();
   private LoopbackConfig config;
   private Stall stall;
+  private Mishaps mishaps;
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
@@ -29,6 +35,7 @@ public final class LoopbackDriver implements BenchmarkDriver {
         config.stallAfterMessages() > 0
             ? new Stall(config.stallAfterMessages(), config.stallMillis())
             : null;
+    mishaps = config.mishaps() ? new Mishaps(config) : null;
   }
 
   @Override
@@ -38,13 +45,14 @@ public final class LoopbackDriver implements BenchmarkDriver {
 
   @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
-    topics.put(topic, new LoopbackTopic(partitions));
+    topics.put(topic, new LoopbackTopic(partitions, config.keepMessages()));
     return CompletableFuture.completedFuture(null);
   }
 
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-    return CompletableFuture.completedFuture(new LoopbackProducer(topicNamed(topic), stall));
+    return CompletableFuture.completedFuture(
+        new LoopbackProducer(topicNamed(topic), stall, mishaps));
   }
 
   @Override
@@ -65,7 +73,33 @@ public final class LoopbackDriver implements BenchmarkDriver {
         "stallAfterMessages",
         Long.toString(config.stallAfterMessages()),
         "stallMillis",
-        Long.toString(config.stallMillis()));
+        Long.toString(config.stallMillis()),
+        "keepMessages",
+        Boolean.toString(config.keepMessages()));
+  }
+
+  @Override
+  public Optional<String> whyNoFinalRead() {
+    return config.keepMessages()
+        ? Optional.empty()
+        : Optional.of("the loopback driver keeps no messages unless keepMessages is true");
+  }
+
+  /**
+   * Hands over every message the topic kept; a loopback topic is a log, whatever the subscription.
+   */
+  @Override
+  public String readToEnd(
+      String topic, String subscription, MessageListener sink, Duration timeout) {
+    LoopbackTopic target = topicNamed(topic);
+    if (!target.keepsMessages()) {
+      throw new IllegalStateException(whyNoFinalRead().orElseThrow());
+    }
+    var kept = target.keptSoFar();
+    for (LoopbackTopic.Kept message : kept) {
+      sink.received(message.payload(), message.partition());
+    }
+    return String.format("%,d message(s) kept", kept.size());
   }
 
   private LoopbackTopic topicNamed(String topic) {

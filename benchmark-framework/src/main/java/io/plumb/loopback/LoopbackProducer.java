@@ -11,11 +11,16 @@ import io.plumb.driver.SendListener;
 final class LoopbackProducer implements BenchmarkProducer {
   private final LoopbackTopic topic;
   private final Stall stall;
+  private final Mishaps mishaps;
   private int nextPartition;
 
-  LoopbackProducer(LoopbackTopic topic, Stall stall) {
+  /**
+   * @param mishaps which messages to hide from consumers or drop; null for none
+   */
+  LoopbackProducer(LoopbackTopic topic, Stall stall, Mishaps mishaps) {
     this.topic = topic;
     this.stall = stall;
+    this.mishaps = mishaps;
   }
 
   @Override
@@ -30,8 +35,14 @@ final class LoopbackProducer implements BenchmarkProducer {
     } else {
       partition = (key.hashCode() & Integer.MAX_VALUE) % topic.partitions();
     }
-    for (MessageListener[] consumers : topic.consumers()) {
-      consumers[partition % consumers.length].received(payload, partition);
+    Mishaps.Fate fate = mishaps == null ? Mishaps.Fate.DELIVER : mishaps.next();
+    if (fate != Mishaps.Fate.DROP) {
+      topic.keep(payload, partition);
+    }
+    if (fate == Mishaps.Fate.DELIVER) {
+      for (MessageListener[] consumers : topic.consumers()) {
+        consumers[partition % consumers.length].received(payload, partition);
+      }
     }
     listener.sendCompleted(token, null);
   }

@@ -1,21 +1,54 @@
 package io.plumb.loopback;
 
 import io.plumb.driver.MessageListener;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A topic's subscriptions and their consumers. Changes copy the arrays, so the send path reads them
- * without locking.
+ * without locking. When asked to, it also keeps every message it acknowledged, for a final read.
  */
 final class LoopbackTopic {
   private final int partitions;
+
+  /** Every message kept, in the order kept; null when the driver keeps none. */
+  private final List<Kept> kept;
+
+  record Kept(byte[] payload, int partition) {}
+
   private final Map<String, MessageListener[]> subscriptions = new LinkedHashMap<>();
   private volatile MessageListener[][] consumersBySubscription = new MessageListener[0][];
 
-  LoopbackTopic(int partitions) {
+  LoopbackTopic(int partitions, boolean keepMessages) {
     this.partitions = partitions;
+    this.kept = keepMessages ? new ArrayList<>() : null;
+  }
+
+  /**
+   * Keeps a copy of {@code payload} when this topic keeps messages; the sender reuses the array.
+   */
+  void keep(byte[] payload, int partition) {
+    if (kept != null) {
+      Kept copy = new Kept(payload.clone(), partition);
+      synchronized (kept) {
+        kept.add(copy);
+      }
+    }
+  }
+
+  /** Whether this topic keeps what it acknowledges. */
+  boolean keepsMessages() {
+    return kept != null;
+  }
+
+  /** Every message kept so far, in order. */
+  List<Kept> keptSoFar() {
+    synchronized (kept) {
+      return List.copyOf(kept);
+    }
   }
 
   int partitions() {

@@ -64,6 +64,7 @@ public final class ResultJson {
         "consumeMBPerSec", run.consumeRate() * run.workload().messageSize() / (1024 * 1024));
     throughput.put("producerThreadTimeInSendPercent", run.producerSendShare() * 100);
     json.set("counters", MAPPER.valueToTree(run.counters()));
+    json.set("finalRead", finalRead(run.finalRead()));
     if (!run.faults().isEmpty()) {
       // One entry per planned fault: what it hit, when, and what it cost (see FaultOutcome).
       json.set("faults", MAPPER.valueToTree(run.faults()));
@@ -94,6 +95,22 @@ public final class ResultJson {
     json.set("environment", MAPPER.valueToTree(run.environment()));
     json.set("resources", run.resources().toJson());
     return json;
+  }
+
+  /**
+   * Whether loss was judged against a final read, and what it found; why not when it did not run.
+   */
+  private static ObjectNode finalRead(FinalReadFigures read) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("ran", read.ran());
+    if (read.whyNot() != null) {
+      node.put("whyNot", read.whyNot());
+    }
+    node.put("seconds", read.seconds());
+    node.put("messagesRead", read.messagesRead());
+    node.put("acknowledgedFoundOnlyByRead", read.acknowledgedFoundOnlyByRead());
+    node.set("endByTopic", MAPPER.valueToTree(read.endByTopic()));
+    return node;
   }
 
   private static void timelines(ObjectNode json, RunReport run) {

@@ -24,6 +24,8 @@ import java.util.Map;
  * @param resources the worker JVM's, the host's and the local brokers' resources while measuring
  * @param beforeFirstFault what no fault caused: failures, losses and duplicates before the first
  *     fault's window; {@link BeforeFirstFault#NOTHING} without a fault plan
+ * @param finalRead the read of every topic to its end after the run, against which loss was judged
+ *     when it ran
  */
 public record RunReport(
     Workload workload,
@@ -47,12 +49,14 @@ public record RunReport(
     List<FaultOutcome> faults,
     BottleneckVerdict bottleneck,
     ResourceReport resources,
-    BeforeFirstFault beforeFirstFault) {
+    BeforeFirstFault beforeFirstFault,
+    FinalReadFigures finalRead) {
 
   public RunReport {
     faults = List.copyOf(faults);
     beforeFirstFault = beforeFirstFault == null ? BeforeFirstFault.NOTHING : beforeFirstFault;
     resources = resources == null ? ResourceReport.NONE : resources;
+    finalRead = finalRead == null ? FinalReadFigures.NOT_ASKED : finalRead;
   }
 
   /** A report without a bottleneck verdict or resource samples. */
@@ -98,7 +102,8 @@ public record RunReport(
         faults,
         null,
         ResourceReport.NONE,
-        BeforeFirstFault.NOTHING);
+        BeforeFirstFault.NOTHING,
+        FinalReadFigures.NOT_ASKED);
   }
 
   public boolean complete() {

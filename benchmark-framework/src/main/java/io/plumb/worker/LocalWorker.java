@@ -67,6 +67,10 @@ public final class LocalWorker implements Worker {
   private long reportedSent;
   private long reportedNanosInSend;
   private ProducerThreadTimes reportedThreadTimes = ProducerThreadTimes.NONE;
+  private FinalReads finalReads;
+
+  /** Producers up to this index are closed. */
+  private int producersClosed;
 
   /**
    * @param threads producer threads to use (one per core is right for most hosts)
@@ -346,7 +350,12 @@ public final class LocalWorker implements Worker {
               });
           // One worker's recorder sees every delivery of its subscriptions: its duplicates are
           // already in its periods.
-          return new Totals(acked, failed, received, 0);
+          return new Totals(
+              acked,
+              failed,
+              received,
+              0,
+              finalReads == null ? Map.of() : finalReads.bySubscription());
         });
   }
 
@@ -388,6 +397,17 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
+  public Optional<String> whyNoFinalRead() {
+    return FinalReads.whyNot(driver);
+  }
+
+  @Override
+  public FinalReads.Summary finalRead(List<ConsumerSpec> subscriptions, Duration timeout) {
+    finalReads = FinalReads.read(driver, runId, subscriptions, timeout);
+    return finalReads.summary();
+  }
+
+  @Override
   public List<String> firstErrors() {
     List<String> errors = new ArrayList<>();
     if (stats.firstSendFailure() != null) {
@@ -403,13 +423,14 @@ public final class LocalWorker implements Worker {
   public void closeClients(List<String> topicsToDelete) {
     stopLoad();
     List<Exception> problems = new ArrayList<>();
-    for (ProducerTask producer : producers) {
-      closeQuietly(producer.producer(), problems);
+    // The tasks stay: the totals, counted after the final read, name producers by them.
+    for (int i = producersClosed; i < producers.size(); i++) {
+      closeQuietly(producers.get(i).producer(), problems);
     }
+    producersClosed = producers.size();
     for (BenchmarkConsumer consumer : consumers) {
       closeQuietly(consumer, problems);
     }
-    producers.clear();
     consumers.clear();
     if (driver != null && !topicsToDelete.isEmpty()) {
       try {

@@ -13,6 +13,7 @@ import io.plumb.worker.WorkerSpecs.MessageSpec;
 import io.plumb.worker.WorkerSpecs.ProducerSpec;
 import io.plumb.worker.WorkerSpecs.TopicSpec;
 import io.plumb.worker.WorkerSpecs.Totals;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -111,8 +112,30 @@ public interface Worker extends AutoCloseable {
   /** The first send failure and first consumer error, if any, for the result. */
   List<String> firstErrors();
 
-  /** Closes producers and consumers, deletes the run's topics when asked, closes the driver. */
+  /**
+   * Closes producers and consumers, then deletes the run's topics when asked. A second call closes
+   * nothing more: the run closes its clients before the final read and deletes topics after it.
+   */
   void closeClients(List<String> topicsToDelete);
+
+  /**
+   * Why this worker cannot read the run's topics to their end once the run is over ({@link
+   * io.plumb.driver.FinalReader}); empty when it can. Only the in-process worker holds the driver
+   * the coordinator can ask after the clients are closed.
+   */
+  default Optional<String> whyNoFinalRead() {
+    return Optional.of("the run's workers are remote (--workers)");
+  }
+
+  /**
+   * Reads each subscription's topic to the end the broker reports, after {@link #closeClients};
+   * what it found counts in {@link #totals()} from then on.
+   *
+   * @throws FinalReads.FinalReadException when a read failed or did not reach its end in time
+   */
+  default FinalReads.Summary finalRead(List<ConsumerSpec> subscriptions, Duration timeout) {
+    throw new UnsupportedOperationException(whyNoFinalRead().orElse(name() + " worker"));
+  }
 
   // ---- for fault plans, which run against the in-process worker only ----
 

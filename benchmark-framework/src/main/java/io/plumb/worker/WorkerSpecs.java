@@ -45,12 +45,30 @@ public final class WorkerSpecs {
    * @param duplicatesAcrossWorkers for each message received on several workers, the number of
    *     those workers beyond the first: duplicates no single worker could see (each counts its own
    *     in its periods); zero from a single worker
+   * @param finalReadBySubscription per subscription key and producer id, the sequence numbers the
+   *     final read found on the broker after the run ({@link io.plumb.driver.FinalReader}); empty
+   *     when no final read ran
    */
   public record Totals(
       Map<Integer, SequenceRanges> ackedByProducer,
       Map<Integer, SequenceRanges> failedByProducer,
       Map<String, Map<Integer, SequenceRanges>> receivedBySubscription,
-      long duplicatesAcrossWorkers) {
+      long duplicatesAcrossWorkers,
+      Map<String, Map<Integer, SequenceRanges>> finalReadBySubscription) {
+
+    /** Totals without a final read. */
+    public Totals(
+        Map<Integer, SequenceRanges> ackedByProducer,
+        Map<Integer, SequenceRanges> failedByProducer,
+        Map<String, Map<Integer, SequenceRanges>> receivedBySubscription,
+        long duplicatesAcrossWorkers) {
+      this(
+          ackedByProducer,
+          failedByProducer,
+          receivedBySubscription,
+          duplicatesAcrossWorkers,
+          Map.of());
+    }
 
     /** Distinct messages of {@code producer} that subscription {@code key} received. */
     public long distinct(String key, int producer) {
@@ -70,9 +88,26 @@ public final class WorkerSpecs {
       return failedByProducer.getOrDefault(producer, SequenceRanges.EMPTY);
     }
 
-    /** Acknowledged messages of {@code producer} that subscription {@code key} never received. */
+    /** What the final read found of {@code producer}'s messages for subscription {@code key}. */
+    public SequenceRanges finalRead(String key, int producer) {
+      SequenceRanges read = finalReadBySubscription.getOrDefault(key, Map.of()).get(producer);
+      return read == null ? SequenceRanges.EMPTY : read;
+    }
+
+    /**
+     * Acknowledged messages of {@code producer} that subscription {@code key} never received and
+     * the final read did not find either: every loss figure of the run is taken from this.
+     */
     public SequenceRanges missing(String key, int producer) {
-      return acked(producer).minus(received(key, producer));
+      return acked(producer).minus(received(key, producer)).minus(finalRead(key, producer));
+    }
+
+    /**
+     * Acknowledged messages of {@code producer} that subscription {@code key}'s consumers never
+     * received but the final read found: still on the broker, so not lost.
+     */
+    public long foundOnlyByRead(String key, int producer) {
+      return acked(producer).minus(received(key, producer)).overlap(finalRead(key, producer));
     }
   }
 

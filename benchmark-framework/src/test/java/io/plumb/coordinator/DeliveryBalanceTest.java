@@ -22,4 +22,9 @@ class DeliveryBalanceTest {
   void aRunCutShortCallsNothingLost() {
     assertEquals(new DeliveryBalance(0, 500), DeliveryBalance.of(500, DrainOutcome.NOT_DRAINED));
   }
+
+  @Test
+  void afterAFinalReadThatSawTheEndNothingIsInFlight() {
+    assertEquals(new DeliveryBalance(500, 0), DeliveryBalance.of(500, DrainOutcome.READ_TO_END));
+  }
 }

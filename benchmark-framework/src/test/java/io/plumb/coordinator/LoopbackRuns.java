@@ -13,14 +13,23 @@ final class LoopbackRuns {
   private LoopbackRuns() {}
 
   static RunReport run(Path dir, String workloadYaml, String driverExtra) throws IOException {
+    return run(dir, workloadYaml, driverExtra, RunOptions.defaults());
+  }
+
+  /** The same with {@code options} (its period is set to one second). */
+  static RunReport run(Path dir, String workloadYaml, String driverExtra, RunOptions options)
+      throws IOException {
     Path workload = dir.resolve("workload.yaml");
     Files.writeString(workload, workloadYaml);
     Path driver = dir.resolve("loopback.yaml");
     Files.writeString(
         driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n" + driverExtra);
-    RunOptions options = RunOptions.defaults().withPeriod(Duration.ofSeconds(1));
     return new BenchmarkRun(
-            WorkloadReader.read(workload), driver, new LocalWorker(), options, RunListener.SILENT)
+            WorkloadReader.read(workload),
+            driver,
+            new LocalWorker(),
+            options.withPeriod(Duration.ofSeconds(1)),
+            RunListener.SILENT)
         .execute();
   }
 }

@@ -2,6 +2,7 @@ package io.plumb.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.input.BadInputException;
 import io.plumb.loopback.LoopbackDriver;
@@ -43,7 +44,8 @@ class LocalWorkerDriverSetupTest {
       assertEquals(
           ABSENT
               + ":3: unknown field 'stallMilis' (did you mean 'stallMillis'?); allowed:"
-              + " driverClass, name, stallAfterMessages, stallMillis",
+              + " driverClass, dropAfterMessages, droppedMessages, hiddenMessages,"
+              + " hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
           e.getMessage());
       BadInputException override =
           assertThrows(
@@ -54,9 +56,29 @@ class LocalWorkerDriverSetupTest {
                           ABSENT, yaml.replace("stallMilis", "stallMillis"), Map.of("stall", "1")),
                       1));
       assertEquals(
-          "--driver-set stall=1: unknown field 'stall'; allowed: driverClass, name,"
-              + " stallAfterMessages, stallMillis",
+          "--driver-set stall=1: unknown field 'stall'; allowed: driverClass,"
+              + " dropAfterMessages, droppedMessages, hiddenMessages, hideAfterMessages,"
+              + " keepMessages, name, stallAfterMessages, stallMillis",
           override.getMessage());
+    } finally {
+      worker.close();
+    }
+  }
+
+  @Test
+  void aNegativeMessageCountIsRefusedNamingTheField() {
+    String yaml =
+        "name: Loopback\ndriverClass: "
+            + LoopbackDriver.class.getName()
+            + "\nkeepMessages: true\nhiddenMessages: -1\n";
+    LocalWorker worker = new LocalWorker(1);
+    try {
+      BadInputException e =
+          assertThrows(
+              BadInputException.class,
+              () -> worker.initializeDriver(new DriverSetup(ABSENT, yaml, Map.of()), 1));
+      assertTrue(e.getMessage().contains("hiddenMessages"), e.getMessage());
+      assertTrue(e.getMessage().contains("expected 0 or more, got -1"), e.getMessage());
     } finally {
       worker.close();
     }

@@ -8,6 +8,7 @@ import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
@@ -52,10 +53,11 @@ import org.apache.kafka.common.errors.InvalidReplicationFactorException;
  * consumer, the subscription being the consumer group.
  *
  * <p>As a {@link LeaderLocator} it names the broker leading partition 0 of a topic, as the
- * cluster's metadata says now: the node a fault plan's {@code target: leader} hits.
+ * cluster's metadata says now: the node a fault plan's {@code target: leader} hits. As a {@link
+ * FinalReader} it reads a topic's every partition to its end offsets after the run.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver"})
-public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
+public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
   private static final Duration TOPIC_READY_TIMEOUT = Duration.ofSeconds(30);
 
   /**
@@ -397,6 +399,13 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       client.close(Duration.ZERO);
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** Reads every partition from its start to its end offset ({@link KafkaFinalRead}). */
+  @Override
+  public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
+      throws Exception {
+    return KafkaFinalRead.read(settings.consumer(), topic, sink, timeout);
   }
 
   @Override

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.coordinator.SmokeRun;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
+import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,6 +85,15 @@ class KafkaFaultClusterTest {
     FaultOutcome fault = report.faults().get(0);
     assertNull(fault.error(), summary(report));
     assertTrue(fault.acknowledgedLost() > 0, summary(report));
+    // Judged by the final read: lost is what was acknowledged and neither received nor read.
+    FinalReadFigures read = report.finalRead();
+    assertTrue(read.ran(), summary(report));
+    Counters c = report.counters();
+    long receivedAcknowledged = c.received() - c.duplicated() - c.receivedUnacknowledged();
+    assertEquals(
+        c.acknowledged() - receivedAcknowledged - read.acknowledgedFoundOnlyByRead(),
+        c.lost(),
+        summary(report));
     System.out.println("kafka-replicated-weak.yaml, leader partitioned: " + summary(report));
   }
 
@@ -129,6 +139,8 @@ class KafkaFaultClusterTest {
         + report.counters()
         + ", faults "
         + report.faults()
+        + ", final read "
+        + report.finalRead()
         + ", errors "
         + report.errors()
         + (report.complete() ? "" : ", incomplete: " + report.incompleteReason());

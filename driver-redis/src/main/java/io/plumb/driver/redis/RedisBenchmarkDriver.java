@@ -7,8 +7,10 @@ import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
+import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +33,12 @@ import redis.clients.jedis.exceptions.JedisException;
  * occupies one); the pool sized by OMB's {@code jedisPool*} fields serves administrative commands.
  * With {@code sentinels} in the file, all of them go to the primary Redis Sentinel names and move
  * to the new one after a failover (see {@link RedisEndpoint}).
+ *
+ * <p>As a {@link FinalReader}, streams are read to their last entry after the run ({@link
+ * StreamFinalRead}); Pub/Sub keeps nothing to read.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver"})
-public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
+public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
 
   /** Environment variables that override {@code redisHost} and {@code redisPort} of the file. */
   public static final String HOST_ENV = "REDIS_HOST";
@@ -322,6 +327,26 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                 partitions,
                 config.readBatchSize(),
                 config.readBlockMillis()));
+  }
+
+  @Override
+  public Optional<String> whyNoFinalRead() {
+    return config.mode() == RedisDriverConfig.Mode.STREAMS
+        ? Optional.empty()
+        : Optional.of("Redis Pub/Sub keeps no messages");
+  }
+
+  /** Reads every partition's stream on the primary, from its first entry to its last. */
+  @Override
+  public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
+      throws Exception {
+    if (whyNoFinalRead().isPresent()) {
+      throw new IllegalStateException(whyNoFinalRead().get());
+    }
+    int partitions = partitions(topic);
+    try (Jedis jedis = endpoint.pool().getResource()) {
+      return StreamFinalRead.read(jedis, topic, partitions, sink, timeout);
+    }
   }
 
   @Override
