@@ -84,6 +84,17 @@ final class PulsarFinalRead {
     return last instanceof MessageIdAdv adv && adv.getEntryId() < 0;
   }
 
+  static int compareEntries(MessageIdAdv a, MessageIdAdv b) {
+    int ledgers = Long.compare(a.getLedgerId(), b.getLedgerId());
+    return ledgers != 0 ? ledgers : Long.compare(a.getEntryId(), b.getEntryId());
+  }
+
+  static boolean lastOfItsEntry(MessageIdAdv id) {
+    return id.getBatchIndex() < 0
+        || id.getBatchSize() <= 0
+        || id.getBatchIndex() == id.getBatchSize() - 1;
+  }
+
   private static void readPartition(
       Consumer<?> consumer,
       String topic,
@@ -111,11 +122,14 @@ final class PulsarFinalRead {
                 + " within "
                 + timeout);
       }
-      int order = message.getMessageId().compareTo(last);
+      MessageIdAdv id = (MessageIdAdv) message.getMessageId();
+      int order = compareEntries(id, (MessageIdAdv) last);
       if (order <= 0) {
         sink.received(message.getData(), partition);
       }
-      if (order >= 0) {
+      // Entries, not batch indexes: the whole last entry is read, whatever batch index the
+      // broker's answer carries.
+      if (order > 0 || (order == 0 && lastOfItsEntry(id))) {
         return;
       }
     }
