@@ -4,6 +4,7 @@ import com.rabbitmq.stream.Consumer;
 import com.rabbitmq.stream.Environment;
 import com.rabbitmq.stream.NoOffsetException;
 import com.rabbitmq.stream.OffsetSpecification;
+import com.rabbitmq.stream.StreamException;
 import com.rabbitmq.stream.impl.Client;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
@@ -37,8 +38,24 @@ final class StreamFinalRead {
       throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     long[] lastOffsets = new long[partitions];
+    boolean statistics = true;
     for (int p = 0; p < partitions; p++) {
-      lastOffsets[p] = lastOffset(environment, locator, StreamNames.partition(topic, p), deadline);
+      String stream = StreamNames.partition(topic, p);
+      if (statistics) {
+        try {
+          environment.queryStreamStats(stream).committedChunkId();
+        } catch (NoOffsetException e) {
+          lastOffsets[p] = -1;
+          continue;
+        } catch (StreamException e) {
+          if (!(e.getCause() instanceof UnsupportedOperationException)) {
+            throw e;
+          }
+          // RabbitMQ 3.10: no statistics; the last chunk alone tells the end.
+          statistics = false;
+        }
+      }
+      lastOffsets[p] = lastChunkEnd(locator, stream, deadline);
     }
     for (int p = 0; p < partitions; p++) {
       if (lastOffsets[p] >= 0) {
@@ -57,20 +74,9 @@ final class StreamFinalRead {
     return b.append(" on ").append(lastOffsets.length).append(" streams").toString();
   }
 
-  /** The stream's last committed offset, or -1 when it is empty. */
-  private static long lastOffset(
-      Environment environment,
-      Supplier<Client.ClientParameters> locator,
-      String stream,
-      long deadline)
-      throws Exception {
-    try {
-      environment.queryStreamStats(stream).committedChunkId();
-    } catch (NoOffsetException e) {
-      return -1;
-    } catch (UnsupportedOperationException e) {
-      // RabbitMQ 3.10: no statistics; the last chunk alone tells the end.
-    }
+  /** The last offset of the stream's last committed chunk (the stream must not be empty). */
+  private static long lastChunkEnd(
+      Supplier<Client.ClientParameters> locator, String stream, long deadline) throws Exception {
     Client.StreamMetadata metadata;
     Client asking = new Client(locator.get());
     try {
