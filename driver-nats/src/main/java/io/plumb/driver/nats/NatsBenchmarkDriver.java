@@ -13,6 +13,7 @@ import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
@@ -42,7 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * names the server that leads a topic's stream, as the server says.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver"})
-public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
+public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
 
   /** Environment variable that overrides {@code natsHostUrl} of the file. */
   public static final String URL_ENV = NatsDriverConfig.URL_ENV;
@@ -276,6 +277,24 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  @Override
+  public Optional<String> whyNoFinalRead() {
+    return config.mode() == NatsDriverConfig.Mode.CORE
+        ? Optional.of("core NATS keeps no messages")
+        : Optional.empty();
+  }
+
+  /** The topic's stream from its first sequence to its last, whatever the subscription. */
+  @Override
+  public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
+      throws Exception {
+    Optional<String> why = whyNoFinalRead();
+    if (why.isPresent()) {
+      throw new IllegalStateException("no final read: " + why.get());
+    }
+    return JetStreamFinalRead.read(consumeConnection, topic, sink, timeout);
   }
 
   @Override

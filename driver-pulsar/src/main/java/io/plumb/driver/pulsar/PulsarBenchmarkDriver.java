@@ -9,9 +9,11 @@ import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.net.ConnectException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +63,7 @@ import org.apache.pulsar.common.policies.data.TenantInfo;
  * first bookie of the last ensemble of partition 0's current ledger, from the internal stats).
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver"})
-public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
+public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
 
   private PulsarConfig config;
   private PulsarClient client;
@@ -502,6 +504,27 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
               clients.add(wrapped);
               return wrapped;
             });
+  }
+
+  @Override
+  public Optional<String> whyNoFinalRead() {
+    return config.client().topicType() == TopicType.NON_PERSISTENT
+        ? Optional.of("non-persistent topics keep no messages")
+        : Optional.empty();
+  }
+
+  /** Every partition from the earliest message held to its last message ID at the start. */
+  @Override
+  public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
+      throws Exception {
+    Optional<String> why = whyNoFinalRead();
+    if (why.isPresent()) {
+      throw new IllegalStateException("no final read: " + why.get());
+    }
+    Integer known = createdTopics.get(topic);
+    int partitions =
+        known != null ? known : admin.topics().getPartitionedTopicMetadata(topic).partitions;
+    return PulsarFinalRead.read(client, topic, partitions, sink, timeout);
   }
 
   /**

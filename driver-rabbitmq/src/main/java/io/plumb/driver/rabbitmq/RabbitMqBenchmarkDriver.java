@@ -10,6 +10,7 @@ import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;
+import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
@@ -36,7 +37,7 @@ import java.util.concurrent.TimeoutException;
  * with their own order, and the consumers of a subscription split the queues between them.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver"})
-public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
+public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
 
   /** Exchange argument recording the partition count, for workers that did not create the topic. */
   static final String PARTITIONS_ARGUMENT = "x-plumb-partitions";
@@ -290,6 +291,34 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
       }
       groups.put(id, group);
       return group;
+    }
+  }
+
+  /**
+   * Classic and quorum queues outlive their consumers (the driver never declares them exclusive or
+   * auto-delete) and report their depth; a stream queue's end is not reported over AMQP 0.9.1 (its
+   * declare-ok count is a statistic the broker refreshes every few seconds).
+   */
+  @Override
+  public Optional<String> whyNoFinalRead() {
+    return config.queueType() == QueueType.STREAM
+        ? Optional.of("RabbitMQ reports no stream queue's end over AMQP 0.9.1")
+        : Optional.empty();
+  }
+
+  /** What the subscription's partition queues hold, up to their depths when the read starts. */
+  @Override
+  public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
+      throws Exception {
+    Optional<String> why = whyNoFinalRead();
+    if (why.isPresent()) {
+      throw new IllegalStateException("no final read: " + why.get());
+    }
+    Connection connection = connections.open("plumb-final-read-" + topic + "-" + subscription);
+    try {
+      return QueueFinalRead.read(connection, topic, subscription, partitions(topic), sink, timeout);
+    } finally {
+      connection.abort();
     }
   }
 

@@ -10,6 +10,7 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverConfig;
+import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
@@ -33,7 +34,8 @@ import java.util.concurrent.Executors;
  * <topic>-<p>}); producers confirm per message; each subscription reads every partition from its
  * first offset, its members splitting the partitions between them.
  */
-public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver, LeaderLocator {
+public final class RabbitMqStreamBenchmarkDriver
+    implements BenchmarkDriver, LeaderLocator, FinalReader {
 
   private RabbitMqStreamConfig config;
   private Environment environment;
@@ -252,6 +254,32 @@ public final class RabbitMqStreamBenchmarkDriver implements BenchmarkDriver, Lea
           }
         },
         executor);
+  }
+
+  /**
+   * Every partition stream from its first offset to the last one the broker reports when the read
+   * starts, whatever the subscription (streams are durable and read without being consumed).
+   */
+  @Override
+  public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
+      throws Exception {
+    return StreamFinalRead.read(
+        environment,
+        this::locatorParameters,
+        topic,
+        partitions(topic),
+        config.initialCredits(),
+        sink,
+        timeout);
+  }
+
+  private Client.ClientParameters locatorParameters() {
+    return new Client.ClientParameters()
+        .host(config.host())
+        .port(config.port())
+        .username(config.username())
+        .password(config.password())
+        .virtualHost(config.virtualHost());
   }
 
   /**

@@ -1,0 +1,70 @@
+package io.plumb.driver.nats;
+
+import io.nats.client.Connection;
+import io.nats.client.JetStreamSubscription;
+import io.nats.client.Message;
+import io.nats.client.PushSubscribeOptions;
+import io.nats.client.api.StreamState;
+import io.plumb.driver.MessageListener;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Reads a topic's JetStream stream to the end the server reports: the stream's last sequence in its
+ * info, taken when the read starts, read from the stream's first sequence with an ordered consumer
+ * of its own (ephemeral, flow-controlled, re-created by jnats at the right sequence if a gap
+ * shows). Streams keep every message for each subscription (limits retention), so the read is the
+ * same whatever the subscription; messages reach the sink with the partition the run's consumers
+ * give them, parsed from the subject {@code <topic>.<p>}.
+ */
+final class JetStreamFinalRead {
+
+  private JetStreamFinalRead() {}
+
+  static String read(Connection connection, String topic, MessageListener sink, Duration timeout)
+      throws Exception {
+    String stream = Subjects.name(topic);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    StreamState state = connection.jetStreamManagement().getStreamInfo(stream).getStreamState();
+    long first = state.getFirstSequence();
+    long last = state.getLastSequence();
+    String end =
+        "stream "
+            + stream
+            + " sequences "
+            + first
+            + ".."
+            + last
+            + " ("
+            + state.getMsgCount()
+            + " messages)";
+    if (state.getMsgCount() == 0) {
+      return end;
+    }
+    int prefix = topic.length() + 1;
+    JetStreamSubscription subscription =
+        connection
+            .jetStream()
+            .subscribe(
+                Subjects.wildcard(topic),
+                PushSubscribeOptions.builder().stream(stream).ordered(true).build());
+    try {
+      long sequence = 0;
+      while (sequence < last) {
+        long left = deadline - System.nanoTime();
+        Message message = left <= 0 ? null : subscription.nextMessage(Duration.ofNanos(left));
+        if (message == null) {
+          throw new TimeoutException(
+              "final read of " + end + " reached sequence " + sequence + " within " + timeout);
+        }
+        sequence = message.metaData().streamSequence();
+        if (sequence <= last) {
+          sink.received(message.getData(), Subjects.partitionOf(message.getSubject(), prefix));
+        }
+      }
+    } finally {
+      subscription.unsubscribe();
+    }
+    return end;
+  }
+}

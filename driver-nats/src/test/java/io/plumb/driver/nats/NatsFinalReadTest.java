@@ -1,0 +1,75 @@
+package io.plumb.driver.nats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.nats.client.api.StreamState;
+import io.plumb.worker.DriverSettingsReader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The final read against the real local NATS server (deploy/local/nats.sh start). */
+class NatsFinalReadTest {
+
+  private static final String PORT = System.getenv().getOrDefault("PLUMB_NATS_PORT", "4222");
+  private static final String URL = "nats://127.0.0.1:" + PORT;
+  private static final int PRODUCERS = 2;
+  private static final int PER_PRODUCER = 300;
+
+  private static NatsBenchmarkDriver open(String file) throws Exception {
+    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
+    Map<String, String> overrides = PORT.equals("4222") ? Map.of() : Map.of("natsHostUrl", URL);
+    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
+    return driver;
+  }
+
+  @Test
+  void readsEveryMessageOfTheStreamUpToItsLastSequence() throws Exception {
+    String topic = "plumb-final-" + UUID.randomUUID().toString().substring(0, 8);
+    try (NatsBenchmarkDriver driver = open("nats-jetstream.yaml");
+        Connection admin = Nats.connect(URL)) {
+      driver.createTopic(topic, 4).get();
+      FinalReadProbe.produce(driver, topic, PRODUCERS, PER_PRODUCER);
+      StreamState before =
+          admin.jetStreamManagement().getStreamInfo(Subjects.name(topic)).getStreamState();
+
+      FinalReadProbe.Collected read = new FinalReadProbe.Collected();
+      String end = driver.readToEnd(topic, "sub-a", read, Duration.ofSeconds(60));
+
+      read.assertExactly(PRODUCERS, PER_PRODUCER);
+      assertEquals(Set.of(0, 1, 2, 3), read.partitions, "partitions as consumers number them");
+      assertEquals(
+          PRODUCERS * PER_PRODUCER, before.getLastSequence(), "the server's last sequence");
+      assertEquals(
+          "stream "
+              + Subjects.name(topic)
+              + " sequences 1.."
+              + before.getLastSequence()
+              + " ("
+              + before.getMsgCount()
+              + " messages)",
+          end);
+      driver.deleteTopics(java.util.List.of(topic)).get();
+    }
+  }
+
+  @Test
+  void coreNatsSaysItKeepsNothingAndRefusesTheRead() throws Exception {
+    try (NatsBenchmarkDriver driver = open("nats.yaml")) {
+      assertEquals(Optional.of("core NATS keeps no messages"), driver.whyNoFinalRead());
+      assertThrows(
+          IllegalStateException.class,
+          () -> driver.readToEnd("t", "s", new FinalReadProbe.Collected(), Duration.ofSeconds(1)));
+    }
+    try (NatsBenchmarkDriver driver = open("nats-jetstream-memory.yaml")) {
+      assertEquals(Optional.empty(), driver.whyNoFinalRead());
+    }
+  }
+}
