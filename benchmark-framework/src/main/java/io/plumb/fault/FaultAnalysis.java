@@ -71,7 +71,7 @@ public final class FaultAnalysis {
               ? applied.get(position + 1).appliedAt() - lookback
               : Long.MAX_VALUE;
       boolean last = position == applied.size() - 1;
-      outcomes.add(
+      FaultOutcome outcome =
           outcome(
               record,
               measureStart,
@@ -82,9 +82,30 @@ public final class FaultAnalysis {
               until,
               lookback,
               last ? drainDuplicates : 0,
-              last ? drainOutOfOrder : 0));
+              last ? drainOutOfOrder : 0);
+      outcomes.add(withUnavailability(outcome, record, applied, position, timeline, measureStart));
     }
     return outcomes;
+  }
+
+  /** Adds the per-partition and per-producer figures (see {@link UnavailabilityAnalysis}). */
+  private static FaultOutcome withUnavailability(
+      FaultOutcome outcome,
+      FaultRecord record,
+      List<FaultRecord> applied,
+      int position,
+      PublishTimeline.Snapshot timeline,
+      long measureStart) {
+    long at = record.appliedAt();
+    long next =
+        position + 1 < applied.size() ? applied.get(position + 1).appliedAt() : Long.MAX_VALUE;
+    long recoveredAt =
+        outcome.recoverySeconds() == null
+            ? Long.MAX_VALUE
+            : at + (long) (outcome.recoverySeconds() * 1e9);
+    return outcome.withUnavailability(
+        UnavailabilityAnalysis.of(
+            timeline.outages(), measureStart, at, next, applied.get(0).appliedAt(), recoveredAt));
   }
 
   private static FaultOutcome outcome(

@@ -28,6 +28,8 @@ import java.util.List;
  * @param outOfOrder first deliveries that came after a later message of the same producer and
  *     partition, while this fault was the latest
  * @param error why the action or its undoing failed; null when both worked
+ * @param unavailability per partition and per producer, from actual send times, with the goodput
+ *     around the fault; null when the fault was not applied
  */
 public record FaultOutcome(
     int index,
@@ -48,9 +50,79 @@ public record FaultOutcome(
     long acknowledgedLost,
     long duplicates,
     long outOfOrder,
-    String error) {
+    String error,
+    Unavailability unavailability) {
 
   public FaultOutcome {
     nodes = List.copyOf(nodes);
+  }
+
+  /** Without the per-partition figures (a fault not applied, or before they are known). */
+  public FaultOutcome(
+      int index,
+      String action,
+      String target,
+      List<String> nodes,
+      String leaderMeaning,
+      double atSeconds,
+      Double durationSeconds,
+      Double appliedSeconds,
+      Double undoneSeconds,
+      Double unavailableSeconds,
+      boolean availableAgain,
+      double longestPublishSeconds,
+      Double recoverySeconds,
+      long publishFailures,
+      long slowPublishes,
+      long acknowledgedLost,
+      long duplicates,
+      long outOfOrder,
+      String error) {
+    this(
+        index,
+        action,
+        target,
+        nodes,
+        leaderMeaning,
+        atSeconds,
+        durationSeconds,
+        appliedSeconds,
+        undoneSeconds,
+        unavailableSeconds,
+        availableAgain,
+        longestPublishSeconds,
+        recoverySeconds,
+        publishFailures,
+        slowPublishes,
+        acknowledgedLost,
+        duplicates,
+        outOfOrder,
+        error,
+        null);
+  }
+
+  /** This outcome with {@code figures} added. */
+  public FaultOutcome withUnavailability(Unavailability figures) {
+    return new FaultOutcome(
+        index,
+        action,
+        target,
+        nodes,
+        leaderMeaning,
+        atSeconds,
+        durationSeconds,
+        appliedSeconds,
+        undoneSeconds,
+        unavailableSeconds,
+        availableAgain,
+        longestPublishSeconds,
+        recoverySeconds,
+        publishFailures,
+        slowPublishes,
+        acknowledgedLost,
+        duplicates,
+        outOfOrder,
+        error,
+        figures);
   }
 }
