@@ -31,16 +31,13 @@ public final class SendOutages {
   private long cells;
   private long latest = Long.MIN_VALUE;
 
-  private final Map<Long, OutageSlices> partitions = new HashMap<>();
+  // By topic index, then partition: no boxing or hashing per event on the collector's thread.
+  private final List<OutageSlices[]> partitions = new ArrayList<>();
   private final List<OutageSlices> producers = new ArrayList<>();
   private final List<String> topics = new ArrayList<>();
   private final Map<String, Integer> topicIndexes = new HashMap<>();
   private int[] topicOfProducer = new int[0];
   private int[] producerIds = new int[0];
-
-  // The partition looked up last: consecutive completions mostly name the same one.
-  private long lastKey = Long.MIN_VALUE;
-  private OutageSlices lastPartition;
 
   private long goodputOrigin = Long.MIN_VALUE;
   private long[] acknowledged = new long[64];
@@ -113,10 +110,15 @@ public final class SendOutages {
 
   public Snapshot snapshot() {
     List<Keyed> partitionCopies = new ArrayList<>();
-    partitions.forEach(
-        (key, slices) ->
-            partitionCopies.add(
-                new Keyed(topicName((int) (key >>> 32)) + "/" + (int) (long) key, slices.copy())));
+    for (int topic = 0; topic < partitions.size(); topic++) {
+      OutageSlices[] ofTopic = partitions.get(topic);
+      for (int partition = 0; partition < ofTopic.length; partition++) {
+        if (ofTopic[partition] != null) {
+          partitionCopies.add(
+              new Keyed(topicName(topic) + "/" + partition, ofTopic[partition].copy()));
+        }
+      }
+    }
     List<Keyed> producerCopies = new ArrayList<>();
     for (int i = 0; i < producers.size(); i++) {
       if (producers.get(i) != null) {
@@ -152,12 +154,20 @@ public final class SendOutages {
 
   private OutageSlices partition(int producer, int partition) {
     int topic = producer < topicOfProducer.length ? topicOfProducer[producer] : 0;
-    long key = ((long) topic << 32) | partition;
-    if (key != lastKey) {
-      lastPartition = partitions.computeIfAbsent(key, k -> new OutageSlices());
-      lastKey = key;
+    while (partitions.size() <= topic) {
+      partitions.add(new OutageSlices[0]);
     }
-    return lastPartition;
+    OutageSlices[] ofTopic = partitions.get(topic);
+    if (partition >= ofTopic.length) {
+      ofTopic = Arrays.copyOf(ofTopic, Math.max(partition + 1, ofTopic.length * 2));
+      partitions.set(topic, ofTopic);
+    }
+    OutageSlices slices = ofTopic[partition];
+    if (slices == null) {
+      slices = new OutageSlices();
+      ofTopic[partition] = slices;
+    }
+    return slices;
   }
 
   private int slice(long time) {
@@ -173,9 +183,13 @@ public final class SendOutages {
     while (cells > cellBudget) {
       sliceNanos *= 2;
       cells = 0;
-      for (OutageSlices slices : partitions.values()) {
-        slices.halve();
-        cells += slices.slices();
+      for (OutageSlices[] ofTopic : partitions) {
+        for (OutageSlices slices : ofTopic) {
+          if (slices != null) {
+            slices.halve();
+            cells += slices.slices();
+          }
+        }
       }
       for (OutageSlices slices : producers) {
         if (slices != null) {
