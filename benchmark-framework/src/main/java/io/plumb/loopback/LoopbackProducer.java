@@ -33,7 +33,7 @@ final class LoopbackProducer implements BenchmarkProducer {
     for (MessageListener[] consumers : topic.consumers()) {
       consumers[partition % consumers.length].received(payload, partition);
     }
-    listener.sendCompleted(token, null);
+    listener.sendCompleted(token, partition, null);
   }
 
   @Override
