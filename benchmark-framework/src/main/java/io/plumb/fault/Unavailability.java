@@ -14,8 +14,9 @@ import java.util.List;
  * @param partitionsAffected partitions with a window in the span longer than {@code
  *     affectedAboveSeconds}
  * @param partitionsAvailableAgain false when the worst partition's window was still open at the end
- * @param affectedAboveSeconds the slowest publish service time seen before the first fault (never
- *     below the resolution): a longer window is more than the broker's usual slowness
+ * @param affectedAboveSeconds the slowest publish service time seen in the measured phase before
+ *     the first fault (never below the resolution): a longer window is more than the broker's usual
+ *     slowness
  * @param worstProducerSeconds the same window per producer (any partition's acknowledgement ends
  *     it; failed sends whose partition is unknown count here)
  * @param worstProducer which producer, by id

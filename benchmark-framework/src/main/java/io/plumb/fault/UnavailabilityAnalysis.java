@@ -33,7 +33,8 @@ final class UnavailabilityAnalysis {
       long firstFault,
       long recoveredAt) {
     long end = outages.latest();
-    long bar = Math.max(outages.sliceNanos(), slowestServiceBefore(outages, firstFault));
+    long bar =
+        Math.max(outages.sliceNanos(), slowestServiceBefore(outages, measureStart, firstFault));
     Window worstPartition = Window.NONE;
     String worstPartitionName = null;
     int affected = 0;
@@ -80,16 +81,22 @@ final class UnavailabilityAnalysis {
     return window == Window.NONE ? null : window.nanos() / 1e9;
   }
 
-  /** The slowest service time among acknowledgements completed wholly before {@code firstFault}. */
-  private static long slowestServiceBefore(SendOutages.Snapshot outages, long firstFault) {
+  /**
+   * The slowest service time among acknowledgements of the measured phase completed before {@code
+   * firstFault}: warm-up's first sends (connections, metadata) would set the bar far too high.
+   */
+  private static long slowestServiceBefore(
+      SendOutages.Snapshot outages, long measureStart, long firstFault) {
     long slowest = 0;
     long[] service = outages.slowestService();
     for (int i = 0; i < service.length; i++) {
-      long sliceEnd = outages.goodputOrigin() + (i + 1) * SendOutages.GOODPUT_SLICE_NANOS;
-      if (sliceEnd > firstFault) {
+      long sliceStart = outages.goodputOrigin() + i * SendOutages.GOODPUT_SLICE_NANOS;
+      if (sliceStart + SendOutages.GOODPUT_SLICE_NANOS > firstFault) {
         break;
       }
-      slowest = Math.max(slowest, service[i]);
+      if (sliceStart >= measureStart) {
+        slowest = Math.max(slowest, service[i]);
+      }
     }
     return slowest;
   }

@@ -126,6 +126,23 @@ class UnavailabilityAnalysisTest {
   }
 
   @Test
+  void warmUpsSlowFirstSendsDoNotRaiseTheBarForPartitionsAffected() {
+    // Warm-up: the first second's sends take 2 s (connections, metadata); measured from START.
+    for (long t = START - 5 * SECOND; t < START - 4 * SECOND; t += MS) {
+      outages.acknowledged(0, 0, t, t, t + 2 * SECOND);
+    }
+    for (long t = START - 2 * SECOND; t < START + 20 * SECOND; t += MS) {
+      boolean stalled = t >= FAULT && t < FAULT + 300 * MS;
+      outages.acknowledged(0, 0, t, t, stalled ? FAULT + 300 * MS : t + 2 * MS);
+    }
+
+    Unavailability figures = analyse();
+
+    assertEquals(RESOLUTION, figures.affectedAboveSeconds(), 1e-9, figures.toString());
+    assertEquals(1, figures.partitionsAffected(), figures.toString());
+  }
+
+  @Test
   void aPartitionThatNeverAcknowledgesAgainIsOpenToTheEndAndGoodputShowsTheGap() {
     for (long t = START; t < START + 20 * SECOND; t += MS) {
       int partition = (int) ((t / MS) % 2);
