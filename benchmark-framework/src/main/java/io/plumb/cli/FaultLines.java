@@ -2,6 +2,7 @@ package io.plumb.cli;
 
 import io.plumb.fault.BeforeFirstFault;
 import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.Unavailability;
 
 /** One console line per fault: what was hit, and what it cost. */
 final class FaultLines {
@@ -45,7 +46,9 @@ final class FaultLines {
       line.append(String.format(", undone at %.2f s", fault.undoneSeconds()));
     }
     line.append(" | unavailable ");
-    if (fault.unavailableSeconds() == null) {
+    if (fault.unavailability() != null) {
+      line.append(unavailability(fault.unavailability()));
+    } else if (fault.unavailableSeconds() == null) {
       line.append("never");
     } else {
       line.append(String.format("%.2f s", fault.unavailableSeconds()));
@@ -77,5 +80,41 @@ final class FaultLines {
       line.append(" | error: ").append(fault.error());
     }
     return line.toString();
+  }
+
+  /**
+   * The worst partition's and producer's windows without acknowledgement, with their length even
+   * when short, the partitions affected, and the lowest goodput around the fault.
+   */
+  static String unavailability(Unavailability u) {
+    StringBuilder text = new StringBuilder();
+    if (u.worstPartitionSeconds() == null) {
+      text.append("per partition unknown (the driver names no partitions)");
+    } else {
+      text.append(
+          String.format(
+              "worst partition %s %.3f s%s, %d partition%s affected (over %.3f s)",
+              u.worstPartition(),
+              u.worstPartitionSeconds(),
+              u.partitionsAvailableAgain() ? "" : " (not available again by the end)",
+              u.partitionsAffected(),
+              u.partitionsAffected() == 1 ? "" : "s",
+              u.affectedAboveSeconds()));
+    }
+    if (u.worstProducerSeconds() != null) {
+      text.append(
+          String.format(", worst producer %s %.3f s", u.worstProducer(), u.worstProducerSeconds()));
+    }
+    text.append(String.format(" (resolution %.3f s)", u.resolutionSeconds()));
+    u.goodput().acknowledgedPerSecond().stream()
+        .mapToDouble(Double::doubleValue)
+        .min()
+        .ifPresent(
+            lowest ->
+                text.append(
+                    String.format(
+                        ", lowest goodput %,.0f msg/s per %.1f s",
+                        lowest, u.goodput().sliceSeconds())));
+    return text.toString();
   }
 }

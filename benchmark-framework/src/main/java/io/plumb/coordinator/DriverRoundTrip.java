@@ -4,6 +4,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.SendListener;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * A test harness for drivers: sends keyed messages through a driver to two subscriptions (one with
@@ -39,6 +41,8 @@ public final class DriverRoundTrip {
     final Map<Integer, Integer> partitionOfKey = new ConcurrentHashMap<>();
     final Set<Integer> keysOnTwoPartitions = ConcurrentHashMap.newKeySet();
     final Set<Integer> partitions = ConcurrentHashMap.newKeySet();
+    // The partition each message arrived on, by sequence (the last arrival's).
+    final AtomicIntegerArray arrivedOn;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     final CountDownLatch all = new CountDownLatch(1);
 
@@ -46,6 +50,7 @@ public final class DriverRoundTrip {
       this.name = name;
       this.expected = expected;
       this.counts = new AtomicInteger[expected];
+      this.arrivedOn = new AtomicIntegerArray(expected);
       for (int i = 0; i < expected; i++) {
         counts[i] = new AtomicInteger();
       }
@@ -77,6 +82,9 @@ public final class DriverRoundTrip {
       Integer first = partitionOfKey.putIfAbsent(key, partition);
       if (first != null && first != partition) {
         keysOnTwoPartitions.add(key);
+      }
+      if (seq >= 0 && seq < expected) {
+        arrivedOn.set(seq, partition);
       }
       if (seq >= 0 && seq < expected && counts[seq].getAndIncrement() == 0) {
         if (distinct.incrementAndGet() == expected) {
@@ -158,23 +166,31 @@ public final class DriverRoundTrip {
       CountDownLatch sent = new CountDownLatch(messages);
       AtomicInteger completions = new AtomicInteger();
       List<Throwable> sendFailures = new CopyOnWriteArrayList<>();
+      AtomicIntegerArray sentTo = new AtomicIntegerArray(messages);
+      SendListener listener =
+          new SendListener() {
+            @Override
+            public void sendCompleted(long token, Throwable failure) {
+              sendCompleted(token, SendListener.UNKNOWN_PARTITION, failure);
+            }
+
+            @Override
+            public void sendCompleted(long token, int partition, Throwable failure) {
+              sentTo.set((int) token, partition);
+              completions.incrementAndGet();
+              if (failure != null) {
+                sendFailures.add(failure);
+              }
+              sent.countDown();
+            }
+          };
       // One array reused for every send, as the framework does: the driver must copy it.
       byte[] payload = new byte[256];
       ByteBuffer buffer = ByteBuffer.wrap(payload);
       for (int i = 0; i < messages; i++) {
         int key = i % KEYS;
         buffer.putInt(0, i).putInt(4, key);
-        producer.send(
-            "key-" + key,
-            payload,
-            i,
-            (token, failure) -> {
-              completions.incrementAndGet();
-              if (failure != null) {
-                sendFailures.add(failure);
-              }
-              sent.countDown();
-            });
+        producer.send("key-" + key, payload, i, listener);
       }
       assertTrue(
           sent.await(timeoutSeconds, TimeUnit.SECONDS),
@@ -189,6 +205,12 @@ public final class DriverRoundTrip {
       }
       shared.assertExactlyOnce();
       single.assertExactlyOnce();
+      // Each completion names the partition the message went to, as the consumer numbers it: what
+      // unavailability per partition rests on.
+      for (int i = 0; i < messages; i++) {
+        assertEquals(
+            single.arrivedOn.get(i), sentTo.get(i), "partition named for message " + i + " sent");
+      }
       // Closing first lets consumers finish acknowledging what they received.
       closeAll(producer, consumers);
       producer = null;

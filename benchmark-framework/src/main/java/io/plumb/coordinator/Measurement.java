@@ -22,11 +22,19 @@ final class Measurement {
     this.subscriptionsPerTopic = subscriptionsPerTopic;
   }
 
-  /** Adds a period; returns the backlog after it (messages sent but not yet received by all). */
+  /**
+   * Adds a period; returns the backlog after it: messages acknowledged or still awaiting their
+   * acknowledgement that not every subscription has received yet. A failed send never reaches a
+   * consumer, so it is no backlog, and a duplicate delivery does not shrink it.
+   */
   long add(Phase phase, PeriodStats stats, double seconds) {
     wholeRun.add(stats);
     PeriodStats soFar = wholeRun.build();
-    long backlog = Math.max(0, soFar.sent() * subscriptionsPerTopic - soFar.received());
+    long backlog =
+        Math.max(
+            0,
+            (soFar.sent() - soFar.failed()) * subscriptionsPerTopic
+                - (soFar.received() - soFar.duplicates()));
     if (phase == Phase.MEASURE) {
       samples.add(new PeriodSample(stats, seconds, backlog));
       measuredSeconds += seconds;

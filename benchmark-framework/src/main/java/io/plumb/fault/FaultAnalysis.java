@@ -85,7 +85,7 @@ public final class FaultAnalysis {
               last ? Long.MAX_VALUE : nextApplied - lookback,
               record.appliedAt(),
               nextApplied);
-      outcomes.add(
+      FaultOutcome outcome =
           outcome(
               record,
               measureStart,
@@ -95,7 +95,8 @@ public final class FaultAnalysis {
               window,
               lookback,
               last ? drainDuplicates : 0,
-              last ? drainOutOfOrder : 0));
+              last ? drainOutOfOrder : 0);
+      outcomes.add(withUnavailability(outcome, record, applied, position, timeline, measureStart));
     }
     Window before =
         applied.isEmpty()
@@ -152,6 +153,26 @@ public final class FaultAnalysis {
       }
       return new Tally(failures, slow, lost, longest);
     }
+  }
+
+  /** Adds the per-partition and per-producer figures (see {@link UnavailabilityAnalysis}). */
+  private static FaultOutcome withUnavailability(
+      FaultOutcome outcome,
+      FaultRecord record,
+      List<FaultRecord> applied,
+      int position,
+      PublishTimeline.Snapshot timeline,
+      long measureStart) {
+    long at = record.appliedAt();
+    long next =
+        position + 1 < applied.size() ? applied.get(position + 1).appliedAt() : Long.MAX_VALUE;
+    long recoveredAt =
+        outcome.recoverySeconds() == null
+            ? Long.MAX_VALUE
+            : at + (long) (outcome.recoverySeconds() * 1e9);
+    return outcome.withUnavailability(
+        UnavailabilityAnalysis.of(
+            timeline.outages(), measureStart, at, next, applied.get(0).appliedAt(), recoveredAt));
   }
 
   private static FaultOutcome outcome(
@@ -227,7 +248,8 @@ public final class FaultAnalysis {
         outOfOrder,
         record.error(),
         baseline == null ? null : baseline.rate(),
-        baseline == null ? null : baseline.p99() / 1e9);
+        baseline == null ? null : baseline.p99() / 1e9,
+        null);
   }
 
   private static Double recovery(
@@ -323,6 +345,7 @@ public final class FaultAnalysis {
         0,
         0,
         record.error(),
+        null,
         null,
         null);
   }

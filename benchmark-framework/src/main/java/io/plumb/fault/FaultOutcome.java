@@ -12,9 +12,10 @@ import java.util.List;
  * @param leaderMeaning what "leader" meant for this broker; null when the target was a node
  * @param appliedSeconds when it was applied; null when it never was (see {@code error})
  * @param undoneSeconds when the node was let go again (thawed, reconnected, up again); null if not
- * @param unavailableSeconds from the first publish that failed or stalled to the first
- *     acknowledgement of a later one; null when no publish failed or stalled
- * @param availableAgain false when publishing had not resumed by the end of the run
+ * @param unavailableSeconds the worst partition's unavailability ({@link Unavailability}: from an
+ *     actual send to that partition until it next acknowledged anything) when any partition went
+ *     without acknowledgements longer than its usual slowest publish; null when none did
+ * @param availableAgain false when the worst partition had not acknowledged again by the end
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window
  * @param recoverySeconds from the fault until consumer throughput was back within 10% of the
@@ -31,6 +32,8 @@ import java.util.List;
  * @param recoveryBaselineRate the median one-second consumer throughput (msg/s) before the first
  *     fault, which recovery is judged against; null when no period preceded it
  * @param recoveryBaselineP99Seconds the median one-second end-to-end p99 before the first fault
+ * @param unavailability per partition and per producer, from actual send times, with the goodput
+ *     around the fault; null when the fault was not applied
  */
 public record FaultOutcome(
     int index,
@@ -53,9 +56,44 @@ public record FaultOutcome(
     long outOfOrder,
     String error,
     Double recoveryBaselineRate,
-    Double recoveryBaselineP99Seconds) {
+    Double recoveryBaselineP99Seconds,
+    Unavailability unavailability) {
 
   public FaultOutcome {
     nodes = List.copyOf(nodes);
+  }
+
+  /**
+   * The same outcome with the per-partition figures; the headline unavailability becomes the worst
+   * partition's, when any partition went without acknowledgements longer than its usual slowest
+   * publish, so acknowledgements from healthy partitions never end another's outage.
+   */
+  public FaultOutcome withUnavailability(Unavailability figures) {
+    boolean measured = figures != null && figures.worstPartitionSeconds() != null;
+    return new FaultOutcome(
+        index,
+        action,
+        target,
+        nodes,
+        leaderMeaning,
+        atSeconds,
+        durationSeconds,
+        appliedSeconds,
+        undoneSeconds,
+        measured
+            ? (figures.partitionsAffected() > 0 ? figures.worstPartitionSeconds() : null)
+            : unavailableSeconds,
+        measured ? figures.partitionsAvailableAgain() : availableAgain,
+        longestPublishSeconds,
+        recoverySeconds,
+        publishFailures,
+        slowPublishes,
+        acknowledgedLost,
+        duplicates,
+        outOfOrder,
+        error,
+        recoveryBaselineRate,
+        recoveryBaselineP99Seconds,
+        figures);
   }
 }

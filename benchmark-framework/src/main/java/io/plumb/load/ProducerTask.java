@@ -144,19 +144,21 @@ public final class ProducerTask implements SendListener {
 
   @Override
   public void sendCompleted(long sequence, Throwable failure) {
+    sendCompleted(sequence, UNKNOWN_PARTITION, failure);
+  }
+
+  @Override
+  public void sendCompleted(long sequence, int partition, Throwable failure) {
     EventRing ring = Thread.currentThread() == loopThread ? loopRing : stats.ring();
     long completedAt = ring.deferring() ? 0 : clock.now();
+    long intended = schedule.intendedTime(sequence);
+    long sentAt = inFlight.sentAt(sequence);
     if (failure != null) {
       stats.noteSendFailure(failure);
-      ring.sendFailed(localIndex, sequence, schedule.intendedTime(sequence), completedAt);
+      ring.sendFailed(localIndex, sequence, partition, intended, sentAt, completedAt);
       return;
     }
-    ring.acknowledged(
-        localIndex,
-        sequence,
-        schedule.intendedTime(sequence),
-        inFlight.sentAt(sequence),
-        completedAt);
+    ring.acknowledged(localIndex, sequence, partition, intended, sentAt, completedAt);
   }
 
   /** When message {@code sequence} was due on this producer's schedule. */

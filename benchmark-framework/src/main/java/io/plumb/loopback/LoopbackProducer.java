@@ -44,7 +44,7 @@ final class LoopbackProducer implements BenchmarkProducer {
         consumers[partition % consumers.length].received(payload, partition);
       }
     }
-    listener.sendCompleted(token, null);
+    listener.sendCompleted(token, partition, null);
   }
 
   @Override

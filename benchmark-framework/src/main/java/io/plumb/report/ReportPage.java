@@ -43,21 +43,24 @@ final class ReportPage {
   /** Per-period series of the result JSON drawn over time. */
   private static final List<Chart> TIMELINES =
       List.of(
-          new Chart("publishRate", "Publish rate", "msg/s"),
+          new Chart("publishRate", "Publish rate (attempts)", "msg/s"),
+          new Chart("acknowledgeRate", "Acknowledged rate", "msg/s"),
           new Chart("consumeRate", "Consume rate", "msg/s"),
           new Chart("backlog", "Backlog", "messages"),
           new Chart("publishLatency99pct", "Publish latency p99", "ms"),
           new Chart("endToEndLatency99pct", "End-to-end latency p99", "ms"));
 
   /**
-   * Resources over time ({@code resources.periods} of the result), drawn beside the rates and
-   * latencies when some result has them: a result from before resources were sampled, or a run with
-   * no local broker, simply has no such chart.
+   * Resources over time ({@code resources.periods} of the result), and the goodput around faults,
+   * drawn beside the rates and latencies when some result has them: a result from before resources
+   * were sampled, or a run with no local broker or no fault, simply has no such chart.
    */
   private static final List<Chart> RESOURCE_TIMELINES =
       List.of(
           new Chart("workerCpuCores", "Worker CPU (user + system, all workers)", "cores"),
-          new Chart("brokerCpuCores", "Broker CPU (local broker processes)", "cores"));
+          new Chart("brokerCpuCores", "Broker CPU (local broker processes)", "cores"),
+          new Chart(
+              Timeline.FAULT_GOODPUT, "Acknowledged rate around each fault, per 100 ms", "msg/s"));
 
   private ReportPage() {}
 

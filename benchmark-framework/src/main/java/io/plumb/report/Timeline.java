@@ -17,7 +17,13 @@ public final class Timeline {
 
   private Timeline() {}
 
+  /** The series of acknowledged msg/s per 100 ms around each fault (see {@link #goodput}). */
+  public static final String FAULT_GOODPUT = "faultGoodput";
+
   public static List<Point> of(JsonNode result, String series) {
+    if (series.equals(FAULT_GOODPUT)) {
+      return goodput(result);
+    }
     JsonNode values =
         switch (series) {
           case "workerCpuCores", "brokerCpuCores" -> resourceSeries(result, series);
@@ -31,6 +37,29 @@ public final class Timeline {
     for (int i = 0; i < values.size(); i++) {
       if (values.get(i).isNumber()) {
         points.add(new Point(ends[i], values.get(i).asDouble()));
+      }
+    }
+    return points;
+  }
+
+  /**
+   * Acknowledged msg/s per slice around every fault ({@code faults[].unavailability.goodput}), each
+   * value at the end of its slice; slices two faults share are drawn once.
+   */
+  private static List<Point> goodput(JsonNode result) {
+    List<Point> points = new ArrayList<>();
+    double drawnUntil = Double.NEGATIVE_INFINITY;
+    for (JsonNode fault : result.path("faults")) {
+      JsonNode goodput = fault.path("unavailability").path("goodput");
+      double from = goodput.path("fromSeconds").asDouble();
+      double slice = goodput.path("sliceSeconds").asDouble();
+      JsonNode rates = goodput.path("acknowledgedPerSecond");
+      for (int i = 0; i < rates.size(); i++) {
+        double end = from + (i + 1) * slice;
+        if (end > drawnUntil + slice / 2) {
+          points.add(new Point(end, rates.get(i).asDouble()));
+          drawnUntil = end;
+        }
       }
     }
     return points;

@@ -116,6 +116,8 @@ public final class ResultJson {
   private static void timelines(ObjectNode json, RunReport run) {
     ArrayNode publishRate = json.putArray("publishRate");
     ArrayNode publishErrorRate = json.putArray("publishErrorRate");
+    // Beside the attempts, what the broker acknowledged: an outage shows here, not in publishRate.
+    ArrayNode acknowledgeRate = json.putArray("acknowledgeRate");
     ArrayNode consumeRate = json.putArray("consumeRate");
     ArrayNode backlog = json.putArray("backlog");
     // OMB's periods all last the same; Plumb's last one may be shorter, so timelines need lengths.
@@ -124,6 +126,7 @@ public final class ResultJson {
       periodSeconds.add(sample.seconds());
       publishRate.add(sample.stats().sent() / sample.seconds());
       publishErrorRate.add(sample.stats().failed() / sample.seconds());
+      acknowledgeRate.add(sample.stats().acknowledged() / sample.seconds());
       consumeRate.add(sample.stats().received() / sample.seconds());
       backlog.add(sample.backlog());
     }

@@ -120,17 +120,71 @@ public final class EventRing {
   }
 
   /**
-   * A send of producer {@code producer} (worker-local index) completed at {@code completedAt}, or
-   * at the stamp when times are deferred.
+   * A send of producer {@code producer} (worker-local index) to {@code partition} completed at
+   * {@code completedAt}, or at the stamp when times are deferred.
+   *
+   * @param sentAt the actual send time, or {@link PublishRecorder#UNKNOWN}
    */
   public void acknowledged(
-      int producer, long sequence, long intended, long sentAt, long completedAt) {
-    put(header(ACK, producer, (int) sequence), intended, sentAt, deferring() ? 0 : completedAt);
+      int producer, long sequence, int partition, long intended, long sentAt, long completedAt) {
+    put(
+        header(ACK, producer, (int) sequence),
+        intended,
+        sendWord(partition, intended, sentAt),
+        deferring() ? 0 : completedAt);
   }
 
-  /** A send failed (at {@code failedAt}, or at the stamp when times are deferred). */
+  /**
+   * A send to {@code partition} failed (at {@code failedAt}, or at the stamp when times are
+   * deferred).
+   */
+  public void sendFailed(
+      int producer, long sequence, int partition, long intended, long sentAt, long failedAt) {
+    put(
+        header(SEND_FAILED, producer, (int) sequence),
+        intended,
+        sendWord(partition, intended, sentAt),
+        deferring() ? 0 : failedAt);
+  }
+
+  /** An acknowledgement whose partition is unknown. */
+  public void acknowledged(
+      int producer, long sequence, long intended, long sentAt, long completedAt) {
+    acknowledged(producer, sequence, -1, intended, sentAt, completedAt);
+  }
+
+  /** A failed send whose partition and actual send time are unknown. */
   public void sendFailed(int producer, long sequence, long intended, long failedAt) {
-    put(header(SEND_FAILED, producer, (int) sequence), intended, 0, deferring() ? 0 : failedAt);
+    sendFailed(producer, sequence, -1, intended, PublishRecorder.UNKNOWN, failedAt);
+  }
+
+  // A completion's third word holds the partition and the actual send time, so the ring keeps its
+  // four words per event: the partition plus one in the top 16 bits (0: unknown, as is any
+  // partition that does not fit), and the actual send time as a 48-bit signed offset from the
+  // intended time (about +-39 hours; the most negative value marks an unknown send time).
+  private static final int OFFSET_BITS = 48;
+  private static final long OFFSET_UNKNOWN = -(1L << (OFFSET_BITS - 1));
+  private static final long OFFSET_MASK = (1L << OFFSET_BITS) - 1;
+  private static final int PARTITION_LIMIT = (1 << (64 - OFFSET_BITS)) - 1;
+
+  static long sendWord(int partition, long intended, long sentAt) {
+    long offset = sentAt - intended;
+    if (sentAt == PublishRecorder.UNKNOWN
+        || offset <= OFFSET_UNKNOWN
+        || offset > -OFFSET_UNKNOWN - 1) {
+      offset = OFFSET_UNKNOWN;
+    }
+    long tag = partition >= 0 && partition < PARTITION_LIMIT ? partition + 1L : 0;
+    return (tag << OFFSET_BITS) | (offset & OFFSET_MASK);
+  }
+
+  static int partitionOf(long sendWord) {
+    return (int) (sendWord >>> OFFSET_BITS) - 1;
+  }
+
+  static long sentAtOf(long sendWord, long intended) {
+    long offset = (sendWord << (64 - OFFSET_BITS)) >> (64 - OFFSET_BITS);
+    return offset == OFFSET_UNKNOWN ? PublishRecorder.UNKNOWN : intended + offset;
   }
 
   /**
@@ -255,9 +309,17 @@ public final class EventRing {
       long w0 = events[base];
       int index = (int) ((w0 >>> 32) & 0xFF_FFFF);
       switch (type(w0)) {
-        case ACK ->
-            sink.acknowledged(
-                index, (int) w0, events[base + 1], events[base + 2], events[base + 3]);
+        case ACK -> {
+          long intended = events[base + 1];
+          long sent = events[base + 2];
+          sink.acknowledged(
+              index,
+              (int) w0,
+              partitionOf(sent),
+              intended,
+              sentAtOf(sent, intended),
+              events[base + 3]);
+        }
         case DELIVERY -> {
           long w1 = events[base + 1];
           sink.delivered(
@@ -269,7 +331,17 @@ public final class EventRing {
               events[base + 3],
               (w0 & AFTER_LATER) != 0);
         }
-        case SEND_FAILED -> sink.sendFailed(index, (int) w0, events[base + 1], events[base + 3]);
+        case SEND_FAILED -> {
+          long intended = events[base + 1];
+          long sent = events[base + 2];
+          sink.sendFailed(
+              index,
+              (int) w0,
+              partitionOf(sent),
+              intended,
+              sentAtOf(sent, intended),
+              events[base + 3]);
+        }
         case CONSUMER_ERROR -> sink.consumerError(index);
         case FOREIGN -> sink.foreign(index);
         case PROBE -> sink.probe(index);

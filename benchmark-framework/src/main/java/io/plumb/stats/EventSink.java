@@ -5,10 +5,14 @@ interface EventSink {
   /**
    * @param sequenceLow the low 32 bits of the message's sequence number; the receiver extends it
    *     (acknowledgements of one producer are never 2^31 apart)
+   * @param partition the partition the driver named, or -1 when unknown
+   * @param sentAt the actual send time, or {@link PublishRecorder#UNKNOWN}
    */
-  void acknowledged(int producer, int sequenceLow, long intended, long sentAt, long completedAt);
+  void acknowledged(
+      int producer, int sequenceLow, int partition, long intended, long sentAt, long completedAt);
 
-  void sendFailed(int producer, int sequenceLow, long intended, long completedAt);
+  void sendFailed(
+      int producer, int sequenceLow, int partition, long intended, long sentAt, long completedAt);
 
   /**
    * @param afterLater the consumer received it after a later message of the same producer and

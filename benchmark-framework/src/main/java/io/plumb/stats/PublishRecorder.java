@@ -1,6 +1,8 @@
 package io.plumb.stats;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Records the send completions of a worker's producers: publish latency (from the intended send
@@ -22,6 +24,8 @@ public final class PublishRecorder {
   private SequenceTracker[] failedSequences;
   private long[] highestSequence;
   private PublishTimeline timeline;
+  private final List<String> producerTopics = new ArrayList<>();
+  private int[] producerIds = new int[0];
 
   /**
    * @param producers how many producers report here; they are numbered from 0 (local index)
@@ -49,6 +53,7 @@ public final class PublishRecorder {
   /** Keeps a {@link PublishTimeline} of every send from now on (for runs with a fault plan). */
   void keepTimeline(long stallNanos) {
     timeline = new PublishTimeline(stallNanos);
+    timeline.outages().nameProducers(0, producerTopics, producerIds);
   }
 
   /** The timeline so far; empty when none is kept. */
@@ -56,15 +61,38 @@ public final class PublishRecorder {
     return timeline == null ? PublishTimeline.Snapshot.EMPTY : timeline.snapshot();
   }
 
-  /**
-   * @param sequenceLow the low 32 bits of the sequence number (see {@link EventSink})
-   */
+  /** Names producers' topics and ids from local index {@code first} on, for the timeline. */
+  void nameProducers(int first, List<String> topics, int[] ids) {
+    while (producerTopics.size() < first + topics.size()) {
+      producerTopics.add("topic");
+    }
+    producerIds = Arrays.copyOf(producerIds, Math.max(producerIds.length, first + ids.length));
+    for (int i = 0; i < topics.size(); i++) {
+      producerTopics.set(first + i, topics.get(i));
+      producerIds[first + i] = ids[i];
+    }
+    if (timeline != null) {
+      timeline.outages().nameProducers(first, topics, ids);
+    }
+  }
+
+  /** An acknowledgement whose partition is unknown. */
   public void acknowledged(
       int producer, int sequenceLow, long intended, long actual, long completed) {
+    acknowledged(producer, sequenceLow, -1, intended, actual, completed);
+  }
+
+  /**
+   * @param sequenceLow the low 32 bits of the sequence number (see {@link EventSink})
+   * @param partition the partition the driver named, or -1
+   */
+  public void acknowledged(
+      int producer, int sequenceLow, int partition, long intended, long actual, long completed) {
     acked++;
     ackedSequences[producer].add(extend(producer, sequenceLow));
     if (timeline != null) {
       timeline.acknowledged(intended, completed);
+      timeline.outages().acknowledged(producer, partition, intended, actual, completed);
     }
     publish.record(Math.max(0, completed - intended));
     if (actual == UNKNOWN) {
@@ -76,10 +104,16 @@ public final class PublishRecorder {
   }
 
   public void failed(int producer, int sequenceLow, long intended) {
+    failed(producer, sequenceLow, -1, intended, UNKNOWN, intended);
+  }
+
+  public void failed(
+      int producer, int sequenceLow, int partition, long intended, long actual, long failedAt) {
     failed++;
     failedSequences[producer].add(extend(producer, sequenceLow));
     if (timeline != null) {
       timeline.failed(intended);
+      timeline.outages().failed(producer, partition, intended, actual, failedAt);
     }
   }
 

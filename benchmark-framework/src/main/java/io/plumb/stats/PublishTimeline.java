@@ -24,6 +24,7 @@ public final class PublishTimeline {
   private long[] firstAck = filled(1024);
   private long[] slowest = new long[1024];
   private int used;
+  private final SendOutages outages = new SendOutages();
 
   /**
    * @param stallNanos an acknowledgement later than this after the intended send time is a stall
@@ -53,6 +54,11 @@ public final class PublishTimeline {
     }
   }
 
+  /** Per partition and per producer, by actual send time: what unavailability is measured from. */
+  public SendOutages outages() {
+    return outages;
+  }
+
   /** A copy to hand out: the collector keeps recording into this one. */
   public Snapshot snapshot() {
     return new Snapshot(
@@ -63,7 +69,8 @@ public final class PublishTimeline {
         Arrays.copyOf(stalled, used),
         Arrays.copyOf(lost, used),
         Arrays.copyOf(firstAck, used),
-        Arrays.copyOf(slowest, used));
+        Arrays.copyOf(slowest, used),
+        outages.snapshot());
   }
 
   private int slice(long intended) {
@@ -98,7 +105,8 @@ public final class PublishTimeline {
 
   /**
    * The timeline at one moment; slice {@code i} holds sends intended from {@code origin + i *
-   * SLICE_NANOS}. {@code firstAck} is {@code Long.MAX_VALUE} where nothing was acknowledged.
+   * SLICE_NANOS}. {@code firstAck} is {@code Long.MAX_VALUE} where nothing was acknowledged. {@code
+   * outages} holds the same sends by partition and producer, by actual send time.
    */
   public record Snapshot(
       long origin,
@@ -108,11 +116,20 @@ public final class PublishTimeline {
       long[] stalled,
       long[] lost,
       long[] firstAck,
-      long[] slowest) {
+      long[] slowest,
+      SendOutages.Snapshot outages) {
 
     public static final Snapshot EMPTY =
         new Snapshot(
-            0, 0, new long[0], new long[0], new long[0], new long[0], new long[0], new long[0]);
+            0,
+            0,
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            SendOutages.Snapshot.EMPTY);
 
     public int slices() {
       return acked.length;

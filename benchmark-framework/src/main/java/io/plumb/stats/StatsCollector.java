@@ -159,6 +159,18 @@ public final class StatsCollector implements AutoCloseable {
         });
   }
 
+  /**
+   * Names the topic and id of producers from local index {@code first} on, so the publish timeline
+   * can tell partitions of different topics apart (call after {@link #keepTimeline}).
+   */
+  public void nameProducers(int first, List<String> topics, int[] ids) {
+    ask(
+        () -> {
+          publish.nameProducers(first, topics, ids);
+          return null;
+        });
+  }
+
   /** Adds everything recorded since the previous call to {@code into}. */
   public void takePeriod(PeriodStats.Builder into) {
     ask(
@@ -293,13 +305,19 @@ public final class StatsCollector implements AutoCloseable {
   private final class Sink implements EventSink {
     @Override
     public void acknowledged(
-        int producer, int sequenceLow, long intended, long sentAt, long completedAt) {
-      publish.acknowledged(producer, sequenceLow, intended, sentAt, completedAt);
+        int producer,
+        int sequenceLow,
+        int partition,
+        long intended,
+        long sentAt,
+        long completedAt) {
+      publish.acknowledged(producer, sequenceLow, partition, intended, sentAt, completedAt);
     }
 
     @Override
-    public void sendFailed(int producer, int sequenceLow, long intended, long failedAt) {
-      publish.failed(producer, sequenceLow, intended);
+    public void sendFailed(
+        int producer, int sequenceLow, int partition, long intended, long sentAt, long failedAt) {
+      publish.failed(producer, sequenceLow, partition, intended, sentAt, failedAt);
     }
 
     @Override

@@ -224,6 +224,10 @@ public final class LocalWorker implements Worker {
           new ProducerTask(
               spec.producerId(), runId, created.get(i), keys, bodies, clock, stats, first + i));
     }
+    stats.nameProducers(
+        first,
+        specs.stream().map(ProducerSpec::topic).toList(),
+        specs.stream().mapToInt(ProducerSpec::producerId).toArray());
   }
 
   @Override

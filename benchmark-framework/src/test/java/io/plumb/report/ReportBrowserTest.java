@@ -29,6 +29,7 @@ class ReportBrowserTest {
           "endToEnd",
           "serviceTime",
           "publishRate",
+          "acknowledgeRate",
           "consumeRate",
           "backlog",
           "publishLatency99pct",

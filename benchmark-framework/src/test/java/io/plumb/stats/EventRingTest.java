@@ -17,11 +17,17 @@ class EventRingTest {
 
     @Override
     public void acknowledged(
-        int producer, int sequenceLow, long intended, long sentAt, long completedAt) {
+        int producer,
+        int sequenceLow,
+        int partition,
+        long intended,
+        long sentAt,
+        long completedAt) {
       events.add(
           "ack "
               + producer
               + (sequenceLow == 0 ? "" : " #" + sequenceLow)
+              + (partition < 0 ? "" : " p" + partition)
               + " "
               + intended
               + " "
@@ -31,10 +37,12 @@ class EventRingTest {
     }
 
     @Override
-    public void sendFailed(int producer, int sequenceLow, long intended, long failedAt) {
+    public void sendFailed(
+        int producer, int sequenceLow, int partition, long intended, long sentAt, long failedAt) {
       events.add(
           "failed "
               + producer
+              + (partition < 0 ? "" : " p" + partition + " sent " + sentAt)
               + (sequenceLow == 0 ? "" : " #" + sequenceLow + " " + intended + " " + failedAt));
     }
 
@@ -193,6 +201,28 @@ class EventRingTest {
     Recorded sink = new Recorded();
     ring.drainTo(sink);
     assertEquals(List.of("ack 1 #77 100 150 900", "failed 1 #78 200 1200"), sink.events);
+  }
+
+  @Test
+  void completionsCarryTheirPartitionAndActualSendTimeInTheSameFourWords() {
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
+    long intended = 5_000_000_000L;
+    ring.acknowledged(1, 7, 3, intended, intended + 1_234, intended + 9_000);
+    ring.acknowledged(1, 8, 65_534, intended, intended - 20, intended + 9_000);
+    ring.acknowledged(1, 9, 65_535, intended, PublishRecorder.UNKNOWN, intended + 9_000);
+    ring.sendFailed(2, 10, 0, intended, intended + (1L << 46), intended + 1);
+    ring.sendFailed(2, 11, 5, intended, intended + (1L << 47), intended + 1);
+    Recorded sink = new Recorded();
+    ring.drainTo(sink);
+    assertEquals(
+        List.of(
+            "ack 1 #7 p3 5000000000 5000001234 5000009000",
+            "ack 1 #8 p65534 5000000000 4999999980 5000009000",
+            "ack 1 #9 5000000000 " + PublishRecorder.UNKNOWN + " 5000009000",
+            "failed 2 p0 sent " + (intended + (1L << 46)) + " #10 5000000000 5000000001",
+            "failed 2 p5 sent " + PublishRecorder.UNKNOWN + " #11 5000000000 5000000001"),
+        sink.events,
+        "partitions beyond 16 bits and offsets beyond 48 bits are unknown, not wrong");
   }
 
   @Test

@@ -65,7 +65,9 @@ final class KafkaBenchmarkProducer implements BenchmarkProducer {
     @Override
     public void onCompletion(RecordMetadata metadata, Exception exception) {
       if (DONE.compareAndSet(this, 0, 1)) {
-        listener.sendCompleted(token, exception);
+        // The partition it went to; a failure knows it when the client had chosen one (else -1).
+        int partition = metadata == null ? SendListener.UNKNOWN_PARTITION : metadata.partition();
+        listener.sendCompleted(token, partition, exception);
       }
     }
   }

@@ -27,14 +27,16 @@ final class CoreNatsProducer implements BenchmarkProducer {
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
     Throwable failure = null;
+    int partition = SendListener.UNKNOWN_PARTITION;
     try {
-      String subject = subjects[Subjects.choose(key, subjects.length, roundRobin++)];
+      partition = Subjects.choose(key, subjects.length, roundRobin++);
+      String subject = subjects[partition];
       // jnats keeps the array until its writer thread flushes it; the framework reuses it.
       connection.publish(subject, Arrays.copyOf(payload, payload.length));
     } catch (RuntimeException e) {
       failure = e;
     }
-    listener.sendCompleted(token, failure);
+    listener.sendCompleted(token, partition, failure);
   }
 
   @Override

@@ -57,7 +57,8 @@ final class JetStreamProducer implements BenchmarkProducer {
   public void send(String key, byte[] payload, long token, SendListener listener) {
     outstanding.acquireUninterruptibly();
     try {
-      String subject = subjects[Subjects.choose(key, subjects.length, roundRobin++)];
+      int partition = Subjects.choose(key, subjects.length, roundRobin++);
+      String subject = subjects[partition];
       // jnats keeps the array until its writer thread flushes it; the framework reuses it.
       CompletableFuture<PublishAck> ack =
           jetStream.publishAsync(subject, Arrays.copyOf(payload, payload.length));
@@ -69,7 +70,7 @@ final class JetStreamProducer implements BenchmarkProducer {
           (done, failure) -> {
             awaiting.remove(id);
             outstanding.release();
-            listener.sendCompleted(token, unwrap(failure));
+            listener.sendCompleted(token, partition, unwrap(failure));
           });
     } catch (RuntimeException e) {
       outstanding.release();

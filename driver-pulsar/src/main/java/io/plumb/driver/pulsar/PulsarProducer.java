@@ -2,6 +2,8 @@ package io.plumb.driver.pulsar;
 
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
+import org.apache.pulsar.client.api.MessageId;
+import org.apache.pulsar.client.api.MessageIdAdv;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.TypedMessageBuilder;
 
@@ -24,10 +26,22 @@ final class PulsarProducer implements BenchmarkProducer {
       if (key != null) {
         message.key(key);
       }
-      message.sendAsync().whenComplete((id, failure) -> listener.sendCompleted(token, failure));
+      message
+          .sendAsync()
+          .whenComplete((id, failure) -> listener.sendCompleted(token, partitionOf(id), failure));
     } catch (RuntimeException | Error e) {
       listener.sendCompleted(token, e);
     }
+  }
+
+  /**
+   * The partition index of a partitioned topic's message ID, numbered as {@link
+   * PulsarConsumer#partitionOf} numbers them (a topic without partitions has none).
+   */
+  static int partitionOf(MessageId id) {
+    return id instanceof MessageIdAdv advanced && advanced.getPartitionIndex() >= 0
+        ? advanced.getPartitionIndex()
+        : SendListener.UNKNOWN_PARTITION;
   }
 
   @Override

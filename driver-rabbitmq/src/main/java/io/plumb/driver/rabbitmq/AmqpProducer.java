@@ -42,7 +42,7 @@ final class AmqpProducer implements BenchmarkProducer {
     this.publishers = new PartitionPublisher[partitions];
     for (int p = 0; p < partitions; p++) {
       publishers[p] =
-          new PartitionPublisher(connection.createChannel(), exchange, routingKeys[p], config);
+          new PartitionPublisher(connection.createChannel(), p, exchange, routingKeys[p], config);
     }
     this.partitioner = new Partitioner(partitions);
     long period = Math.max(10, Math.min(1000, config.confirmTimeoutMs() / 4));

@@ -36,6 +36,8 @@ final class PartitionPublisher {
   private record Pending(long token, SendListener listener, long publishedAt) {}
 
   private final Channel channel;
+  // This publisher's queue, numbered as consumers number it: every completion names it.
+  private final int partition;
   private final String exchange;
   private final String routingKey;
   private final AMQP.BasicProperties properties;
@@ -50,9 +52,11 @@ final class PartitionPublisher {
   private final long maxBlockMillis;
   private volatile boolean stalled;
 
-  PartitionPublisher(Channel channel, String exchange, String routingKey, RabbitMqConfig config)
+  PartitionPublisher(
+      Channel channel, int partition, String exchange, String routingKey, RabbitMqConfig config)
       throws IOException {
     this.channel = channel;
+    this.partition = partition;
     this.exchange = exchange;
     this.routingKey = routingKey;
     this.properties =
@@ -90,15 +94,16 @@ final class PartitionPublisher {
       try {
         channel.basicPublish(exchange, routingKey, properties, payload);
       } catch (Exception | Error e) {
-        listener.sendCompleted(token, e);
+        listener.sendCompleted(token, partition, e);
         return;
       }
-      listener.sendCompleted(token, null);
+      listener.sendCompleted(token, partition, null);
       return;
     }
     if (window != null && !enterWindow()) {
       listener.sendCompleted(
           token,
+          partition,
           new IOException(
               windowSize
                   + " sends await the broker's confirm, none came for "
@@ -159,7 +164,7 @@ final class PartitionPublisher {
     if (window != null) {
       window.release();
     }
-    p.listener().sendCompleted(p.token(), failure);
+    p.listener().sendCompleted(p.token(), partition, failure);
   }
 
   private void complete(long seq, boolean multiple, Throwable failure) {

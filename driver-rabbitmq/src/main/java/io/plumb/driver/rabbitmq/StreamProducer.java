@@ -42,13 +42,15 @@ final class StreamProducer implements BenchmarkProducer {
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
     try {
-      Producer producer = producers[partitioner.partitionFor(key)];
+      int partition = partitioner.partitionFor(key);
+      Producer producer = producers[partition];
       // The message keeps the array until its batch is encoded, after send() returns: copy.
       producer.send(
           producer.messageBuilder().addData(payload.clone()).build(),
           status ->
               listener.sendCompleted(
                   token,
+                  partition,
                   status.isConfirmed()
                       ? null
                       : new IOException("stream publish failed with code " + status.getCode())));

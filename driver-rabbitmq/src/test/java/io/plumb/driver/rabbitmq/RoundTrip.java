@@ -7,6 +7,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.SendListener;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,7 @@ final class RoundTrip {
     final String name;
     final Map<String, Integer> counts = new ConcurrentHashMap<>();
     final Map<String, Integer> partitionOfKey = new ConcurrentHashMap<>();
+    final Map<String, Integer> arrivedOn = new ConcurrentHashMap<>();
     final AtomicInteger duplicates = new AtomicInteger();
     final AtomicInteger misplacedKeys = new AtomicInteger();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -51,6 +53,7 @@ final class RoundTrip {
           String text = new String(payload, StandardCharsets.UTF_8);
           perMember.incrementAndGet();
           String key = text.substring(0, text.indexOf('|'));
+          arrivedOn.put(text, partition);
           Integer before = partitionOfKey.putIfAbsent(key, partition);
           if (partition < 0 || partition >= PARTITIONS || (before != null && before != partition)) {
             misplacedKeys.incrementAndGet();
@@ -95,19 +98,17 @@ final class RoundTrip {
     AtomicReference<Throwable> firstSendFailure = new AtomicReference<>();
     Map<Long, Boolean> completedTokens = new ConcurrentHashMap<>();
     AtomicInteger doubleCompletions = new AtomicInteger();
-    byte[] buffer = new byte[64];
-    for (int i = 0; i < MESSAGES; i++) {
-      // The framework reuses its payload array after send() returns; so does this test, to catch
-      // a driver that keeps the reference.
-      byte[] text = ("key-" + (i % KEYS) + "|message-" + i).getBytes(StandardCharsets.UTF_8);
-      java.util.Arrays.fill(buffer, (byte) 0);
-      System.arraycopy(text, 0, buffer, 0, text.length);
-      byte[] payload = java.util.Arrays.copyOf(buffer, text.length);
-      producer.send(
-          "key-" + (i % KEYS),
-          payload,
-          i,
-          (token, failure) -> {
+    int[] sentTo = new int[MESSAGES];
+    SendListener listener =
+        new SendListener() {
+          @Override
+          public void sendCompleted(long token, Throwable failure) {
+            sendCompleted(token, SendListener.UNKNOWN_PARTITION, failure);
+          }
+
+          @Override
+          public void sendCompleted(long token, int partition, Throwable failure) {
+            sentTo[(int) token] = partition;
             if (completedTokens.put(token, Boolean.TRUE) != null) {
               doubleCompletions.incrementAndGet();
             }
@@ -116,7 +117,17 @@ final class RoundTrip {
               firstSendFailure.compareAndSet(null, failure);
             }
             sendsCompleted.countDown();
-          });
+          }
+        };
+    byte[] buffer = new byte[64];
+    for (int i = 0; i < MESSAGES; i++) {
+      // The framework reuses its payload array after send() returns; so does this test, to catch
+      // a driver that keeps the reference.
+      byte[] text = ("key-" + (i % KEYS) + "|message-" + i).getBytes(StandardCharsets.UTF_8);
+      java.util.Arrays.fill(buffer, (byte) 0);
+      System.arraycopy(text, 0, buffer, 0, text.length);
+      byte[] payload = java.util.Arrays.copyOf(buffer, text.length);
+      producer.send("key-" + (i % KEYS), payload, i, listener);
       java.util.Arrays.fill(payload, (byte) 'x');
     }
     assertTrue(
@@ -144,6 +155,11 @@ final class RoundTrip {
       assertEquals(0, s.duplicates.get(), s.name + ": duplicates");
       assertEquals(0, s.misplacedKeys.get(), s.name + ": keys seen on two partitions");
       assertEquals(null, s.failure.get(), s.name + ": consumer failure");
+      // Each completion named the queue (stream) its message went to, as consumers number them.
+      for (int i = 0; i < MESSAGES; i++) {
+        String text = "key-" + (i % KEYS) + "|message-" + i;
+        assertEquals(s.arrivedOn.get(text), sentTo[i], s.name + ": partition named for " + text);
+      }
     }
     assertTrue(
         first.get() > 0 && second.get() > 0,

@@ -99,7 +99,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
   public void send(String key, byte[] payload, long token, SendListener listener) {
     int partition = RedisKeys.choose(key, partitions, roundRobin++);
     if (closed) {
-      listener.sendCompleted(token, new IllegalStateException("producer closed"));
+      listener.sendCompleted(token, partition, new IllegalStateException("producer closed"));
       return;
     }
     Pending p = new Pending(partition, key, payload.clone(), token, listener);
@@ -111,10 +111,11 @@ final class JedisPipelineProducer implements BenchmarkProducer {
       stalled = true;
       listener.sendCompleted(
           token,
+          partition,
           new PipelinedProducer.NoRoom(queue.size(), maxBlockMillis)); // queue full for too long
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      listener.sendCompleted(token, e);
+      listener.sendCompleted(token, partition, e);
     }
   }
 
@@ -143,7 +144,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
         } catch (RuntimeException e) {
           // Refused or broken before the replies were read: the whole batch fails.
           for (Pending p : batch) {
-            p.l().sendCompleted(p.token(), e);
+            p.l().sendCompleted(p.token(), p.partition(), e);
           }
           drop();
           if (connecting) {
@@ -163,7 +164,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
   private void failQueued() {
     Pending p;
     while ((p = queue.poll()) != null) {
-      p.l().sendCompleted(p.token(), new IllegalStateException("producer closed"));
+      p.l().sendCompleted(p.token(), p.partition(), new IllegalStateException("producer closed"));
     }
   }
 
@@ -208,7 +209,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
       } catch (RuntimeException e) {
         failure = e;
       }
-      p.l().sendCompleted(p.token(), failure);
+      p.l().sendCompleted(p.token(), p.partition(), failure);
     }
   }
 

@@ -139,7 +139,7 @@ final class PipelinedProducer implements BenchmarkProducer {
       if (failure == null) {
         SendBatch batch = ring[(int) (sealed % ring.length)];
         encoder.encode(batch.commands, partition, key, payload);
-        batch.added(token, listener);
+        batch.added(token, partition, listener);
         if (batch.count() == depth) {
           sealed++;
         }
@@ -155,7 +155,7 @@ final class PipelinedProducer implements BenchmarkProducer {
       lock.unlock();
     }
     if (failure != null) {
-      listener.sendCompleted(token, failure);
+      listener.sendCompleted(token, partition, failure);
     }
   }
 

@@ -11,6 +11,7 @@ final class SendBatch {
 
   final RespBuffer commands;
   private final long[] tokens;
+  private final int[] partitions;
   private final SendListener[] listeners;
   private final Throwable[] failures;
   private int count;
@@ -18,6 +19,7 @@ final class SendBatch {
   SendBatch(int depth, int bytesPerCommand) {
     this.commands = new RespBuffer(depth * bytesPerCommand);
     this.tokens = new long[depth];
+    this.partitions = new int[depth];
     this.listeners = new SendListener[depth];
     this.failures = new Throwable[depth];
   }
@@ -26,9 +28,13 @@ final class SendBatch {
     return count;
   }
 
-  /** Records the message whose command was just encoded into {@link #commands}. */
-  void added(long token, SendListener listener) {
+  /**
+   * Records the message whose command was just encoded into {@link #commands}, for the stream key
+   * (or channel) of {@code partition}.
+   */
+  void added(long token, int partition, SendListener listener) {
     tokens[count] = token;
+    partitions[count] = partition;
     listeners[count] = listener;
     count++;
   }
@@ -54,7 +60,7 @@ final class SendBatch {
   /** Completes every message once, with its failure or none, and empties the batch for reuse. */
   void complete() {
     for (int i = 0; i < count; i++) {
-      listeners[i].sendCompleted(tokens[i], failures[i]);
+      listeners[i].sendCompleted(tokens[i], partitions[i], failures[i]);
     }
     Arrays.fill(listeners, 0, count, null);
     Arrays.fill(failures, 0, count, null);

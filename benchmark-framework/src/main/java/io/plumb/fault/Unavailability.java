@@ -1,0 +1,51 @@
+package io.plumb.fault;
+
+import java.util.List;
+
+/**
+ * How long partitions and producers went without acknowledging what they were sent, around one
+ * fault, from actual send times (the generator's own lateness is never counted). A window starts at
+ * the actual send of a message to a partition (producer) and ends at the first acknowledgement that
+ * partition (producer) gave after it; a failed send ends nothing. Lengths are in seconds.
+ *
+ * @param worstPartitionSeconds the longest such window of any partition that overlaps the fault's
+ *     span (from its application until the next fault's, or the end); null when nothing was sent
+ * @param worstPartition which partition, as {@code topic/partition}
+ * @param partitionsAffected partitions with a window in the span longer than {@code
+ *     affectedAboveSeconds}
+ * @param partitionsAvailableAgain false when the worst partition's window was still open at the end
+ * @param affectedAboveSeconds the slowest publish service time seen in the measured phase before
+ *     the first fault (never below the resolution): a longer window is more than the broker's usual
+ *     slowness
+ * @param worstProducerSeconds the same window per producer (any partition's acknowledgement ends
+ *     it; failed sends whose partition is unknown count here)
+ * @param worstProducer which producer, by id
+ * @param resolutionSeconds the slice width windows are measured at: a window may be short by less
+ *     than this, and windows shorter than it are not seen
+ * @param goodput acknowledged messages per second around the fault
+ */
+public record Unavailability(
+    Double worstPartitionSeconds,
+    String worstPartition,
+    int partitionsAffected,
+    boolean partitionsAvailableAgain,
+    Double affectedAboveSeconds,
+    Double worstProducerSeconds,
+    String worstProducer,
+    double resolutionSeconds,
+    Goodput goodput) {
+
+  /**
+   * Acknowledged msg/s per slice of completion time.
+   *
+   * @param fromSeconds the start of the first slice, seconds from the start of the measured phase
+   * @param sliceSeconds the width of each slice
+   * @param acknowledgedPerSecond one rate per slice, in order
+   */
+  public record Goodput(
+      double fromSeconds, double sliceSeconds, List<Double> acknowledgedPerSecond) {
+    public Goodput {
+      acknowledgedPerSecond = List.copyOf(acknowledgedPerSecond);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.plumb.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FaultGoodputTimelineTest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  @Test
+  void eachFaultsGoodputIsDrawnAtTheEndOfItsSlicesAndSharedSlicesOnce() throws Exception {
+    JsonNode result =
+        MAPPER.readTree(
+            """
+            {"faults": [
+              {"unavailability": {"goodput":
+                {"fromSeconds": 7.0, "sliceSeconds": 0.1,
+                 "acknowledgedPerSecond": [2000, 0, 1000]}}},
+              {"unavailability": {"goodput":
+                {"fromSeconds": 7.2, "sliceSeconds": 0.1,
+                 "acknowledgedPerSecond": [1000, 2000]}}},
+              {"appliedSeconds": null}
+            ]}
+            """);
+
+    List<Timeline.Point> points = Timeline.of(result, Timeline.FAULT_GOODPUT);
+
+    assertEquals(4, points.size(), points.toString());
+    double[] seconds = {7.1, 7.2, 7.3, 7.4};
+    double[] rates = {2000, 0, 1000, 2000};
+    for (int i = 0; i < points.size(); i++) {
+      assertEquals(seconds[i], points.get(i).seconds(), 1e-9);
+      assertEquals(rates[i], points.get(i).value(), 1e-9);
+    }
+  }
+
+  @Test
+  void theAcknowledgedRateIsATimelineOfItsOwn() throws Exception {
+    JsonNode result =
+        MAPPER.readTree(
+            """
+            {"periodSeconds": [1, 1], "publishRate": [2000, 2000], "acknowledgeRate": [2000, 0]}
+            """);
+    List<Timeline.Point> acknowledged = Timeline.of(result, "acknowledgeRate");
+    assertEquals(List.of(new Timeline.Point(1, 2000), new Timeline.Point(2, 0)), acknowledged);
+  }
+}
