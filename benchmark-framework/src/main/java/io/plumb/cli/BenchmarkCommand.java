@@ -6,6 +6,7 @@ import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultPlan;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
+import io.plumb.remote.CrossHostLatency;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
@@ -450,6 +451,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
     ObjectNode json = ResultJson.render(report);
     if (worker instanceof DistributedWorkers ensemble) {
       json.set("workers", ensemble.breakdown());
+      ensemble
+          .endToEndClockUncertaintyNanos()
+          .ifPresent(nanos -> CrossHostLatency.report(report, nanos, json, out));
     }
     BacklogJson.add(json, run);
     ResultWriter.write(json, target);
