@@ -73,7 +73,8 @@ final class WorkerProcess implements AutoCloseable {
     List<String> args = new ArrayList<>(List.of("--port", "0", "--threads", "1"));
     args.addAll(List.of(extraArgs));
     WorkerProcess worker = start("io.plumb.cli.WorkerMain", args, true, jvmOptions, environment);
-    worker.port.get(30, TimeUnit.SECONDS);
+    // Longer than startWorker's: these JVMs start beside a busy build, under a preloaded library.
+    worker.port.get(120, TimeUnit.SECONDS);
     return worker;
   }
 
