@@ -76,19 +76,16 @@ class ClockSkewTest {
       DistributedWorkers workers =
           DistributedWorkers.connect(
               List.of(producing.client(), consuming.client()), WorkerRoles.SPLIT);
+      // The run closes the ensemble in its teardown.
       RunReport report;
-      try {
-        report =
-            new BenchmarkRun(
-                    WorkloadReader.read(workload),
-                    driver,
-                    workers,
-                    RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
-                    RunListener.SILENT)
-                .execute();
-      } finally {
-        workers.close();
-      }
+      report =
+          new BenchmarkRun(
+                  WorkloadReader.read(workload),
+                  driver,
+                  workers,
+                  RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
+                  RunListener.SILENT)
+              .execute();
       assertTrue(report.complete(), report.incompleteReason());
       assertTrue(report.counters().received() > 3_000, report.counters().toString());
 
