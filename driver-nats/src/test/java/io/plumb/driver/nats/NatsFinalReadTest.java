@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.api.StreamState;
+import io.plumb.coordinator.FinalReadProbe;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;

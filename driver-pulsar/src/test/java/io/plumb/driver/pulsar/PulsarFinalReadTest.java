@@ -3,6 +3,7 @@ package io.plumb.driver.pulsar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.coordinator.FinalReadProbe;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.plumb.coordinator.FinalReadProbe;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;

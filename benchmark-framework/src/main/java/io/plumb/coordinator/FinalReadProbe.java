@@ -1,7 +1,4 @@
-package io.plumb.driver.rabbitmq;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.plumb.coordinator;
 
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
@@ -15,23 +12,27 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Writes headed messages through a driver's producers and collects what a listener receives. */
-final class FinalReadProbe {
+/**
+ * For drivers' tests of {@link io.plumb.driver.FinalReader}: writes messages with the framework's
+ * header through a driver's producers and collects what a listener receives, so each driver's test
+ * checks its read to the end the same way. Failed checks throw {@link AssertionError}.
+ */
+public final class FinalReadProbe {
 
-  static final int RUN_ID = 25;
-  static final int PAYLOAD_SIZE = 100;
+  public static final int RUN_ID = 25;
+  public static final int PAYLOAD_SIZE = 100;
 
   private FinalReadProbe() {}
 
   /** Sends {@code perProducer} messages from each of {@code producers} and waits for every ack. */
-  static void produce(BenchmarkDriver driver, String topic, int producers, int perProducer)
+  public static void produce(BenchmarkDriver driver, String topic, int producers, int perProducer)
       throws Exception {
     produce(driver, topic, producers, 0, perProducer);
   }
 
   /** Sends sequences {@code from} (inclusive) to {@code to} (exclusive) from each producer. */
-  static void produce(BenchmarkDriver driver, String topic, int producers, long from, long to)
-      throws Exception {
+  public static void produce(
+      BenchmarkDriver driver, String topic, int producers, long from, long to) throws Exception {
     CopyOnWriteArrayList<Throwable> failures = new CopyOnWriteArrayList<>();
     for (int id = 0; id < producers; id++) {
       CountDownLatch acked = new CountDownLatch((int) (to - from));
@@ -50,19 +51,19 @@ final class FinalReadProbe {
                 acked.countDown();
               });
         }
-        assertTrue(acked.await(120, TimeUnit.SECONDS), "acknowledgements did not all arrive");
+        check(acked.await(120, TimeUnit.SECONDS), "acknowledgements did not all arrive");
       }
     }
-    assertTrue(failures.isEmpty(), "sends failed: " + failures);
+    check(failures.isEmpty(), "sends failed: " + failures);
   }
 
   /** (producer, sequence) of each message received, with how often, and the partitions seen. */
-  static final class Collected implements MessageListener {
-    final Map<Long, AtomicInteger> times = new ConcurrentHashMap<>();
-    final Set<Integer> partitions = ConcurrentHashMap.newKeySet();
-    final Map<Integer, AtomicInteger> byPartition = new ConcurrentHashMap<>();
-    final AtomicInteger count = new AtomicInteger();
-    final CopyOnWriteArrayList<Throwable> errors = new CopyOnWriteArrayList<>();
+  public static final class Collected implements MessageListener {
+    private final Map<Long, AtomicInteger> times = new ConcurrentHashMap<>();
+    public final Set<Integer> partitions = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, AtomicInteger> byPartition = new ConcurrentHashMap<>();
+    public final AtomicInteger count = new AtomicInteger();
+    public final CopyOnWriteArrayList<Throwable> errors = new CopyOnWriteArrayList<>();
 
     @Override
     public void received(byte[] payload, int partition) {
@@ -84,37 +85,45 @@ final class FinalReadProbe {
     }
 
     /** Asserts every (producer, sequence) of the sends is here exactly once, and nothing else. */
-    void assertExactly(int producers, int perProducer) {
+    public void assertExactly(int producers, int perProducer) {
       assertExactlyOnce(producers, perProducer, this);
     }
 
-    int perPartition(int partition) {
+    public int perPartition(int partition) {
       AtomicInteger n = byPartition.get(partition);
       return n == null ? 0 : n.get();
     }
 
-    int timesOf(int producer, long sequence) {
+    public int timesOf(int producer, long sequence) {
       AtomicInteger n = times.get(((long) producer << 32) | sequence);
       return n == null ? 0 : n.get();
     }
   }
 
   /** Between them, {@code parts} received every message sent exactly once, and nothing else. */
-  static void assertExactlyOnce(int producers, int perProducer, Collected... parts) {
+  public static void assertExactlyOnce(int producers, int perProducer, Collected... parts) {
     int total = 0;
     for (Collected part : parts) {
-      assertTrue(part.errors.isEmpty(), "listener errors: " + part.errors);
+      check(part.errors.isEmpty(), "listener errors: " + part.errors);
       total += part.count.get();
     }
-    assertEquals(producers * perProducer, total, "messages handed to the listeners");
+    check(
+        producers * perProducer == total,
+        "messages handed to the listeners: " + total + ", sent " + producers * perProducer);
     for (int id = 0; id < producers; id++) {
       for (long seq = 0; seq < perProducer; seq++) {
         int n = 0;
         for (Collected part : parts) {
           n += part.timesOf(id, seq);
         }
-        assertEquals(1, n, "times producer " + id + " seq " + seq + " was received");
+        check(n == 1, "producer " + id + " seq " + seq + " was received " + n + " times, not once");
       }
+    }
+  }
+
+  private static void check(boolean condition, String message) {
+    if (!condition) {
+      throw new AssertionError(message);
     }
   }
 }
