@@ -155,13 +155,11 @@ final class SummaryTable {
       return "";
     }
     return worker.path("gcCount").asLong()
-        + String.format(Locale.ROOT, " in %.1f ms", worker.path("gcMillis").asDouble())
+        + " in "
+        + worker.path("gcMillis").asLong()
+        + " ms"
         + (worker.path("gcLongestPauseMillis").isNumber()
-            ? String.format(
-                Locale.ROOT, " (longest %.1f ms)", worker.path("gcLongestPauseMillis").asDouble())
-            : "")
-        + (worker.path("gcSource").asText("").startsWith("GC MXBeans")
-            ? " (MXBeans: G1 Remark and Cleanup not seen)"
+            ? " (longest " + worker.path("gcLongestPauseMillis").asLong() + " ms)"
             : "");
   }
 
