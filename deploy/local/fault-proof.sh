@@ -62,8 +62,8 @@ done
 python3 - "$out" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
-print("\n| broker | driver file | workload | fault | nodes hit | unavailable (s) | recovered after (s) | acknowledged then lost (fault / before it / run) | publish failures | duplicated | sent | complete |")
-print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+print("\n| broker | driver file | workload | fault | nodes hit | unavailable, worst partition (s) | partitions affected | recovered after (s) | acknowledged then lost (fault / before it / run) | final read | publish failures | duplicated | sent | complete |")
+print("|---|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|")
 for path in sorted(glob.glob(os.path.join(out, "*.json"))):
     r = json.load(open(path))
     name = os.path.basename(path)[:-5]
@@ -72,12 +72,20 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
     workload = r["workloadConfig"].get("name", "")
     c = r["counters"]
     before = r.get("beforeFirstFault", {}).get("acknowledgedLost", 0)
+    fr = r.get("finalRead", {})
+    read = (f"{fr.get('seconds', 0):.1f} s, {fr.get('messagesRead', 0):,} read" if fr.get("ran")
+            else "not run")
     for f in r.get("faults", []):
         hit = ",".join(f["nodes"]) + (f" ({f['leaderMeaning']})" if f.get("leaderMeaning") else "")
-        unavailable = "none" if f["unavailableSeconds"] is None else f"{f['unavailableSeconds']:.2f}" + ("" if f["availableAgain"] else " (not again)")
+        u = f.get("unavailability") or {}
+        if f["unavailableSeconds"] is None:
+            unavailable = "never"
+        else:
+            unavailable = f"{f['unavailableSeconds']:.2f} ({u.get('worstPartition', '?')})" + ("" if f["availableAgain"] else " (not again)")
+        affected = u.get("partitionsAffected", "")
         recovered = "no" if f["recoverySeconds"] is None else f"{f['recoverySeconds']:.1f}"
         error = f" — {f['error']}" if f.get("error") else ""
         lost = f"{f['acknowledgedLost']:,} / {before:,} / {c['lost']:,}"
-        print(f"| {broker} | {file} | {workload} | {f['action']} {f['target']} | {hit} | {unavailable} | {recovered} | {lost} | {f['publishFailures']:,} | {f['duplicates']:,} | {c['sent']:,} | {r['complete']}{error} |")
+        print(f"| {broker} | {file} | {workload} | {f['action']} {f['target']} | {hit} | {unavailable} | {affected} | {recovered} | {lost} | {read} | {f['publishFailures']:,} | {f['duplicates']:,} | {c['sent']:,} | {r['complete']}{error} |")
 PY
 echo "(results and consoles in $out)"
