@@ -30,9 +30,24 @@ public final class FinalReadProbe {
     produce(driver, topic, producers, 0, perProducer);
   }
 
+  /**
+   * Sends {@code perProducer} messages from each of {@code producers}, each with a key of its own,
+   * and waits for every ack: for clients that route unkeyed messages to one partition per batch.
+   */
+  public static void produceKeyed(
+      BenchmarkDriver driver, String topic, int producers, int perProducer) throws Exception {
+    produce(driver, topic, producers, 0, perProducer, true);
+  }
+
   /** Sends sequences {@code from} (inclusive) to {@code to} (exclusive) from each producer. */
   public static void produce(
       BenchmarkDriver driver, String topic, int producers, long from, long to) throws Exception {
+    produce(driver, topic, producers, from, to, false);
+  }
+
+  private static void produce(
+      BenchmarkDriver driver, String topic, int producers, long from, long to, boolean keyed)
+      throws Exception {
     CopyOnWriteArrayList<Throwable> failures = new CopyOnWriteArrayList<>();
     for (int id = 0; id < producers; id++) {
       CountDownLatch acked = new CountDownLatch((int) (to - from));
@@ -41,7 +56,7 @@ public final class FinalReadProbe {
           byte[] payload = new byte[PAYLOAD_SIZE];
           MessageHeader.write(payload, MessageHeader.KIND_LOAD, RUN_ID, id, seq, System.nanoTime());
           producer.send(
-              null,
+              keyed ? id + "-" + seq : null,
               payload,
               seq,
               (token, failure) -> {

@@ -34,7 +34,8 @@ class PulsarFinalReadTest {
     try (PulsarBenchmarkDriver driver = driver(Map.of())) {
       String topic = driver.topicNamePrefix() + "-final-" + System.nanoTime();
       driver.createTopic(topic, PARTITIONS).get(60, TimeUnit.SECONDS);
-      FinalReadProbe.produce(driver, topic, PRODUCERS, PER_PRODUCER);
+      // Keyed: unkeyed messages sent in a burst all go to the partition of the current batch.
+      FinalReadProbe.produceKeyed(driver, topic, PRODUCERS, PER_PRODUCER);
       MessageId[] lastIds = new MessageId[PARTITIONS];
       for (int p = 0; p < PARTITIONS; p++) {
         lastIds[p] =
