@@ -62,7 +62,7 @@ done
 python3 - "$out" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
-print("\n| broker | driver file | workload | fault | nodes hit | unavailable, worst partition (s) | partitions affected | recovered after (s) | acknowledged then lost (fault / before it / run) | final read | publish failures | duplicated | sent | complete |")
+print("\n| broker | driver file | workload | fault | nodes hit | unavailable, worst partition or producer (s) | partitions affected | recovered after (s) | acknowledged then lost (fault / before it / run) | final read | publish failures | duplicated | sent | complete |")
 print("|---|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|")
 for path in sorted(glob.glob(os.path.join(out, "*.json"))):
     r = json.load(open(path))
@@ -81,7 +81,9 @@ for path in sorted(glob.glob(os.path.join(out, "*.json"))):
         if f["unavailableSeconds"] is None:
             unavailable = "never"
         else:
-            unavailable = f"{f['unavailableSeconds']:.2f} ({u.get('worstPartition', '?')})" + ("" if f["availableAgain"] else " (not again)")
+            by_producer = (u.get("worstProducerSeconds") or 0) > (u.get("worstPartitionSeconds") or 0)
+            where = f"producer {u.get('worstProducer')}" if by_producer else u.get("worstPartition", "?")
+            unavailable = f"{f['unavailableSeconds']:.2f} ({where})" + ("" if f["availableAgain"] else " (not again)")
         affected = u.get("partitionsAffected", "")
         recovered = "no" if f["recoverySeconds"] is None else f"{f['recoverySeconds']:.1f}"
         error = f" — {f['error']}" if f.get("error") else ""

@@ -12,9 +12,10 @@ import java.util.List;
  * @param leaderMeaning what "leader" meant for this broker; null when the target was a node
  * @param appliedSeconds when it was applied; null when it never was (see {@code error})
  * @param undoneSeconds when the node was let go again (thawed, reconnected, up again); null if not
- * @param unavailableSeconds the worst partition's unavailability ({@link Unavailability}: from an
- *     actual send to that partition until it next acknowledged anything) when any partition went
- *     without acknowledgements longer than its usual slowest publish; null when none did
+ * @param unavailableSeconds the longest unavailability of any partition or producer ({@link
+ *     Unavailability#headlineSeconds()}: from an actual send until that partition or producer next
+ *     acknowledged anything) when one went without acknowledgements longer than its usual slowest
+ *     publish; null when none did
  * @param availableAgain false when the worst partition had not acknowledged again by the end
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window
@@ -64,12 +65,13 @@ public record FaultOutcome(
   }
 
   /**
-   * The same outcome with the per-partition figures; the headline unavailability becomes the worst
-   * partition's, when any partition went without acknowledgements longer than its usual slowest
-   * publish, so acknowledgements from healthy partitions never end another's outage.
+   * The same outcome with the per-partition figures; the headline unavailability becomes the
+   * longest window of any partition or producer that went without acknowledgements longer than its
+   * usual slowest publish ({@link Unavailability#headlineSeconds()}), so acknowledgements from
+   * healthy partitions never end another's outage.
    */
   public FaultOutcome withUnavailability(Unavailability figures) {
-    boolean measured = figures != null && figures.worstPartitionSeconds() != null;
+    boolean measured = figures != null && figures.measured();
     return new FaultOutcome(
         index,
         action,
@@ -80,9 +82,7 @@ public record FaultOutcome(
         durationSeconds,
         appliedSeconds,
         undoneSeconds,
-        measured
-            ? (figures.partitionsAffected() > 0 ? figures.worstPartitionSeconds() : null)
-            : unavailableSeconds,
+        measured ? figures.headlineSeconds() : unavailableSeconds,
         measured ? figures.partitionsAvailableAgain() : availableAgain,
         longestPublishSeconds,
         recoverySeconds,

@@ -36,6 +36,31 @@ public record Unavailability(
     Goodput goodput) {
 
   /**
+   * The fault's headline unavailability: the longest window of any partition or any producer that
+   * is longer than {@code affectedAboveSeconds}, or null when none is. The producer's window counts
+   * too because a failed send whose partition the client never named (Pulsar's timeouts, for one)
+   * starts no partition's window: a producer whose every send failed for 30 s while its one
+   * partition's own window was 5 s long was unavailable for 30 s.
+   */
+  public Double headlineSeconds() {
+    Double partition = partitionsAffected > 0 ? worstPartitionSeconds : null;
+    Double producer =
+        worstProducerSeconds != null
+                && (affectedAboveSeconds == null || worstProducerSeconds > affectedAboveSeconds)
+            ? worstProducerSeconds
+            : null;
+    if (partition == null || producer == null) {
+      return partition != null ? partition : producer;
+    }
+    return Math.max(partition, producer);
+  }
+
+  /** Whether anything was measured: a partition or a producer was sent to in the span. */
+  public boolean measured() {
+    return worstPartitionSeconds != null || worstProducerSeconds != null;
+  }
+
+  /**
    * Acknowledged msg/s per slice of completion time.
    *
    * @param fromSeconds the start of the first slice, seconds from the start of the measured phase
