@@ -44,6 +44,18 @@ public record ClusterNode(String name, Path envFile, Map<String, String> values)
     return dir.isBlank() ? Optional.empty() : Optional.of(Path.of(dir));
   }
 
+  /**
+   * The control socket of the power-loss layer under the node's data, when its script mounted one
+   * ({@code --power-loss-layer}), with the layer's program.
+   */
+  public Optional<PowerLossLayer> powerLossLayer() {
+    String control = values.getOrDefault("POWER_LOSS_CONTROL", "");
+    String tool = values.getOrDefault("POWER_LOSS_TOOL", "");
+    return control.isBlank() || tool.isBlank()
+        ? Optional.empty()
+        : Optional.of(new PowerLossLayer(Path.of(tool), Path.of(control)));
+  }
+
   /** A numbered node of the cluster (a broker, bookie or server), not a helper role. */
   public boolean numbered() {
     return name.matches("\\d+");

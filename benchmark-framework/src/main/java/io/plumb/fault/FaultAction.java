@@ -15,7 +15,13 @@ public enum FaultAction {
   /** Cuts the node off from the other nodes only: clients still reach it (a split brain). */
   PARTITION(true),
   /** A clean stop (SIGTERM, as an operator's restart), started again after the duration. */
-  RESTART(false);
+  RESTART(false),
+  /**
+   * A power failure: SIGKILL, then the node's power-loss layer drops every write not yet made
+   * durable (fsync), as losing the page cache would; started again after the duration with what
+   * survived. Several nodes hit by one fault are all killed before any layer drops: one instant.
+   */
+  POWER_LOSS(false);
 
   private final boolean needsDuration;
 
@@ -33,8 +39,14 @@ public enum FaultAction {
     return this == ISOLATE || this == PARTITION;
   }
 
+  /** Whether the nodes it hits need the power-loss layer under their data. */
+  public boolean needsPowerLossLayer() {
+    return this == POWER_LOSS;
+  }
+
+  /** As plans write it: "kill", "power-loss", ... */
   public String word() {
-    return name().toLowerCase(Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   static Optional<FaultAction> parse(String text) {

@@ -59,6 +59,9 @@ final class FaultPreflight {
       if (spec.action().cutsNetwork()) {
         toCut.addAll(mayHit(spec));
       }
+      if (spec.action().needsPowerLossLayer()) {
+        checkLayers(spec);
+      }
     }
     FaultSpec firstCut =
         plan.faults().stream().filter(f -> f.action().cutsNetwork()).findFirst().orElse(null);
@@ -126,7 +129,36 @@ final class FaultPreflight {
     if (target.kind() == FaultTarget.Kind.NODE) {
       return List.of(cluster.node(target.node().orElseThrow()).orElseThrow());
     }
-    return target.roleWord().isPresent() ? cluster.nodes() : cluster.numberedNodes();
+    return target.roleWord().isPresent() || target.kind() == FaultTarget.Kind.ALL
+        ? cluster.nodes()
+        : cluster.numberedNodes();
+  }
+
+  /**
+   * A power loss drops what its layer holds: without a layer under a node's data it would be a mere
+   * kill, and the run would claim a durability it never tested.
+   */
+  private void checkLayers(FaultSpec spec) {
+    String where = plan.where(spec) + ": field 'action': " + spec.action().word();
+    NodeControl control = new NodeControl(cluster);
+    for (ClusterNode node : mayHit(spec)) {
+      if (node.powerLossLayer().isEmpty()) {
+        throw new BadInputException(
+            where
+                + " needs the power-loss layer under every node's data, and "
+                + cluster.broker()
+                + " "
+                + node
+                + " has none: start the cluster with "
+                + cluster.script()
+                + " start --nodes N --power-loss-layer");
+      }
+      try {
+        control.checkLayer(node);
+      } catch (FaultException e) {
+        throw new BadInputException(where + ": " + e.getMessage());
+      }
+    }
   }
 
   private void checkCuts(FaultSpec spec, Set<ClusterNode> nodes) {

@@ -152,10 +152,15 @@ public final class FaultSchedule implements AutoCloseable {
 
   private List<NetworkCut> apply(FaultSpec spec, List<ClusterNode> hit) {
     List<NetworkCut> cuts = new ArrayList<>();
+    if (spec.action() == FaultAction.POWER_LOSS) {
+      // All nodes at one instant: every one is killed before any loses its unsynced data.
+      control.powerLoss(hit);
+      return cuts;
+    }
     for (ClusterNode node : hit) {
       String table = "plumb_fault_" + spec.index() + "_" + node.name().replaceAll("\\W", "_");
       switch (spec.action()) {
-        case KILL -> control.kill(node);
+        case KILL, POWER_LOSS -> control.kill(node);
         case FREEZE -> control.freeze(node);
         case RESTART -> control.stop(node);
         case ISOLATE -> cuts.add(NetworkCut.isolate(table, node));
@@ -179,7 +184,7 @@ public final class FaultSchedule implements AutoCloseable {
       for (ClusterNode node : hit) {
         switch (spec.action()) {
           case FREEZE -> control.thaw(node);
-          case KILL, RESTART -> control.start(node);
+          case KILL, RESTART, POWER_LOSS -> control.start(node);
           default -> {}
         }
       }
@@ -201,7 +206,7 @@ public final class FaultSchedule implements AutoCloseable {
   private static String undoneWord(FaultSpec spec) {
     return switch (spec.action()) {
       case FREEZE -> "thawed";
-      case KILL, RESTART -> "started again";
+      case KILL, RESTART, POWER_LOSS -> "started again";
       case ISOLATE, PARTITION -> "reconnected";
     };
   }
@@ -214,6 +219,7 @@ public final class FaultSchedule implements AutoCloseable {
               cluster
                   .node(spec.target().node().orElseThrow())
                   .orElseThrow(() -> new FaultException("no " + spec.target())));
+      case ALL -> cluster.nodes();
       case RANDOM -> {
         List<ClusterNode> running = numbered.stream().filter(ClusterNode::running).toList();
         if (running.isEmpty()) {

@@ -12,9 +12,9 @@ import java.util.stream.Collectors;
 /**
  * Which node or nodes a fault hits, resolved at the moment it is applied: a node named by the role
  * it plays for the run's topic (asked of the broker: leader, primary, broker-owner, bookie), every
- * node but the one its leader or primary names ("followers"), a random node, or one node by its
- * number or name. Roles are named by what they are because "leader" means different things per
- * broker.
+ * node but the one its leader or primary names ("followers"), every node ("all"), a random node, or
+ * one node by its number or name. Roles are named by what they are because "leader" means different
+ * things per broker.
  *
  * @param node the node's name for {@link Kind#NODE} (e.g. "2", "broker"); empty otherwise
  */
@@ -30,6 +30,8 @@ public record FaultTarget(Kind kind, Optional<String> node) {
     BOOKIE(true),
     /** Every numbered node but the one the driver's leader (else primary) names. */
     FOLLOWERS(false),
+    /** Every node of the cluster at the same instant: a rack or a datacenter losing power. */
+    ALL(false),
     RANDOM(false),
     NODE(false);
 

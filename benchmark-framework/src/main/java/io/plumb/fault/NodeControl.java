@@ -32,6 +32,43 @@ final class NodeControl {
     }
   }
 
+  /**
+   * A power failure of every node in {@code nodes} at one instant: each is killed first (nothing of
+   * theirs runs on), then each node's power-loss layer drops what was not yet durable.
+   */
+  void powerLoss(List<ClusterNode> nodes) {
+    for (ClusterNode node : nodes) {
+      kill(node);
+    }
+    for (ClusterNode node : nodes) {
+      PowerLossLayer layer = layer(node);
+      run(
+          List.of(layer.tool().toString(), "drop", "--control", layer.control().toString()),
+          30,
+          "dropping the unsynced data of " + node);
+    }
+  }
+
+  /** Whether the node's layer answers: its status, or a {@link FaultException} saying why not. */
+  void checkLayer(ClusterNode node) {
+    PowerLossLayer layer = layer(node);
+    run(
+        List.of(layer.tool().toString(), "status", "--control", layer.control().toString()),
+        10,
+        "the power-loss layer of " + node + " (" + layer.control() + ")");
+  }
+
+  private static PowerLossLayer layer(ClusterNode node) {
+    return node.powerLossLayer()
+        .orElseThrow(
+            () ->
+                new FaultException(
+                    node
+                        + " has no power-loss layer (no POWER_LOSS_CONTROL in "
+                        + node.envFile()
+                        + ")"));
+  }
+
   void freeze(ClusterNode node) {
     signal(node, "-STOP");
   }

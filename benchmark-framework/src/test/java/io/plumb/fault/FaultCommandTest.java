@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -139,6 +140,88 @@ class FaultCommandTest {
     Path page = dir.resolve("report.html");
     assertEquals(0, run("report", result.toString(), "-o", page.toString()), err.toString());
     assertTrue(Files.readString(page).contains("FAULT FAILED: " + reason), "report");
+  }
+
+  @Test
+  void aPowerLossWithoutTheLayerIsRefusedBeforeAnyLoad() throws Exception {
+    Path home = dir.resolve("home");
+    nodes = new TestCluster(home, "loopback", 3, 28_900);
+    System.setProperty("plumb.home", home.toString());
+    assertBadInput(
+        ": fault 1: field 'action': power-loss needs the power-loss layer under every node's data,"
+            + " and loopback node 1 has none: start the cluster with "
+            + home.resolve("deploy/local/loopback.sh")
+            + " start --nodes N --power-loss-layer",
+        "--faults",
+        plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
+        "-d",
+        loopback().toString(),
+        workload(3).toString());
+    assertFalse(out.toString(StandardCharsets.UTF_8).contains("warm-up"), "no load was sent");
+  }
+
+  /**
+   * A power loss of all nodes: every node is killed before any layer drops (the layer's program
+   * here records, at each drop, how many of the nodes' processes were still alive), then every node
+   * starts again.
+   */
+  @Test
+  void aPowerLossOfAllNodesKillsEveryNodeBeforeAnyLayerDropsAndStartsThemAgain() throws Exception {
+    Path home = dir.resolve("home");
+    Path calls = dir.resolve("layer-calls.log");
+    Path tool = dir.resolve("plumb-power-loss");
+    Files.writeString(
+        tool,
+        String.join(
+            "\n",
+            "#!/usr/bin/env bash",
+            "alive=0",
+            "for env in " + home.resolve(".plumb/loopback/nodes") + "/*/node.env; do",
+            "  pid=$(sed -n 's/^PID=//p' \"$env\")",
+            "  if kill -0 \"$pid\" 2>/dev/null; then alive=$((alive + 1)); fi",
+            "done",
+            "echo \"$1 $3 alive=$alive\" >>" + calls,
+            ""));
+    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+    nodes = new TestCluster(home, "loopback", 3, 28_950, tool);
+    System.setProperty("plumb.home", home.toString());
+    List<Long> before =
+        List.of(1, 2, 3).stream().map(n -> nodes.node(n).pid().orElseThrow()).toList();
+    Path result = dir.resolve("result.json");
+
+    int status =
+        run(
+            "--faults",
+            plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
+            "-o",
+            result.toString(),
+            "-d",
+            loopback().toString(),
+            workload(3).toString());
+
+    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    List<String> drops =
+        Files.readAllLines(calls).stream().filter(l -> l.startsWith("drop ")).toList();
+    assertEquals(3, drops.size(), drops.toString());
+    for (String drop : drops) {
+      assertTrue(drop.endsWith(" alive=0"), "a layer dropped while a node still ran: " + drops);
+    }
+    assertEquals(
+        3,
+        Files.readAllLines(calls).stream().filter(l -> l.startsWith("status ")).count(),
+        "the plan's check asked every node's layer first");
+    for (int n = 1; n <= 3; n++) {
+      assertTrue(nodes.node(n).running(), "node " + n + " started again");
+      assertFalse(ProcessHandle.of(before.get(n - 1)).map(ProcessHandle::isAlive).orElse(false));
+    }
+    JsonNode fault = new ObjectMapper().readTree(result.toFile()).path("faults").path(0);
+    assertEquals("power-loss", fault.path("action").asText());
+    assertEquals("all", fault.path("target").asText());
+    assertEquals(3, fault.path("nodes").size(), fault.toString());
+    assertTrue(fault.path("error").isNull(), fault.toString());
+    assertTrue(
+        out.toString(StandardCharsets.UTF_8).contains("fault 1: power-loss node 1, node 2, node 3"),
+        out.toString(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -63,6 +63,13 @@ class FaultPlanReaderTest {
     assertEquals(
         FaultPlan.DEFAULT_STALL_AFTER,
         read("faults:", "  - {at: 1s, action: kill, target: random}").stallAfter());
+    FaultSpec powerLoss =
+        read("faults:", "  - {at: 1s, action: power-loss, target: all, duration: 5s}")
+            .faults()
+            .get(0);
+    assertEquals(FaultAction.POWER_LOSS, powerLoss.action());
+    assertEquals(FaultTarget.Kind.ALL, powerLoss.target().kind());
+    assertEquals("all", powerLoss.target().toString());
   }
 
   @Test
@@ -101,13 +108,13 @@ class FaultPlanReaderTest {
   @Test
   void aRoleSpeltTheWayAnotherToolSpellsItIsRefused() {
     assertRefused(
-        ":2: fault 1: field 'target': 'broker_owner' is not a target; allowed: leader | primary | broker-owner | bookie | followers | random | node N (a node number or name)",
+        ":2: fault 1: field 'target': 'broker_owner' is not a target; allowed: leader | primary | broker-owner | bookie | followers | all | random | node N (a node number or name)",
         "faults:",
         "  - at: 1s",
         "    action: kill",
         "    target: broker_owner");
     assertRefused(
-        ":2: fault 1: field 'target': 'master' is not a target; allowed: leader | primary | broker-owner | bookie | followers | random | node N (a node number or name)",
+        ":2: fault 1: field 'target': 'master' is not a target; allowed: leader | primary | broker-owner | bookie | followers | all | random | node N (a node number or name)",
         "faults:",
         "  - {at: 1s, action: kill, target: master}");
   }
@@ -115,13 +122,13 @@ class FaultPlanReaderTest {
   @Test
   void badPlansAreOneLineNamingFileEntryFieldAndWhatIsAllowed() {
     assertRefused(
-        ":2: fault 1: field 'action': 'explode' is not an action; allowed: kill | freeze | isolate | partition | restart",
+        ":2: fault 1: field 'action': 'explode' is not an action; allowed: kill | freeze | isolate | partition | restart | power-loss",
         "faults:",
         "  - at: 1s",
         "    action: explode",
         "    target: leader");
     assertRefused(
-        ":2: fault 1: field 'target': 'the leader' is not a target; allowed: leader | primary | broker-owner | bookie | followers | random | node N (a node number or name)",
+        ":2: fault 1: field 'target': 'the leader' is not a target; allowed: leader | primary | broker-owner | bookie | followers | all | random | node N (a node number or name)",
         "faults:",
         "  - at: 1s",
         "    action: kill",

@@ -32,7 +32,20 @@ final class TestCluster implements AutoCloseable {
    */
   TestCluster(Path home, String broker, int nodes, int basePort)
       throws IOException, InterruptedException {
+    this(home, broker, nodes, basePort, null);
+  }
+
+  /**
+   * With {@code layerTool}, every node's state file names it as its power-loss layer's program
+   * (with a control socket path of its own), as {@code --power-loss-layer} would.
+   */
+  TestCluster(Path home, String broker, int nodes, int basePort, Path layerTool)
+      throws IOException, InterruptedException {
     this.stateRoot = home.resolve(".plumb");
+    if (layerTool != null) {
+      Files.createDirectories(stateRoot.resolve(broker));
+      Files.writeString(stateRoot.resolve(broker).resolve("layer-tool"), layerTool.toString());
+    }
     this.basePort = basePort;
     Path script = home.resolve("deploy/local/" + broker + ".sh");
     Files.createDirectories(script.getParent());
@@ -60,6 +73,10 @@ final class TestCluster implements AutoCloseable {
             "    printf 'NODE=%s\\nPID=%s\\nPORTS=%s\\nNAME=127.0.0.1:%s\\nCGROUP=%s\\n' \"$2\" \"$pid\" \"$port\" \"$port\" \"$("
                 + NODE_CGROUP
                 + " path plumb-test-$2 $pid)\" >\"$dir/node.env\"",
+            // As a broker script started with --power-loss-layer records its node's layer.
+            "    layer=\"$PLUMB_STATE_DIR/" + broker + "/layer-tool\"",
+            "    if [ -f \"$layer\" ]; then printf 'POWER_LOSS_TOOL=%s\\nPOWER_LOSS_CONTROL=%s\\n'"
+                + " \"$(cat \"$layer\")\" \"$dir/layer.sock\" >>\"$dir/node.env\"; fi",
             "    for i in $(seq 100); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && exit 0; sleep 0.1; done",
             "    echo \"node $2 did not listen on $port\" >&2; exit 1 ;;",
             "  stop-node)",
