@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -273,8 +274,8 @@ func TestSyncFileRangeIsNotSeen(t *testing.T) {
 func TestStatusAndSync(t *testing.T) {
 	tl := mountForTest(t, namesStrict)
 	write(t, tl.path("a"), strings.Repeat("x", 1000), false)
-	st := tl.m.l.status()
-	for _, want := range []string{"unsynced_bytes=1000", "unsynced_files=1", "pending_names=1", "open_files=0"} {
+	st := waitReleased(t, tl.m.l)
+	for _, want := range []string{"unsynced_bytes=1000", "unsynced_files=1", "pending_names=1"} {
 		if !strings.Contains(st, want+"\n") {
 			t.Errorf("status lacks %s:\n%s", want, st)
 		}
@@ -387,8 +388,8 @@ func TestOpenAcrossDrop(t *testing.T) {
 	if n, _ := f.ReadAt(buf, 0); string(buf[:n]) != "BBBBBB" {
 		t.Fatalf("before the drop: %q", buf[:n])
 	}
-	if r := tl.drop(t); r.openFiles != 1 {
-		t.Errorf("drop counted %d open files, want 1", r.openFiles)
+	if r := tl.drop(t); r.openFiles < 1 {
+		t.Errorf("drop counted %d open files, want at least this one", r.openFiles)
 	}
 	if n, _ := f.ReadAt(buf, 0); string(buf[:n]) != "AAAA" {
 		t.Fatalf("after the drop, the open file reads %q, want %q", buf[:n], "AAAA")
@@ -413,4 +414,21 @@ func TestPwritev2DsyncSurvives(t *testing.T) {
 	f.Close()
 	tl.drop(t)
 	expectContent(t, p, "kept")
+}
+
+// waitReleased returns the layer's status once no file is open: the kernel reports a close
+// (RELEASE) after close(2) has returned.
+func waitReleased(t *testing.T, l *layer) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st := l.status()
+		if strings.Contains(st, "open_files=0\n") {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("files still open after 5 s:\n%s", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
