@@ -133,13 +133,35 @@ func (l *layer) commitThrough(n int) error {
 		return nil
 	}
 	var firstErr error
+	removed := false
 	for _, op := range l.journal[:n] {
 		if err := op.commit(); err != nil && firstErr == nil {
 			firstErr = err
 		}
+		removed = removed || op.kind == opRemoved
 	}
 	l.journal = append(l.journal[:0:0], l.journal[n:]...)
+	if removed {
+		l.forgetUnreachable()
+	}
 	return firstErr
+}
+
+// forgetUnreachable forgets the unsynced data of files no handle has open and no name reaches
+// any more (their last name's removal just became durable): nothing can read it again. The
+// caller holds l.mu.
+func (l *layer) forgetUnreachable() {
+	for _, f := range l.files {
+		if f.opens > 0 {
+			continue
+		}
+		f.mu.Lock()
+		var st unix.Stat_t
+		if unix.Fstat(f.fd, &st) == nil && st.Nlink == 0 {
+			l.closeState(f)
+		}
+		f.mu.Unlock()
+	}
 }
 
 // commitForDir is what an fsync of the directory dirIno makes durable: every record up to the

@@ -186,9 +186,10 @@ func (f *fileState) read(buf []byte, off int64) (int, syscall.Errno) {
 		fromBacking = int64(got)
 	}
 	clear(out[fromBacking:])
-	for _, e := range f.extents {
-		if e.end() <= off || e.off >= off+n {
-			continue
+	first := sort.Search(len(f.extents), func(k int) bool { return f.extents[k].end() > off })
+	for _, e := range f.extents[first:] {
+		if e.off >= off+n {
+			break
 		}
 		lo, hi := max(e.off, off), min(e.end(), off+n)
 		copy(out[lo-off:hi-off], e.data[lo-e.off:hi-e.off])
