@@ -432,3 +432,18 @@ func waitReleased(t *testing.T, l *layer) string {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A file written, closed and removed, with the removal made durable, holds nothing any more.
+func TestRemovedFileDataIsForgotten(t *testing.T) {
+	tl := mountForTest(t, namesStrict)
+	durable(t, tl.path("a"), "")
+	appendTo(t, tl.path("a"), "unsynced", false)
+	if err := os.Remove(tl.path("a")); err != nil {
+		t.Fatal(err)
+	}
+	waitReleased(t, tl.m.l)
+	syncDir(t, tl.mnt)
+	if st := tl.m.l.status(); !strings.Contains(st, "unsynced_bytes=0\n") {
+		t.Errorf("after the removal became durable:\n%s", st)
+	}
+}
