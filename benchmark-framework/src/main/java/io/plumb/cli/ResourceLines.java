@@ -58,7 +58,7 @@ final class ResourceLines {
   private static void jvm(PrintStream out, String name, ResourceReport jvm) {
     ResourceSample whole = jvm.whole();
     out.printf(
-        "%s CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d in %d ms (longest %d ms) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
+        "%s CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d pauses in %.1f ms (longest %.1f ms; %s) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
         name,
         whole.workerCores(),
         whole.workerUserCores(),
@@ -68,6 +68,7 @@ final class ResourceLines {
         whole.gcCount(),
         whole.gcMillis(),
         whole.gcLongestPauseMillis(),
+        whole.gcSource().startsWith("JFR") ? "JFR" : "MXBeans, Remark and Cleanup unseen",
         jvm.heapUsedMaxBytes() / MB,
         100 * whole.stealShare(),
         jvm.loadAverageMax());

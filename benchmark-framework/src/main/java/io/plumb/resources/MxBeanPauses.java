@@ -5,6 +5,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
@@ -13,21 +14,34 @@ import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 
 /**
- * The longest single collection of this JVM since the last {@link #takeLongestMillis}: the
- * collectors' MXBeans give counts and total time only, so each collection's duration comes from the
- * JVM's GC notifications. Closed at the end of the run so no listener outlives it.
+ * The fallback where JFR cannot start: the collectors' MXBeans, whose pause collectors are counted
+ * (their counts and times) and whose notifications give each collection's duration. Collectors that
+ * run beside the application ("ZGC Cycles", "Shenandoah Cycles", "G1 Concurrent GC") are left out;
+ * G1's Remark and Cleanup pauses are in none of JDK 17's MXBeans, so this source misses them, as
+ * its description says.
  */
-final class GcPauses implements NotificationListener, AutoCloseable {
+final class MxBeanPauses implements PauseSource, NotificationListener {
+  private final String whyNotJfr;
   private final AtomicLong longestMillis = new AtomicLong();
   private final List<NotificationEmitter> emitters = new ArrayList<>();
+  private final List<GarbageCollectorMXBean> pauseCollectors = new ArrayList<>();
 
-  GcPauses() {
+  MxBeanPauses(String whyNotJfr) {
+    this.whyNotJfr = whyNotJfr;
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (concurrent(gc.getName())) {
+        continue;
+      }
+      pauseCollectors.add(gc);
       if (gc instanceof NotificationEmitter emitter) {
         emitter.addNotificationListener(this, null, null);
         emitters.add(emitter);
       }
     }
+  }
+
+  static boolean concurrent(String collector) {
+    return collector.contains("Cycles") || collector.contains("Concurrent");
   }
 
   @Override
@@ -36,15 +50,28 @@ final class GcPauses implements NotificationListener, AutoCloseable {
         notification.getType())) {
       GarbageCollectionNotificationInfo info =
           GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-      // G1's and ZGC's concurrent cycles run beside the application: not pauses.
-      if (!info.getGcName().contains("Concurrent")) {
+      if (!concurrent(info.getGcName())) {
         longestMillis.accumulateAndGet(info.getGcInfo().getDuration(), Math::max);
       }
     }
   }
 
-  long takeLongestMillis() {
-    return longestMillis.getAndSet(0);
+  @Override
+  public String description() {
+    return "GC MXBeans, millisecond resolution, without G1's Remark and Cleanup pauses: "
+        + whyNotJfr;
+  }
+
+  @Override
+  public PauseTotals read() {
+    long count = 0;
+    long millis = 0;
+    for (GarbageCollectorMXBean gc : pauseCollectors) {
+      count += Math.max(0, gc.getCollectionCount());
+      millis += Math.max(0, gc.getCollectionTime());
+    }
+    return new PauseTotals(
+        count, millis * 1_000_000, longestMillis.getAndSet(0) * 1_000_000, Map.of());
   }
 
   @Override
