@@ -68,9 +68,17 @@ final class ResourceLines {
         whole.gcCount(),
         whole.gcMillis(),
         whole.gcLongestPauseMillis(),
-        whole.gcSource().startsWith("JFR") ? "JFR" : "MXBeans, Remark and Cleanup unseen",
+        gcSource(whole.gcSource()),
         jvm.heapUsedMaxBytes() / MB,
         100 * whole.stealShare(),
         jvm.loadAverageMax());
+  }
+
+  /** The source in a word where it read pauses; where none did (the JVM ran out of heap), why. */
+  private static String gcSource(String source) {
+    if (source.startsWith("JFR") && !source.contains("still starting")) {
+      return "JFR";
+    }
+    return source.startsWith("GC MXBeans") ? "MXBeans, Remark and Cleanup unseen" : source;
   }
 }

@@ -22,12 +22,13 @@ import javax.management.openmbean.CompositeData;
  */
 final class MxBeanPauses implements PauseSource, NotificationListener {
   private final String whyNotJfr;
-  private final AtomicLong longestMillis = new AtomicLong();
+  private final LongestPause longest;
   private final List<NotificationEmitter> emitters = new ArrayList<>();
   private final List<GarbageCollectorMXBean> pauseCollectors = new ArrayList<>();
 
-  MxBeanPauses(String whyNotJfr) {
+  MxBeanPauses(String whyNotJfr, LongestPause longest) {
     this.whyNotJfr = whyNotJfr;
+    this.longest = longest;
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       if (concurrent(gc.getName())) {
         continue;
@@ -51,7 +52,7 @@ final class MxBeanPauses implements PauseSource, NotificationListener {
       GarbageCollectionNotificationInfo info =
           GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
       if (!concurrent(info.getGcName())) {
-        longestMillis.accumulateAndGet(info.getGcInfo().getDuration(), Math::max);
+        longest.record(info.getGcInfo().getDuration() * 1_000_000);
       }
     }
   }
@@ -63,15 +64,14 @@ final class MxBeanPauses implements PauseSource, NotificationListener {
   }
 
   @Override
-  public PauseTotals read() {
+  public PauseTotals read(AtomicLong longestSinceLastRead) {
     long count = 0;
     long millis = 0;
     for (GarbageCollectorMXBean gc : pauseCollectors) {
       count += Math.max(0, gc.getCollectionCount());
       millis += Math.max(0, gc.getCollectionTime());
     }
-    return new PauseTotals(
-        count, millis * 1_000_000, longestMillis.getAndSet(0) * 1_000_000, Map.of());
+    return new PauseTotals(count, millis * 1_000_000, longestSinceLastRead.getAndSet(0), Map.of());
   }
 
   @Override

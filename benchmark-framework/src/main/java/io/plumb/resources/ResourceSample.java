@@ -11,8 +11,8 @@ import oshi.hardware.CentralProcessor.TickType;
  * @param gcCount stop-the-world GC pauses in the interval
  * @param gcMillis their summed duration
  * @param gcLongestPauseMillis the longest single stop-the-world GC pause in the interval
- * @param gcPausesByKind {@code gcCount} by kind of pause ("Pause Young", "Pause Remark"), empty
- *     when the source cannot tell
+ * @param gcPausesByKind {@code gcCount} by kind of pause ("GC Pause", "Pause Remark"), empty when
+ *     the source cannot tell
  * @param gcSource where the pauses were read
  * @param stealShare the share of the host's CPU time the hypervisor took, 0 to 1
  * @param loadAverage the host's 1-minute load average at the end, or negative when unknown

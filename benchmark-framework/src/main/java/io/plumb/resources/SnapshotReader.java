@@ -14,15 +14,16 @@ import oshi.software.os.OperatingSystem;
  * (from the JVM's own MXBeans), the host's CPU ticks and load, and each broker process's CPU,
  * resident memory and bytes written to disk (OSHI, from the PIDs the deploy scripts recorded).
  *
- * <p>GC pauses come from a {@link PauseSource} started with the reader (JFR takes a while to start,
- * and a pause before it has is never seen) and stopped by {@link #close}.
+ * <p>GC pauses come from this JVM's one recording ({@link JvmPauses}), started with its first
+ * reader (JFR takes a while to start, and a pause before it has is never seen); {@link #close}
+ * leaves it running for the JVM's other readers.
  */
 public final class SnapshotReader implements ResourceSource {
   private final OperatingSystem os;
   private final CentralProcessor processor;
   private final int workerPid;
   private final List<BrokerProcess> brokers;
-  private PauseSource pauses;
+  private PauseReader pauses;
 
   /**
    * A reader of this JVM and {@code brokers}, set up now (OSHI's first use takes a while); where
@@ -46,7 +47,7 @@ public final class SnapshotReader implements ResourceSource {
     this.processor = system.getHardware().getProcessor();
     this.workerPid = (int) ProcessHandle.current().pid();
     this.brokers = List.copyOf(brokers);
-    this.pauses = PauseSource.open();
+    this.pauses = JvmPauses.reader();
   }
 
   @Override
@@ -56,6 +57,9 @@ public final class SnapshotReader implements ResourceSource {
     if (pauses == null) {
       throw new IllegalStateException("this JVM's resource reader is closed");
     }
+    // The source before the counts: were JFR to start in between, counts that are still none
+    // would otherwise be put down to JFR.
+    String gcSource = pauses.description();
     PauseTotals gc = pauses.read();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     double[] load = processor.getSystemLoadAverage(1);
@@ -81,7 +85,7 @@ public final class SnapshotReader implements ResourceSource {
         gc.nanos(),
         gc.longestNanos(),
         gc.countByKind(),
-        pauses.description(),
+        gcSource,
         heap,
         processor.getLogicalProcessorCount(),
         processor.getSystemCpuLoadTicks(),
