@@ -14,27 +14,28 @@ import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 
 /**
- * The fallback where JFR cannot start: the collectors' MXBeans, whose pause collectors are counted
- * (their counts and times) and whose notifications give each collection's duration. Collectors that
- * run beside the application ("ZGC Cycles", "Shenandoah Cycles", "G1 Concurrent GC") are left out;
- * G1's Remark and Cleanup pauses are in none of JDK 17's MXBeans, so this source misses them, as
- * its description says.
+ * The fallback where JFR cannot start: the collectors' MXBeans, each collection of a pause
+ * collector counted from its notification. Collectors that run beside the application ("ZGC
+ * Cycles", "Shenandoah Cycles", "G1 Concurrent GC") are left out; G1's Remark and Cleanup pauses
+ * are in none of JDK 17's MXBeans, so this source misses them, as its description says.
+ *
+ * <p>Count, time and longest pause all come from the notifications, which arrive a moment after
+ * each collection: read from the collectors' counters instead, a collection could be counted in one
+ * period and its duration land as the longest pause of the next, which counted none.
  */
 final class MxBeanPauses implements PauseSource, NotificationListener {
   private final String whyNotJfr;
   private final LongestPause longest;
+  private final AtomicLong count = new AtomicLong();
+  private final AtomicLong nanos = new AtomicLong();
   private final List<NotificationEmitter> emitters = new ArrayList<>();
-  private final List<GarbageCollectorMXBean> pauseCollectors = new ArrayList<>();
 
+  /** Counts from now on: no earlier collection lands in a period. */
   MxBeanPauses(String whyNotJfr, LongestPause longest) {
     this.whyNotJfr = whyNotJfr;
     this.longest = longest;
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      if (concurrent(gc.getName())) {
-        continue;
-      }
-      pauseCollectors.add(gc);
-      if (gc instanceof NotificationEmitter emitter) {
+      if (!concurrent(gc.getName()) && gc instanceof NotificationEmitter emitter) {
         emitter.addNotificationListener(this, null, null);
         emitters.add(emitter);
       }
@@ -52,7 +53,10 @@ final class MxBeanPauses implements PauseSource, NotificationListener {
       GarbageCollectionNotificationInfo info =
           GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
       if (!concurrent(info.getGcName())) {
-        longest.record(info.getGcInfo().getDuration() * 1_000_000);
+        long duration = info.getGcInfo().getDuration() * 1_000_000;
+        count.incrementAndGet();
+        nanos.addAndGet(duration);
+        longest.record(duration);
       }
     }
   }
@@ -65,13 +69,7 @@ final class MxBeanPauses implements PauseSource, NotificationListener {
 
   @Override
   public PauseTotals read(AtomicLong longestSinceLastRead) {
-    long count = 0;
-    long millis = 0;
-    for (GarbageCollectorMXBean gc : pauseCollectors) {
-      count += Math.max(0, gc.getCollectionCount());
-      millis += Math.max(0, gc.getCollectionTime());
-    }
-    return new PauseTotals(count, millis * 1_000_000, longestSinceLastRead.getAndSet(0), Map.of());
+    return new PauseTotals(count.get(), nanos.get(), longestSinceLastRead.getAndSet(0), Map.of());
   }
 
   @Override
