@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(redis-server redis-tools nats-server rabbitmq-server iproute2 nftables chromium
-  mmdebstrap buildah podman runc python3-yaml)
+  mmdebstrap buildah podman runc python3-yaml faketime)
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -8,6 +8,7 @@ import io.plumb.fault.FaultFailures;
 import io.plumb.fault.FaultPlan;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
+import io.plumb.remote.CrossHostLatency;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.repeat.PrimaryMetric;
 import io.plumb.result.ResultJson;
@@ -482,6 +483,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
     ObjectNode json = ResultJson.render(report);
     if (worker instanceof DistributedWorkers ensemble) {
       json.set("workers", ensemble.breakdown());
+      ensemble
+          .endToEndClockUncertaintyNanos()
+          .ifPresent(nanos -> CrossHostLatency.report(report, nanos, json, out));
     }
     BacklogJson.add(json, run);
     ResultWriter.write(json, target);

@@ -58,7 +58,7 @@ final class ResourceLines {
   private static void jvm(PrintStream out, String name, ResourceReport jvm) {
     ResourceSample whole = jvm.whole();
     out.printf(
-        "%s CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d in %d ms (longest %d ms) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
+        "%s CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d pauses in %.1f ms (longest %.1f ms; %s) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
         name,
         whole.workerCores(),
         whole.workerUserCores(),
@@ -68,8 +68,17 @@ final class ResourceLines {
         whole.gcCount(),
         whole.gcMillis(),
         whole.gcLongestPauseMillis(),
+        gcSource(whole.gcSource()),
         jvm.heapUsedMaxBytes() / MB,
         100 * whole.stealShare(),
         jvm.loadAverageMax());
+  }
+
+  /** The source in a word where it read pauses; where none did (the JVM ran out of heap), why. */
+  private static String gcSource(String source) {
+    if (source.startsWith("JFR") && !source.contains("still starting")) {
+      return "JFR";
+    }
+    return source.startsWith("GC MXBeans") ? "MXBeans, Remark and Cleanup unseen" : source;
   }
 }

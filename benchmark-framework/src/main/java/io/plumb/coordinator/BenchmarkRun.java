@@ -2,6 +2,7 @@ package io.plumb.coordinator;
 
 import io.plumb.fault.FaultFigures;
 import io.plumb.input.BadInputException;
+import io.plumb.resources.JvmPauses;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
@@ -26,10 +27,18 @@ public final class BenchmarkRun {
   /** How long after the start call the first message is due, so every producer starts on time. */
   private static final Duration FIRST_MESSAGE_DELAY = Duration.ofMillis(20);
 
+  /**
+   * Heap held back for the run's last steps should it run out: when the heap is full, even the line
+   * explaining it cannot be allocated, and closing the clients (which frees the heap) takes a
+   * little heap too. Released first thing on {@link OutOfMemoryError}.
+   */
+  private static final int HEADROOM_BYTES = 2 << 20;
+
   private final RunContext run;
   private final ResourceSteps resources;
   private final Optional<FaultSteps> faults;
   private volatile BacklogOutcome backlogOutcome;
+  private byte[] headroom = new byte[HEADROOM_BYTES];
 
   public BenchmarkRun(
       Workload workload, Path driverFile, Worker worker, RunOptions options, RunListener listener) {
@@ -57,7 +66,7 @@ public final class BenchmarkRun {
     Worker worker = run.worker();
     String failure = null;
     boolean loadStarted = false;
-    boolean outOfMemory = false;
+    OutOfMemoryError outOfMemory = null;
     try {
       checkSupported();
       run.settingUp();
@@ -109,19 +118,23 @@ public final class BenchmarkRun {
       String reason = run.abortReason();
       failure = reason == null || reason.equals(message) ? message : reason + " (" + message + ")";
     } catch (OutOfMemoryError e) {
-      outOfMemory = true;
-      failure = OutOfMemory.explain(run, e);
+      // Nothing here may allocate before the headroom is back; the pause recording goes next, as
+      // its thread parses JFR's buffers every second; the explanation waits for the teardown.
+      headroom = null;
+      JvmPauses.stop("this JVM ran out of heap during a run; pauses no longer recorded");
+      outOfMemory = e;
     }
     if (failure == null) {
       failure = run.abortReason();
     }
     DeliveryBalance.DrainOutcome drained = DeliveryBalance.DrainOutcome.NOT_DRAINED;
-    if (outOfMemory) {
+    if (outOfMemory != null) {
       // The clients go first: counting and the report need memory of their own.
       if (loadStarted) {
         worker.stopLoad();
       }
       Teardown.run(run);
+      failure = OutOfMemory.explain(run, outOfMemory);
     } else if (loadStarted) {
       worker.stopLoad();
       faults.ifPresent(FaultSteps::loadStopped);
@@ -136,7 +149,7 @@ public final class BenchmarkRun {
       }
     }
     FinalReadFigures finalRead = FinalReadFigures.notRun("no load was sent");
-    if (outOfMemory) {
+    if (outOfMemory != null) {
       finalRead = FinalReadFigures.notRun("the worker ran out of memory");
     } else if (loadStarted) {
       try {
@@ -162,7 +175,7 @@ public final class BenchmarkRun {
     run.errors().addAll(worker.firstErrors());
     Counters counted = counters;
     FaultFigures faultFigures = faults.map(f -> f.figures(counted)).orElse(FaultFigures.NONE);
-    if (!outOfMemory) {
+    if (outOfMemory == null) {
       Teardown.run(run);
     }
     RunReport report =

@@ -3,6 +3,7 @@ package io.plumb.coordinator;
 import io.plumb.result.Counters;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.SequenceRanges;
+import io.plumb.worker.LastCount;
 import io.plumb.worker.WorkerSpecs.Totals;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +69,15 @@ final class DeliveryCount {
    */
   static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome, boolean loadStarted) {
     RunPlan plan = loadStarted ? run.plan() : null;
+    Totals totals = null;
+    if (plan != null) {
+      // A run cut short has no final period: the counts would come from the last period taken
+      // and the loss from sets read later. One read gives both, so they add up.
+      LastCount last = run.worker().lastCount();
+      run.measurement().add(Phase.DRAIN, last.period(), 0);
+      totals = last.totals();
+    }
     PeriodStats whole = run.measurement().wholeRun();
-    Totals totals = plan == null ? null : run.worker().totals();
     long missing = plan == null ? 0 : outstanding(plan, totals);
     // Workers count the duplicates their own consumers receive as they come; those that reached
     // consumers on two workers show only when the coordinator merges what each received.

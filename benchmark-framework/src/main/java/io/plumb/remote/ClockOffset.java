@@ -6,17 +6,32 @@ import java.util.function.LongSupplier;
  * A worker's clock relative to the coordinator's, measured NTP-style over the control channel: for
  * each round trip, offset = t_worker - (t_send + t_receive) / 2, which is exact when the request
  * and the answer took equally long and off by at most half the round trip otherwise. The round trip
- * with the smallest time is kept, since queueing only ever adds time.
+ * with the smallest time is kept, since queueing only ever adds time: many small probes, so that at
+ * least one meets a quiet moment.
  *
  * @param offsetNanos worker clock minus coordinator clock
  * @param uncertaintyNanos half the round trip kept: the true offset lies within ± this
  */
 public record ClockOffset(long offsetNanos, long uncertaintyNanos) {
-  public static final int ROUNDS = 24;
+  public static final int ROUNDS = 100;
 
   /** The better-founded of two measurements of the same clock. */
   public ClockOffset tighter(ClockOffset other) {
     return other.uncertaintyNanos < uncertaintyNanos ? other : this;
+  }
+
+  /**
+   * This offset, still in use, against a later measurement of the same clock: when their intervals
+   * overlap, one unchanged offset explains both and the uncertainty stands; when they do not, the
+   * clock has drifted or stepped, and this offset is known only to within the later measurement's
+   * interval of it.
+   */
+  public ClockOffset checkedAgainst(ClockOffset later) {
+    long apart = Math.abs(later.offsetNanos - offsetNanos);
+    if (apart <= uncertaintyNanos + later.uncertaintyNanos) {
+      return this;
+    }
+    return new ClockOffset(offsetNanos, Math.max(uncertaintyNanos, apart + later.uncertaintyNanos));
   }
 
   /**

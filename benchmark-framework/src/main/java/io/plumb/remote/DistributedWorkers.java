@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -42,6 +43,7 @@ public final class DistributedWorkers implements Worker {
   private final WorkerRoles roles;
   private final LeaseKeeper leases;
   private final Harvest harvest;
+  private final ClockWatch clockWatch;
   private boolean topicsPerWorker;
 
   private DistributedWorkers(List<RemoteMember> members, WorkerRoles roles) {
@@ -56,6 +58,7 @@ public final class DistributedWorkers implements Worker {
     }
     this.leases = new LeaseKeeper(fleet, LOST_AFTER);
     this.harvest = new Harvest(fleet);
+    this.clockWatch = new ClockWatch(fleet::live);
   }
 
   /** Reaches every worker and measures its clock; an unreachable worker is named within seconds. */
@@ -102,9 +105,7 @@ public final class DistributedWorkers implements Worker {
   @Override
   public void createConsumers(List<ConsumerSpec> consumers) {
     // Measure again now the JVMs are warm, keeping the tighter result, before offsets are used.
-    for (RemoteMember member : fleet.live()) {
-      member.clock = member.clock.tighter(WorkerSession.measureClock(member.worker));
-    }
+    clockWatch.measureNow();
     Map<RemoteMember, List<ConsumerSpec>> shares = new LinkedHashMap<>();
     for (int i = 0; i < consumers.size(); i++) {
       shares
@@ -119,6 +120,7 @@ public final class DistributedWorkers implements Worker {
           member.consumers = shares.get(member).size();
           return null;
         });
+    clockWatch.offsetsInUse();
   }
 
   /**
@@ -219,6 +221,27 @@ public final class DistributedWorkers implements Worker {
   @Override
   public void stopLoad() {
     fleet.tolerant(withProducers(), w -> run(w::stopLoad));
+    // After the load: a clock that drifted during the run shows against the offsets in use.
+    clockWatch.measureNow();
+  }
+
+  /**
+   * How far off end-to-end latency across hosts can be from the clock offsets alone: the largest
+   * sum of a producing and a consuming worker's offset uncertainties, over pairs of different
+   * workers; empty when no message crosses workers.
+   */
+  public OptionalLong endToEndClockUncertaintyNanos() {
+    long worst = -1;
+    for (RemoteMember producer : producing) {
+      for (RemoteMember consumer : consuming) {
+        if (producer != consumer) {
+          worst =
+              Math.max(
+                  worst, producer.clock.uncertaintyNanos() + consumer.clock.uncertaintyNanos());
+        }
+      }
+    }
+    return worst < 0 ? OptionalLong.empty() : OptionalLong.of(worst);
   }
 
   @Override
@@ -262,6 +285,7 @@ public final class DistributedWorkers implements Worker {
   @Override
   public void close() {
     leases.stop();
+    clockWatch.close();
     try {
       fleet.onEach(fleet.live(), w -> run(w::close));
     } finally {
@@ -274,7 +298,10 @@ public final class DistributedWorkers implements Worker {
    * the result's latencies (warm-up left out).
    */
   public ObjectNode breakdown() {
-    return WorkerBreakdown.of(roles, fleet.all());
+    ObjectNode node = WorkerBreakdown.of(roles, fleet.all());
+    endToEndClockUncertaintyNanos()
+        .ifPresent(nanos -> node.put("endToEndClockUncertaintyMillis", nanos / 1e6));
+    return node;
   }
 
   private List<RemoteMember> withProducers() {

@@ -155,11 +155,13 @@ final class SummaryTable {
       return "";
     }
     return worker.path("gcCount").asLong()
-        + " in "
-        + worker.path("gcMillis").asLong()
-        + " ms"
+        + String.format(Locale.ROOT, " in %.1f ms", worker.path("gcMillis").asDouble())
         + (worker.path("gcLongestPauseMillis").isNumber()
-            ? " (longest " + worker.path("gcLongestPauseMillis").asLong() + " ms)"
+            ? String.format(
+                Locale.ROOT, " (longest %.1f ms)", worker.path("gcLongestPauseMillis").asDouble())
+            : "")
+        + (worker.path("gcSource").asText("").startsWith("GC MXBeans")
+            ? " (MXBeans: G1 Remark and Cleanup not seen)"
             : "");
   }
 

@@ -110,9 +110,12 @@ public record ResourceReport(
     worker.put("cpuUserCores", round(whole.workerUserCores()));
     worker.put("cpuSystemCores", round(whole.workerSystemCores()));
     worker.put("cpuPercentOfHost", round(100 * jvmShareOfHost()));
+    worker.put("gcSource", whole.gcSource());
     worker.put("gcCount", whole.gcCount());
-    worker.put("gcMillis", whole.gcMillis());
-    worker.put("gcLongestPauseMillis", whole.gcLongestPauseMillis());
+    worker.put("gcMillis", round(whole.gcMillis()));
+    worker.put("gcLongestPauseMillis", round(whole.gcLongestPauseMillis()));
+    ObjectNode kinds = worker.putObject("gcPausesByKind");
+    whole.gcPausesByKind().forEach(kinds::put);
     worker.put("gcPercentOfTime", round(100 * whole.gcMillis() / 1e3 / whole.seconds()));
     worker.put("heapUsedMaxMB", round(heapUsedMaxBytes / MB));
     ObjectNode host = summary.putObject("host");
@@ -139,8 +142,8 @@ public record ResourceReport(
       period.put("workerCpuUserCores", round(sample.workerUserCores()));
       period.put("workerCpuSystemCores", round(sample.workerSystemCores()));
       period.put("gcCount", sample.gcCount());
-      period.put("gcMillis", sample.gcMillis());
-      period.put("gcLongestPauseMillis", sample.gcLongestPauseMillis());
+      period.put("gcMillis", round(sample.gcMillis()));
+      period.put("gcLongestPauseMillis", round(sample.gcLongestPauseMillis()));
       period.put("heapUsedMB", round(sample.heapUsedBytes() / MB));
       period.put("stealPercent", round(100 * sample.stealShare()));
       period.put("loadAverage1m", round(sample.loadAverage()));

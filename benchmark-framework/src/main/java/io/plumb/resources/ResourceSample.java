@@ -8,7 +8,12 @@ import oshi.hardware.CentralProcessor.TickType;
  * What the worker JVM, the host and the brokers used between two snapshots. CPU is in cores (1.0 is
  * one core busy for the whole interval).
  *
- * @param gcLongestPauseMillis the longest single collection (stop-the-world) in the interval
+ * @param gcCount stop-the-world GC pauses in the interval
+ * @param gcMillis their summed duration
+ * @param gcLongestPauseMillis the longest single stop-the-world GC pause in the interval
+ * @param gcPausesByKind {@code gcCount} by kind of pause ("GC Pause", "Pause Remark"), empty when
+ *     the source cannot tell
+ * @param gcSource where the pauses were read
  * @param stealShare the share of the host's CPU time the hypervisor took, 0 to 1
  * @param loadAverage the host's 1-minute load average at the end, or negative when unknown
  */
@@ -17,8 +22,10 @@ public record ResourceSample(
     double workerUserCores,
     double workerSystemCores,
     long gcCount,
-    long gcMillis,
-    long gcLongestPauseMillis,
+    double gcMillis,
+    double gcLongestPauseMillis,
+    Map<String, Long> gcPausesByKind,
+    String gcSource,
     long heapUsedBytes,
     double stealShare,
     double loadAverage,
@@ -31,13 +38,14 @@ public record ResourceSample(
 
   public ResourceSample {
     brokers = Map.copyOf(brokers);
+    gcPausesByKind = Map.copyOf(gcPausesByKind);
   }
 
   public double workerCores() {
     return workerUserCores + workerSystemCores;
   }
 
-  static ResourceSample between(Snapshot from, Snapshot to, long gcLongestPauseMillis) {
+  static ResourceSample between(Snapshot from, Snapshot to, long gcLongestPauseNanos) {
     double seconds = Math.max(1e-9, (to.wallNanos() - from.wallNanos()) / 1e9);
     long totalTicks = 0;
     for (int i = 0; i < to.cpuTicks().length; i++) {
@@ -70,11 +78,25 @@ public record ResourceSample(
         (to.workerUserMillis() - from.workerUserMillis()) / 1e3 / seconds,
         (to.workerSystemMillis() - from.workerSystemMillis()) / 1e3 / seconds,
         to.gcCount() - from.gcCount(),
-        to.gcMillis() - from.gcMillis(),
-        gcLongestPauseMillis,
+        (to.gcPauseNanos() - from.gcPauseNanos()) / 1e6,
+        gcLongestPauseNanos / 1e6,
+        pausesBetween(from.gcPausesByKind(), to.gcPausesByKind()),
+        to.gcSource(),
         to.heapUsedBytes(),
         stealShare,
         to.loadAverage(),
         brokers);
+  }
+
+  private static Map<String, Long> pausesBetween(Map<String, Long> from, Map<String, Long> to) {
+    Map<String, Long> between = new java.util.TreeMap<>();
+    to.forEach(
+        (kind, count) -> {
+          long added = count - from.getOrDefault(kind, 0L);
+          if (added > 0) {
+            between.put(kind, added);
+          }
+        });
+    return between;
   }
 }

@@ -62,7 +62,7 @@ public final class ResourceSampler {
     }
     try {
       Snapshot now = source.read();
-      periods.add(ResourceSample.between(last, now, now.gcLongestPauseMillis()));
+      periods.add(ResourceSample.between(last, now, now.gcLongestPauseNanos()));
       last = now;
     } catch (RuntimeException e) {
       stop("resources not sampled after period " + periods.size() + ": " + e);
@@ -80,12 +80,13 @@ public final class ResourceSampler {
           failure == null ? scope : failure, 0, List.of(), null, 0, -1, Map.of(), Map.of());
     }
     long heapMax = 0;
-    long longestPause = 0;
+    long longestPauseNanos = 0;
     double loadMax = -1;
     Map<String, Long> residentMax = new LinkedHashMap<>();
     for (ResourceSample sample : periods) {
       heapMax = Math.max(heapMax, sample.heapUsedBytes());
-      longestPause = Math.max(longestPause, sample.gcLongestPauseMillis());
+      longestPauseNanos =
+          Math.max(longestPauseNanos, Math.round(sample.gcLongestPauseMillis() * 1e6));
       loadMax = Math.max(loadMax, sample.loadAverage());
       sample
           .brokers()
@@ -95,7 +96,7 @@ public final class ResourceSampler {
         failure == null ? scope : scope + "; " + failure,
         last.cores(),
         periods,
-        ResourceSample.between(first, last, longestPause),
+        ResourceSample.between(first, last, longestPauseNanos),
         heapMax,
         loadMax,
         residentMax,

@@ -13,6 +13,6 @@ public interface ResourceSource {
    */
   Snapshot read();
 
-  /** Releases what reading holds (the local reader's GC listener). */
+  /** Releases what reading holds (the local reader's place among its JVM's pause readers). */
   default void close() {}
 }

@@ -9,7 +9,12 @@ import java.util.Map;
  *
  * @param wallNanos the reading JVM's {@link System#nanoTime}: only differences between two
  *     snapshots of the same JVM mean anything
- * @param gcLongestPauseMillis the longest single collection since the previous snapshot was read
+ * @param gcCount stop-the-world GC pauses since the reader started, as {@code gcSource} saw them
+ * @param gcPauseNanos their summed duration
+ * @param gcLongestPauseNanos the longest single pause since the previous snapshot was read
+ * @param gcPausesByKind {@code gcCount} by the collector's name for the pause ("Pause Remark"),
+ *     empty when the source cannot tell
+ * @param gcSource where the pauses were read (JFR, or the MXBeans and why not JFR)
  * @param cores the host's logical processors
  * @param cpuTicks the host's CPU ticks by OSHI's TickType order (user, nice, system, idle, iowait,
  *     irq, softirq, steal)
@@ -20,8 +25,10 @@ public record Snapshot(
     long workerUserMillis,
     long workerSystemMillis,
     long gcCount,
-    long gcMillis,
-    long gcLongestPauseMillis,
+    long gcPauseNanos,
+    long gcLongestPauseNanos,
+    Map<String, Long> gcPausesByKind,
+    String gcSource,
     long heapUsedBytes,
     int cores,
     long[] cpuTicks,
@@ -30,6 +37,8 @@ public record Snapshot(
 
   public Snapshot {
     brokers = Map.copyOf(brokers);
+    gcPausesByKind = gcPausesByKind == null ? Map.of() : Map.copyOf(gcPausesByKind);
+    gcSource = gcSource == null ? "not reported" : gcSource;
   }
 
   /** One broker process; {@code alive} false once it has exited (its figures then stop). */

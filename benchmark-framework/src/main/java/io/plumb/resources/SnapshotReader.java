@@ -1,6 +1,5 @@
 package io.plumb.resources;
 
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,15 +14,16 @@ import oshi.software.os.OperatingSystem;
  * (from the JVM's own MXBeans), the host's CPU ticks and load, and each broker process's CPU,
  * resident memory and bytes written to disk (OSHI, from the PIDs the deploy scripts recorded).
  *
- * <p>The longest GC pause comes from a listener registered at the first read and removed by {@link
- * #close}, so a reader that was never read leaves nothing behind.
+ * <p>GC pauses come from this JVM's one recording ({@link JvmPauses}), started with its first
+ * reader (JFR takes a while to start, and a pause before it has is never seen); {@link #close}
+ * leaves it running for the JVM's other readers.
  */
 public final class SnapshotReader implements ResourceSource {
   private final OperatingSystem os;
   private final CentralProcessor processor;
   private final int workerPid;
   private final List<BrokerProcess> brokers;
-  private GcPauses gcPauses;
+  private PauseReader pauses;
 
   /**
    * A reader of this JVM and {@code brokers}, set up now (OSHI's first use takes a while); where
@@ -47,21 +47,20 @@ public final class SnapshotReader implements ResourceSource {
     this.processor = system.getHardware().getProcessor();
     this.workerPid = (int) ProcessHandle.current().pid();
     this.brokers = List.copyOf(brokers);
+    this.pauses = JvmPauses.reader();
   }
 
   @Override
   public synchronized Snapshot read() {
-    if (gcPauses == null) {
-      gcPauses = new GcPauses();
-    }
     long wall = System.nanoTime();
     OSProcess worker = os.getProcess(workerPid);
-    long gcCount = 0;
-    long gcMillis = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      gcCount += Math.max(0, gc.getCollectionCount());
-      gcMillis += Math.max(0, gc.getCollectionTime());
+    if (pauses == null) {
+      throw new IllegalStateException("this JVM's resource reader is closed");
     }
+    // The source before the counts: were JFR to start in between, counts that are still none
+    // would otherwise be put down to JFR.
+    String gcSource = pauses.description();
+    PauseTotals gc = pauses.read();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     double[] load = processor.getSystemLoadAverage(1);
     Map<String, Snapshot.Broker> brokerFigures = new LinkedHashMap<>();
@@ -82,9 +81,11 @@ public final class SnapshotReader implements ResourceSource {
         wall,
         worker == null ? 0 : worker.getUserTime(),
         worker == null ? 0 : worker.getKernelTime(),
-        gcCount,
-        gcMillis,
-        gcPauses.takeLongestMillis(),
+        gc.count(),
+        gc.nanos(),
+        gc.longestNanos(),
+        gc.countByKind(),
+        gcSource,
         heap,
         processor.getLogicalProcessorCount(),
         processor.getSystemCpuLoadTicks(),
@@ -94,9 +95,9 @@ public final class SnapshotReader implements ResourceSource {
 
   @Override
   public synchronized void close() {
-    if (gcPauses != null) {
-      gcPauses.close();
-      gcPauses = null;
+    if (pauses != null) {
+      pauses.close();
+      pauses = null;
     }
   }
 }

@@ -181,6 +181,20 @@ public final class StatsCollector implements AutoCloseable {
         });
   }
 
+  /**
+   * Adds everything recorded since the previous period to {@code into} and answers {@code question}
+   * in the same pass over the recorders, so the period's counts and the answer's sequence sets
+   * describe the same instant (the final count of a run cut short).
+   */
+  public <T> T takePeriodAndInspect(PeriodStats.Builder into, Inspection<T> question) {
+    return ask(
+        () -> {
+          publish.takePeriod(into);
+          receivePeriod.takePeriod(into);
+          return question.answer(publish, subscriptions.clone());
+        });
+  }
+
   /** Runs {@code question} on the recorders once everything reported so far is recorded. */
   public <T> T inspect(Inspection<T> question) {
     return ask(() -> question.answer(publish, subscriptions.clone()));

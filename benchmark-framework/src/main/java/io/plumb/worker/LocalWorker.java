@@ -17,6 +17,7 @@ import io.plumb.load.WorkerClock;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.ProducerThreadTimes;
+import io.plumb.stats.PublishRecorder;
 import io.plumb.stats.PublishTimeline;
 import io.plumb.stats.SequenceRanges;
 import io.plumb.stats.StatsCollector;
@@ -295,6 +296,11 @@ public final class LocalWorker implements Worker {
     // Completions first, sends after: every send completed by now was counted before it reached the
     // driver, so no snapshot holds more acknowledged and failed messages than sent ones.
     stats.takePeriod(builder);
+    addSends(builder);
+    return builder.build();
+  }
+
+  private void addSends(PeriodStats.Builder builder) {
     if (generator != null) {
       long sent = generator.sent();
       long inSend = generator.nanosInSend();
@@ -306,7 +312,6 @@ public final class LocalWorker implements Worker {
       builder.addProducerThreads(threads.since(reportedThreadTimes));
       reportedThreadTimes = threads;
     }
-    return builder.build();
   }
 
   @Override
@@ -327,40 +332,46 @@ public final class LocalWorker implements Worker {
 
   @Override
   public Totals totals() {
-    return stats.inspect(
-        (publish, recorders) -> {
-          Map<Integer, SequenceRanges> acked = new LinkedHashMap<>();
-          Map<Integer, SequenceRanges> failed = new LinkedHashMap<>();
-          for (int i = 0; i < producers.size(); i++) {
-            acked.put(producers.get(i).producerId(), publish.ackedSequences(i));
-            SequenceRanges failures = publish.failedSequences(i);
-            if (failures.size() > 0) {
-              failed.put(producers.get(i).producerId(), failures);
+    return stats.inspect(this::totalsOf);
+  }
+
+  @Override
+  public LastCount lastCount() {
+    PeriodStats.Builder builder = new PeriodStats.Builder();
+    Totals totals = stats.takePeriodAndInspect(builder, this::totalsOf);
+    // Sends after completions, as in takePeriod: never more completed than sent.
+    addSends(builder);
+    return new LastCount(builder.build(), totals);
+  }
+
+  private Totals totalsOf(PublishRecorder publish, SubscriptionRecorder[] recorders) {
+    Map<Integer, SequenceRanges> acked = new LinkedHashMap<>();
+    Map<Integer, SequenceRanges> failed = new LinkedHashMap<>();
+    for (int i = 0; i < producers.size(); i++) {
+      acked.put(producers.get(i).producerId(), publish.ackedSequences(i));
+      SequenceRanges failures = publish.failedSequences(i);
+      if (failures.size() > 0) {
+        failed.put(producers.get(i).producerId(), failures);
+      }
+    }
+    Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
+    subscriptions.forEach(
+        (key, index) -> {
+          SubscriptionRecorder recorder = recorders[index];
+          Map<Integer, SequenceRanges> byProducer = new LinkedHashMap<>();
+          // Every producer heard from, not only this worker's: producers may live elsewhere.
+          for (int producer : recorder.producersSeen()) {
+            SequenceRanges ranges = recorder.receivedFrom(producer);
+            if (ranges.size() > 0) {
+              byProducer.put(producer, ranges);
             }
           }
-          Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
-          subscriptions.forEach(
-              (key, index) -> {
-                SubscriptionRecorder recorder = recorders[index];
-                Map<Integer, SequenceRanges> byProducer = new LinkedHashMap<>();
-                // Every producer heard from, not only this worker's: producers may live elsewhere.
-                for (int producer : recorder.producersSeen()) {
-                  SequenceRanges ranges = recorder.receivedFrom(producer);
-                  if (ranges.size() > 0) {
-                    byProducer.put(producer, ranges);
-                  }
-                }
-                received.put(key, byProducer);
-              });
-          // One worker's recorder sees every delivery of its subscriptions: its duplicates are
-          // already in its periods.
-          return new Totals(
-              acked,
-              failed,
-              received,
-              0,
-              finalReads == null ? Map.of() : finalReads.bySubscription());
+          received.put(key, byProducer);
         });
+    // One worker's recorder sees every delivery of its subscriptions: its duplicates are
+    // already in its periods.
+    return new Totals(
+        acked, failed, received, 0, finalReads == null ? Map.of() : finalReads.bySubscription());
   }
 
   @Override

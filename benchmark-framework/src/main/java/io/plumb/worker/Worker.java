@@ -109,6 +109,17 @@ public interface Worker extends AutoCloseable {
 
   Totals totals();
 
+  /**
+   * The last period and the totals from one read, for the run's final count once load has stopped.
+   * This default reads the period first, so the totals can only be newer: a delivery in between is
+   * in the sets but not in the counts, never the reverse (acknowledged and received counts then
+   * never exceed what the sets account for).
+   */
+  default LastCount lastCount() {
+    PeriodStats period = takePeriod();
+    return new LastCount(period, totals());
+  }
+
   /** The first send failure and first consumer error, if any, for the result. */
   List<String> firstErrors();
 

@@ -54,4 +54,20 @@ class ClockOffsetTest {
     assertTrue(
         Math.abs(offset.offsetNanos() - (-SKEW)) <= offset.uncertaintyNanos(), "offset " + offset);
   }
+
+  @Test
+  void aLaterMeasurementThatAgreesLeavesTheOffsetInUseAsItWas() {
+    ClockOffset inUse = new ClockOffset(80_000_000, 300_000);
+    ClockOffset later = new ClockOffset(80_500_000, 400_000);
+    assertEquals(inUse, inUse.checkedAgainst(later));
+  }
+
+  @Test
+  void aClockThatDriftedBeyondBothIntervalsWidensTheUncertaintyOfTheOffsetInUse() {
+    ClockOffset inUse = new ClockOffset(80_000_000, 300_000);
+    // The clock moved 2 ms: the offset in use is now off by 2 ms give or take the later 0.4 ms.
+    ClockOffset checked = inUse.checkedAgainst(new ClockOffset(82_000_000, 400_000));
+    assertEquals(80_000_000, checked.offsetNanos());
+    assertEquals(2_400_000, checked.uncertaintyNanos());
+  }
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -62,13 +63,42 @@ final class WorkerProcess implements AutoCloseable {
     return worker;
   }
 
+  /**
+   * Like {@link #startWorker}, with {@code jvmOptions} added to the JVM's command line and {@code
+   * environment} to its environment (libfaketime's, say).
+   */
+  static WorkerProcess startWorker(
+      List<String> jvmOptions, Map<String, String> environment, String... extraArgs)
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of("--port", "0", "--threads", "1"));
+    args.addAll(List.of(extraArgs));
+    WorkerProcess worker = start("io.plumb.cli.WorkerMain", args, true, jvmOptions, environment);
+    // Longer than startWorker's: these JVMs start beside a busy build, under a preloaded library.
+    worker.port.get(120, TimeUnit.SECONDS);
+    return worker;
+  }
+
   /** Starts a JVM running {@code mainClass}. */
   static WorkerProcess start(String mainClass, List<String> args, boolean withToken)
+      throws IOException {
+    return start(mainClass, args, withToken, List.of(), Map.of());
+  }
+
+  /**
+   * Starts a JVM running {@code mainClass} with {@code jvmOptions} and {@code environment} added.
+   */
+  static WorkerProcess start(
+      String mainClass,
+      List<String> args,
+      boolean withToken,
+      List<String> jvmOptions,
+      Map<String, String> environment)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("-XX:TieredStopAtLevel=1");
+    command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(mainClass);
@@ -78,6 +108,7 @@ final class WorkerProcess implements AutoCloseable {
     if (withToken) {
       builder.environment().put(Tokens.ENV, TOKEN);
     }
+    builder.environment().putAll(environment);
     return new WorkerProcess(builder.start());
   }
 

@@ -1,0 +1,74 @@
+package io.plumb.coordinator;
+
+import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DriverConfig;
+import io.plumb.driver.MessageListener;
+import io.plumb.driver.SendListener;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A broker stand-in that acknowledges every send at once and delivers it to every subscription
+ * {@value #DELIVERY_MILLIS} ms later: at any instant under load, the last {@value #DELIVERY_MILLIS}
+ * ms of acknowledged messages are in flight, which is what a count from two different reads gets
+ * wrong.
+ */
+public final class LateDeliveryDriver implements BenchmarkDriver {
+  static final long DELIVERY_MILLIS = 300;
+
+  private final List<MessageListener> consumers = new CopyOnWriteArrayList<>();
+  private final ScheduledExecutorService deliveries =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "late-delivery");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  @Override
+  public void initialize(DriverConfig config) throws Exception {
+    config.settings().ignore("name", "driverClass").finish();
+  }
+
+  @Override
+  public CompletableFuture<Void> createTopic(String topic, int partitions) {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
+    return CompletableFuture.completedFuture(
+        new BenchmarkProducer() {
+          @Override
+          public void send(String key, byte[] payload, long token, SendListener listener) {
+            byte[] copy = payload.clone();
+            listener.sendCompleted(token, null);
+            deliveries.schedule(
+                () -> consumers.forEach(consumer -> consumer.received(copy, 0)),
+                DELIVERY_MILLIS,
+                TimeUnit.MILLISECONDS);
+          }
+
+          @Override
+          public void close() {}
+        });
+  }
+
+  @Override
+  public CompletableFuture<BenchmarkConsumer> createConsumer(
+      String topic, String subscription, MessageListener listener) {
+    consumers.add(listener);
+    return CompletableFuture.completedFuture(() -> consumers.remove(listener));
+  }
+
+  @Override
+  public void close() {
+    deliveries.shutdownNow();
+  }
+}
