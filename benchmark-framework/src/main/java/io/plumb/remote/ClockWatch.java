@@ -89,7 +89,7 @@ final class ClockWatch implements AutoCloseable {
     boolean checking = offsetsInUse;
     for (RemoteMember member : members.get()) {
       try {
-        ClockOffset measured = WorkerSession.measureClock(member.worker);
+        ClockOffset measured = WorkerSession.measureClock(member.clockProbe);
         member.clock =
             checking ? member.clock.checkedAgainst(measured) : member.clock.tighter(measured);
       } catch (RuntimeException e) {

@@ -294,6 +294,8 @@ public final class DistributedWorkers implements Worker {
     }
     leases.stop();
     clockWatch.close();
+    // Ends a measurement under way, whose thread clockWatch.close() cannot interrupt in a read.
+    fleet.all().forEach(member -> member.clockProbe.close());
     try {
       fleet.onEach(fleet.live(), w -> run(w::close));
     } finally {
