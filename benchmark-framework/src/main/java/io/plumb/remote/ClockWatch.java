@@ -87,9 +87,10 @@ final class ClockWatch implements AutoCloseable {
   private void measureAll() {
     lastStarted = System.nanoTime();
     boolean checking = offsetsInUse;
+    int rounds = checking ? ClockOffset.CHECK_ROUNDS : ClockOffset.ROUNDS;
     for (RemoteMember member : members.get()) {
       try {
-        ClockOffset measured = WorkerSession.measureClock(member.clockProbe);
+        ClockOffset measured = WorkerSession.measureClock(member.clockProbe, rounds);
         member.clock =
             checking ? member.clock.checkedAgainst(measured) : member.clock.tighter(measured);
       } catch (RuntimeException e) {

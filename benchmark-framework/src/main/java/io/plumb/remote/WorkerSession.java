@@ -39,7 +39,10 @@ final class WorkerSession {
           clockProbes.add(probe);
           try {
             reached.get(i).join();
-            members.add(new RemoteMember(workers.get(i), probe, measureClock(probe)));
+            // A first estimate: the offsets used are measured again, warm, just before use.
+            members.add(
+                new RemoteMember(
+                    workers.get(i), probe, measureClock(probe, ClockOffset.CHECK_ROUNDS)));
           } catch (CompletionException | WorkerException e) {
             Throwable cause = e instanceof CompletionException ? e.getCause() : e;
             if (cause instanceof BadInputException bad) {
@@ -71,8 +74,8 @@ final class WorkerSession {
    * One worker at a time, after a few unmeasured calls: parallel round trips and a cold connection
    * only widen the round trips, and with them the uncertainty.
    */
-  static ClockOffset measureClock(ClockProbe probe) {
+  static ClockOffset measureClock(ClockProbe probe, int rounds) {
     ClockOffset.measure(COORDINATOR_CLOCK::now, probe::clock, 3);
-    return ClockOffset.measure(COORDINATOR_CLOCK::now, probe::clock, ClockOffset.ROUNDS);
+    return ClockOffset.measure(COORDINATOR_CLOCK::now, probe::clock, rounds);
   }
 }
