@@ -19,8 +19,9 @@ import java.util.function.Supplier;
  * ({@link ClockOffset#checkedAgainst}).
  *
  * <p>Nothing here touches the workers' messages: a probe is a call to the worker's {@code /clock},
- * answered on its HTTP threads, and a later measurement changes only the coordinator's record of
- * the uncertainty, never the corrections the workers apply.
+ * answered on its HTTP threads (about 0.15 ms of CPU each on a 2-core virtual machine, so a check
+ * of 100 costs a worker some 15 ms every 5 s or more), and a later measurement changes only the
+ * coordinator's record of the uncertainty, never the corrections the workers apply.
  */
 final class ClockWatch implements AutoCloseable {
   static final long EVERY_SECONDS = 5;
