@@ -8,7 +8,6 @@ import io.plumb.fault.FaultFailures;
 import io.plumb.fault.FaultPlan;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
-import io.plumb.remote.CrossHostLatency;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.repeat.PrimaryMetric;
 import io.plumb.result.ResultJson;
@@ -467,7 +466,11 @@ public final class BenchmarkCommand implements Callable<Integer> {
     Worker worker = remote.connect();
     BenchmarkRun run =
         new BenchmarkRun(
-            workload, driver, worker, options, new ConsoleReporter(out, workload.messageSize()));
+            workload,
+            driver,
+            worker,
+            options,
+            ConsoleReporter.forWorker(out, workload.messageSize(), worker));
     if (worker instanceof DistributedWorkers ensemble) {
       ensemble.onWorkerLost(run::abort);
     }
@@ -481,12 +484,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
     Path target =
         fixedTarget != null ? fixedTarget : paths.pathFor(workload.name(), report.driverName());
     ObjectNode json = ResultJson.render(report);
-    if (worker instanceof DistributedWorkers ensemble) {
-      json.set("workers", ensemble.breakdown());
-      ensemble
-          .endToEndClockUncertaintyNanos()
-          .ifPresent(nanos -> CrossHostLatency.report(report, nanos, json, out));
-    }
+    WorkersJson.add(json, worker, report);
     BacklogJson.add(json, run);
     ResultWriter.write(json, target);
     written.add(target);

@@ -5,10 +5,13 @@ import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.fault.FaultOutcome;
+import io.plumb.remote.CrossHostLatency;
+import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.Counters;
 import io.plumb.result.Percentiles;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
+import io.plumb.worker.Worker;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalTime;
@@ -17,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
 /** Progress lines while a run goes, and a one-screen summary when it ends. */
@@ -24,10 +29,28 @@ final class ConsoleReporter implements RunListener {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
   private final PrintStream out;
   private final int messageSize;
+  private final Supplier<OptionalLong> clockUncertaintyNanos;
 
   ConsoleReporter(PrintStream out, int messageSize) {
+    this(out, messageSize, OptionalLong::empty);
+  }
+
+  /**
+   * @param clockUncertaintyNanos how far end-to-end latency can be off from the clock offsets
+   *     between producing and consuming hosts, read as each figure is printed (a later measurement
+   *     can widen it); empty when no message crosses hosts
+   */
+  ConsoleReporter(PrintStream out, int messageSize, Supplier<OptionalLong> clockUncertaintyNanos) {
     this.out = out;
     this.messageSize = messageSize;
+    this.clockUncertaintyNanos = clockUncertaintyNanos;
+  }
+
+  /** For a run on {@code worker}: with remote workers, every end-to-end figure gets its ±. */
+  static ConsoleReporter forWorker(PrintStream out, int messageSize, Worker worker) {
+    return worker instanceof DistributedWorkers ensemble
+        ? new ConsoleReporter(out, messageSize, ensemble::endToEndClockUncertaintyNanos)
+        : new ConsoleReporter(out, messageSize);
   }
 
   @Override
@@ -59,7 +82,7 @@ final class ConsoleReporter implements RunListener {
             consumeRate * messageSize / (1024 * 1024),
             backlog,
             brief(stats.publishLatency()),
-            brief(stats.endToEndLatency()),
+            brief(stats.endToEndLatency()) + clocks(stats.endToEndLatency()),
             stats.failed() + stats.consumerErrors());
     if (lag > 0 && stats.sent() > 0 && lag > publishRate * 0.01) {
       line += String.format(" | BEHIND schedule by %,d msgs", lag);
@@ -77,6 +100,15 @@ final class ConsoleReporter implements RunListener {
         ms(Percentiles.millis(histogram, 99)),
         ms(Percentiles.millis(histogram, 99.9)),
         ms(Percentiles.maxMillis(histogram)));
+  }
+
+  /** Beside a cross-host end-to-end figure: how far the clock offsets leave it in doubt. */
+  private String clocks(Histogram endToEnd) {
+    OptionalLong uncertainty = clockUncertaintyNanos.get();
+    if (uncertainty.isEmpty() || endToEnd.getTotalCount() == 0) {
+      return "";
+    }
+    return " (clocks " + CrossHostLatency.of(uncertainty.getAsLong(), endToEnd).plusMinus() + ")";
   }
 
   static String ms(double millis) {
@@ -169,7 +201,15 @@ final class ConsoleReporter implements RunListener {
     row("publish (from intended)", report.measured().publishLatency());
     row("service time (from send)", report.measured().serviceTime());
     row("send delay", report.measured().sendDelay());
-    row("end-to-end", report.measured().endToEndLatency());
+    Histogram endToEnd = report.measured().endToEndLatency();
+    OptionalLong uncertainty = clockUncertaintyNanos.get();
+    if (uncertainty.isPresent() && endToEnd.getTotalCount() > 0) {
+      CrossHostLatency crossHost = CrossHostLatency.of(uncertainty.getAsLong(), endToEnd);
+      row("end-to-end " + crossHost.plusMinus(), endToEnd);
+      out.println("Clocks       " + crossHost.line());
+    } else {
+      row("end-to-end", endToEnd);
+    }
     if (report.measuredSeconds() == 0) {
       out.println("Verdict      nothing was measured");
     } else if (report.generatorBoundReasons().isEmpty()

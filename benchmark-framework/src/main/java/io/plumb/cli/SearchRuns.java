@@ -146,13 +146,14 @@ final class SearchRuns {
     out.printf(
         "Measuring    at %,.0f msg/s for %.0f s after %.0f s of warm-up, without changing the rate%n",
         rate, workload.testDuration().toMillis() / 1e3, workload.warmupDuration().toMillis() / 1e3);
-    LastLag lag = new LastLag(new ConsoleReporter(out, workload.messageSize()));
+    Worker worker = workers.get();
+    LastLag lag = new LastLag(ConsoleReporter.forWorker(out, workload.messageSize(), worker));
     long start = System.nanoTime();
     BenchmarkRun run =
         new BenchmarkRun(
             workload.at(rate, workload.warmupDuration(), workload.testDuration()),
             driver,
-            workers.get(),
+            worker,
             options,
             lag);
     aborter.set(run::abort);

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunOptions;
+import io.plumb.remote.CrossHostLatency;
+import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.Percentiles;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
@@ -16,6 +18,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -45,8 +49,13 @@ final class SweepRuns {
     this.aborter = aborter;
   }
 
-  /** One row of the summary. */
-  record Row(double rate, RunReport report, Path file) {}
+  /**
+   * One row of the summary.
+   *
+   * @param clockUncertaintyNanos how far its end-to-end figures can be off from the clock offsets
+   *     between hosts; empty when no message crossed hosts
+   */
+  record Row(double rate, RunReport report, Path file, OptionalLong clockUncertaintyNanos) {}
 
   int run(Workload workload, Path driver, ResultPaths paths, List<Path> written)
       throws IOException {
@@ -55,13 +64,14 @@ final class SweepRuns {
     String driverName = driver.getFileName().toString();
     for (double rate : rates) {
       out.printf("%n=== %s with %s: sweep step %,.0f msg/s%n", workload.file(), driver, rate);
+      Worker worker = workers.get();
       BenchmarkRun run =
           new BenchmarkRun(
               workload.at(rate, workload.warmupDuration(), workload.testDuration()),
               driver,
-              workers.get(),
+              worker,
               options,
-              new ConsoleReporter(out, workload.messageSize()));
+              ConsoleReporter.forWorker(out, workload.messageSize(), worker));
       aborter.set(run::abort);
       RunReport report;
       try {
@@ -71,12 +81,20 @@ final class SweepRuns {
       }
       driverName = report.driverName();
       ObjectNode json = ResultJson.render(report);
+      WorkersJson.add(json, worker, report);
       BacklogJson.add(json, run);
       Path file = paths.pathFor(workload.name() + "-" + label(rate), report.driverName());
       ResultWriter.write(json, file);
       written.add(file);
       out.println("Result       " + file);
-      rows.add(new Row(rate, report, file));
+      rows.add(
+          new Row(
+              rate,
+              report,
+              file,
+              worker instanceof DistributedWorkers ensemble
+                  ? ensemble.endToEndClockUncertaintyNanos()
+                  : OptionalLong.empty()));
       if (!report.complete()) {
         status = 1;
         if (report.incompleteReason() != null
@@ -126,6 +144,8 @@ final class SweepRuns {
       step.put("publishMBPerSec", r.publishRate() * workload.messageSize() / (1024 * 1024));
       step.set("publishLatencyMs", latency(r.measured().publishLatency()));
       step.set("endToEndLatencyMs", latency(r.measured().endToEndLatency()));
+      row.clockUncertaintyNanos()
+          .ifPresent(nanos -> step.put("endToEndClockUncertaintyMs", nanos / 1e6));
       step.put("failed", r.counters().failed());
       step.put("lost", r.counters().lost());
       step.put("duplicated", r.counters().duplicated());
@@ -181,9 +201,28 @@ final class SweepRuns {
           ms(e2e, 50),
           ms(e2e, 99),
           e2e.getTotalCount() == 0 ? "-" : ConsoleReporter.ms(Percentiles.maxMillis(e2e)),
-          verdict);
+          verdict + clocks(row));
     }
     out.println("(latencies in ms, from the intended send time)");
+    for (Row row : rows) {
+      crossHost(row)
+          .flatMap(CrossHostLatency::warning)
+          .ifPresent(
+              warning -> out.printf("Clocks       at %,.0f msg/s: %s%n", row.rate(), warning));
+    }
+  }
+
+  /** After the verdict, for a step across hosts: how well its end-to-end figures are known. */
+  private static String clocks(Row row) {
+    return crossHost(row).map(c -> " (e2e clocks " + c.plusMinus() + ")").orElse("");
+  }
+
+  private static Optional<CrossHostLatency> crossHost(Row row) {
+    Histogram endToEnd = row.report().measured().endToEndLatency();
+    if (row.clockUncertaintyNanos().isEmpty() || endToEnd.getTotalCount() == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(CrossHostLatency.of(row.clockUncertaintyNanos().getAsLong(), endToEnd));
   }
 
   private static String ms(Histogram histogram, double percentile) {

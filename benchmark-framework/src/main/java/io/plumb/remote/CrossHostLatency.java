@@ -2,51 +2,62 @@ package io.plumb.remote;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.result.Percentiles;
-import io.plumb.result.RunReport;
-import java.io.PrintStream;
 import java.util.Locale;
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
 
 /**
  * End-to-end latency across hosts is corrected by clock offsets known only to within their
- * uncertainty: that uncertainty goes beside the figure, in the result and on the console, and where
- * it exceeds a tenth of the median, a plain sentence says the figure is known only to that much.
+ * uncertainty, and can be off by that much in either direction: the uncertainty goes beside every
+ * such figure, in the result, on the console and in the report, and where it exceeds a tenth of the
+ * median, a plain sentence says the figure is known only to that much.
+ *
+ * @param uncertaintyMillis how far the corrected figures can be off from the clock offsets alone
+ * @param p50Millis the end-to-end median those figures have
  */
-public final class CrossHostLatency {
+public record CrossHostLatency(double uncertaintyMillis, double p50Millis) {
 
-  private CrossHostLatency() {}
+  public static CrossHostLatency of(long uncertaintyNanos, Histogram endToEnd) {
+    return new CrossHostLatency(uncertaintyNanos / 1e6, Percentiles.millis(endToEnd, 50));
+  }
 
   /**
-   * Adds the uncertainty (and, where it matters, the warning) to the result's {@code
-   * latency.endToEnd} and prints them.
+   * A tenth of the median: beyond it, even the median's first figure or two is in doubt, so the
+   * figures must not be read as exact.
    */
-  public static void report(
-      RunReport report, long uncertaintyNanos, ObjectNode resultJson, PrintStream out) {
-    double uncertaintyMillis = uncertaintyNanos / 1e6;
-    double p50 = Percentiles.millis(report.measured().endToEndLatency(), 50);
-    ObjectNode endToEnd = (ObjectNode) resultJson.path("latency").path("endToEnd");
+  public boolean uncertain() {
+    return uncertaintyMillis > p50Millis / 10;
+  }
+
+  /** What goes beside a figure: "± 0.123 ms". */
+  public String plusMinus() {
+    return String.format(Locale.ROOT, "± %.3f ms", uncertaintyMillis);
+  }
+
+  /** The plain sentence, where the uncertainty exceeds a tenth of the median. */
+  public Optional<String> warning() {
+    return uncertain()
+        ? Optional.of("end-to-end latency across these hosts is known only to " + plusMinus())
+        : Optional.empty();
+  }
+
+  /** The console's line under the latency table. */
+  public String line() {
     String line =
         String.format(
             Locale.ROOT,
-            "end-to-end latency across hosts: clock offsets known to ± %.3f ms (p50 %.3f ms)",
-            uncertaintyMillis,
-            p50);
-    if (!endToEnd.isMissingNode()) {
-      endToEnd.put("clockUncertaintyMillis", uncertaintyMillis);
-    }
-    if (uncertaintyMillis > p50 / 10) {
-      String warning = warning(uncertaintyMillis);
-      if (!endToEnd.isMissingNode()) {
-        endToEnd.put("clockWarning", warning);
-      }
-      line += "; " + warning;
-    }
-    out.println(line);
+            "end-to-end latency across hosts: clock offsets known to %s (p50 %.3f ms)",
+            plusMinus(),
+            p50Millis);
+    return warning().map(w -> line + "; " + w).orElse(line);
   }
 
-  static String warning(double uncertaintyMillis) {
-    return String.format(
-        Locale.ROOT,
-        "end-to-end latency across these hosts is known only to ± %.3f ms",
-        uncertaintyMillis);
+  /** Adds the uncertainty, and the warning where it applies, to the result's latency.endToEnd. */
+  public void addTo(ObjectNode resultJson) {
+    if (!(resultJson.path("latency").path("endToEnd") instanceof ObjectNode endToEnd)) {
+      return;
+    }
+    endToEnd.put("clockUncertaintyMillis", uncertaintyMillis);
+    warning().ifPresent(w -> endToEnd.put("clockWarning", w));
   }
 }

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -44,6 +45,7 @@ public final class DistributedWorkers implements Worker {
   private final LeaseKeeper leases;
   private final Harvest harvest;
   private final ClockWatch clockWatch;
+  private final AtomicBoolean closed = new AtomicBoolean();
   private boolean topicsPerWorker;
 
   private DistributedWorkers(List<RemoteMember> members, WorkerRoles roles) {
@@ -206,7 +208,9 @@ public final class DistributedWorkers implements Worker {
 
   @Override
   public PeriodStats takePeriod() {
-    return harvest.takePeriod();
+    PeriodStats period = harvest.takePeriod();
+    clockWatch.periodTaken();
+    return period;
   }
 
   @Override
@@ -282,10 +286,16 @@ public final class DistributedWorkers implements Worker {
     live.get(0).worker.closeClients(topicsToDelete);
   }
 
+  /** Once: the run's teardown closes the ensemble, and a caller's own close must not fail. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     leases.stop();
     clockWatch.close();
+    // Ends a measurement under way, whose thread clockWatch.close() cannot interrupt in a read.
+    fleet.all().forEach(member -> member.clockProbe.close());
     try {
       fleet.onEach(fleet.live(), w -> run(w::close));
     } finally {

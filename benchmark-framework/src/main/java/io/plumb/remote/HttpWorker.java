@@ -45,11 +45,13 @@ public final class HttpWorker implements Worker {
 
   private final URI base;
   private final Optional<String> token;
+  private final SSLContext tls;
   private final HttpClient client;
 
   public HttpWorker(URI base, Optional<String> token, SSLContext tls) {
     this.base = base;
     this.token = token;
+    this.tls = tls;
     HttpClient.Builder builder =
         HttpClient.newBuilder()
             .connectTimeout(CONNECT_TIMEOUT)
@@ -68,6 +70,11 @@ public final class HttpWorker implements Worker {
   /** This worker's clock, epoch nanoseconds: one round trip of an offset measurement. */
   public long clock() {
     return call("/clock", Map.of(), RUN_TIMEOUT, WireMessages.Clock.class).nanos();
+  }
+
+  /** A connection of its own for offset measurement, round trips without the HttpClient's. */
+  ClockProbe clockProbe() {
+    return new ClockProbe(base, token, tls, RUN_TIMEOUT);
   }
 
   /** Renews the coordinator's lease, without waiting; the future fails if the worker is gone. */

@@ -5,6 +5,7 @@ import io.plumb.stats.PeriodStats;
 /** One remote worker of an ensemble, with what the coordinator knows about it. */
 final class RemoteMember {
   final HttpWorker worker;
+  final ClockProbe clockProbe;
   volatile ClockOffset clock;
   // Since the measured phase started; only the run's thread touches it.
   PeriodStats.Builder total = new PeriodStats.Builder();
@@ -15,8 +16,9 @@ final class RemoteMember {
   int producers;
   int consumers;
 
-  RemoteMember(HttpWorker worker, ClockOffset clock) {
+  RemoteMember(HttpWorker worker, ClockProbe clockProbe, ClockOffset clock) {
     this.worker = worker;
+    this.clockProbe = clockProbe;
     this.clock = clock;
   }
 

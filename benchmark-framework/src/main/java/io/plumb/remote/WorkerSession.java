@@ -30,26 +30,41 @@ final class WorkerSession {
         reached.add(CompletableFuture.supplyAsync(worker::clock, probes));
       }
       List<RemoteMember> members = new ArrayList<>();
-      List<String> unreachable = new ArrayList<>();
-      for (int i = 0; i < workers.size(); i++) {
-        try {
-          reached.get(i).join();
-          members.add(new RemoteMember(workers.get(i), measureClock(workers.get(i))));
-        } catch (CompletionException | WorkerException e) {
-          Throwable cause = e instanceof CompletionException ? e.getCause() : e;
-          if (cause instanceof BadInputException bad) {
-            throw bad;
+      List<ClockProbe> clockProbes = new ArrayList<>();
+      boolean opened = false;
+      try {
+        List<String> unreachable = new ArrayList<>();
+        for (int i = 0; i < workers.size(); i++) {
+          ClockProbe probe = workers.get(i).clockProbe();
+          clockProbes.add(probe);
+          try {
+            reached.get(i).join();
+            // A first estimate: the offsets used are measured again, warm, just before use.
+            members.add(
+                new RemoteMember(
+                    workers.get(i), probe, measureClock(probe, ClockOffset.CHECK_ROUNDS)));
+          } catch (CompletionException | WorkerException e) {
+            Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+            if (cause instanceof BadInputException bad) {
+              throw bad;
+            }
+            unreachable.add(HttpWorker.describe(cause));
           }
-          unreachable.add(HttpWorker.describe(cause));
+        }
+        if (!unreachable.isEmpty()) {
+          throw new BadInputException(
+              "--workers: "
+                  + String.join("; ", unreachable)
+                  + " (is bin/benchmark-worker running there, and the URL's scheme and port"
+                  + " right?)");
+        }
+        opened = true;
+        return List.copyOf(members);
+      } finally {
+        if (!opened) {
+          clockProbes.forEach(ClockProbe::close);
         }
       }
-      if (!unreachable.isEmpty()) {
-        throw new BadInputException(
-            "--workers: "
-                + String.join("; ", unreachable)
-                + " (is bin/benchmark-worker running there, and the URL's scheme and port right?)");
-      }
-      return List.copyOf(members);
     } finally {
       probes.shutdownNow();
     }
@@ -59,8 +74,8 @@ final class WorkerSession {
    * One worker at a time, after a few unmeasured calls: parallel round trips and a cold connection
    * only widen the round trips, and with them the uncertainty.
    */
-  static ClockOffset measureClock(HttpWorker worker) {
-    ClockOffset.measure(COORDINATOR_CLOCK::now, worker::clock, 3);
-    return ClockOffset.measure(COORDINATOR_CLOCK::now, worker::clock, ClockOffset.ROUNDS);
+  static ClockOffset measureClock(ClockProbe probe, int rounds) {
+    ClockOffset.measure(COORDINATOR_CLOCK::now, probe::clock, 3);
+    return ClockOffset.measure(COORDINATOR_CLOCK::now, probe::clock, rounds);
   }
 }

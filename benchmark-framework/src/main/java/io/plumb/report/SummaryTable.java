@@ -35,7 +35,7 @@ final class SummaryTable {
     section(html, results, "Run", runRows());
     section(html, results, "Throughput", throughputRows());
     section(html, results, "Publish latency (ms, from intended send)", latencyRows("publish"));
-    section(html, results, "End-to-end latency (ms)", latencyRows("endToEnd"));
+    section(html, results, "End-to-end latency (ms)", endToEndRows(results));
     section(html, results, "Messages", messageRows());
     if (results.stream().anyMatch(r -> summary(r).isObject())) {
       section(html, results, "Resources (measured phase)", resourceRows());
@@ -217,6 +217,48 @@ final class SummaryTable {
               }));
     }
     return rows;
+  }
+
+  /**
+   * As {@link #latencyRows}, with each figure of a result across hosts followed by the clock
+   * offsets' uncertainty, and a row saying how well those clocks are known (plainly, where the
+   * uncertainty exceeds a tenth of the median).
+   */
+  private static List<Row> endToEndRows(List<ResultFile> results) {
+    List<Row> rows = new ArrayList<>();
+    for (Row row : latencyRows("endToEnd")) {
+      rows.add(
+          new Row(
+              row.name(),
+              r -> {
+                String figure = row.value().apply(r);
+                JsonNode uncertainty = endToEndClock(r).path("clockUncertaintyMillis");
+                return uncertainty.isNumber() && !figure.equals("—")
+                    ? figure + " ± " + millis(uncertainty.asDouble())
+                    : figure;
+              }));
+    }
+    if (results.stream().anyMatch(r -> endToEndClock(r).has("clockUncertaintyMillis"))) {
+      rows.add(
+          new Row(
+              "clocks across hosts",
+              r -> {
+                JsonNode endToEnd = endToEndClock(r);
+                if (endToEnd.has("clockWarning")) {
+                  return endToEnd.path("clockWarning").asText();
+                }
+                return endToEnd.has("clockUncertaintyMillis")
+                    ? "offsets known to ± "
+                        + millis(endToEnd.path("clockUncertaintyMillis").asDouble())
+                        + " ms"
+                    : "";
+              }));
+    }
+    return rows;
+  }
+
+  private static JsonNode endToEndClock(ResultFile result) {
+    return result.json().path("latency").path("endToEnd");
   }
 
   private static List<Row> messageRows() {

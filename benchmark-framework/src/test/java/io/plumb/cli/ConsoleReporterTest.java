@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -121,5 +122,30 @@ class ConsoleReporterTest {
             "Also         untimed acknowledgements 3 | negative end-to-end (clocks disagree) 2"
                 + " | foreign messages 1"),
         loud);
+  }
+
+  @Test
+  void endToEndAcrossHostsCarriesItsClockUncertaintyAndThePlainWarningWhenDue() throws IOException {
+    RunReport run = loopbackRun();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    // A quarter of a second: far more than a tenth of a loopback's end-to-end median.
+    new ConsoleReporter(
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            64,
+            () -> OptionalLong.of(250_000_000))
+        .finished(run);
+    String summary = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(summary.contains("\n  end-to-end ± 250.000 ms "), summary);
+    assertTrue(
+        summary.contains(
+            "Clocks       end-to-end latency across hosts: clock offsets known to ± 250.000 ms"),
+        summary);
+    assertTrue(
+        summary.contains("; end-to-end latency across these hosts is known only to ± 250.000 ms"),
+        summary);
+
+    String local = summary(run);
+    assertFalse(local.contains("±"), local);
+    assertFalse(local.contains("Clocks"), local);
   }
 }

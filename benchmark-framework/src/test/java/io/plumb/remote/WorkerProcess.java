@@ -70,12 +70,26 @@ final class WorkerProcess implements AutoCloseable {
   static WorkerProcess startWorker(
       List<String> jvmOptions, Map<String, String> environment, String... extraArgs)
       throws Exception {
+    return launchWorker(jvmOptions, environment, extraArgs).awaitListening();
+  }
+
+  /**
+   * Like {@link #startWorker(List, Map, String...)} without waiting for the worker to listen, so
+   * several JVMs can start at once; {@link #awaitListening} then waits.
+   */
+  static WorkerProcess launchWorker(
+      List<String> jvmOptions, Map<String, String> environment, String... extraArgs)
+      throws IOException {
     List<String> args = new ArrayList<>(List.of("--port", "0", "--threads", "1"));
     args.addAll(List.of(extraArgs));
-    WorkerProcess worker = start("io.plumb.cli.WorkerMain", args, true, jvmOptions, environment);
+    return start("io.plumb.cli.WorkerMain", args, true, jvmOptions, environment);
+  }
+
+  /** Waits until the worker listens, and returns it. */
+  WorkerProcess awaitListening() throws Exception {
     // Longer than startWorker's: these JVMs start beside a busy build, under a preloaded library.
-    worker.port.get(120, TimeUnit.SECONDS);
-    return worker;
+    port.get(120, TimeUnit.SECONDS);
+    return this;
   }
 
   /** Starts a JVM running {@code mainClass}. */

@@ -263,6 +263,10 @@ class WorkerServerTest {
               uri, Optional.of(TOKEN), TlsContexts.client(keystore, password, "--tls-truststore"));
       long before = new WorkerClock().now();
       assertTrue(trusting.clock() >= before - 1_000_000_000L, "a clock reading over TLS");
+      // The clock watch's own connection checks the certificate as the HttpClient does.
+      try (ClockProbe probe = trusting.clockProbe()) {
+        assertTrue(probe.clock() >= before - 1_000_000_000L, "a clock probe over TLS");
+      }
 
       // A coordinator that does not trust the certificate gets nowhere, and is told which worker.
       HttpWorker untrusting = new HttpWorker(uri, Optional.of(TOKEN), null);
@@ -271,6 +275,13 @@ class WorkerServerTest {
                   io.plumb.worker.WorkerException.class, untrusting::clock)
               .getMessage();
       assertTrue(error.contains(uri.toString()), error);
+      try (ClockProbe probe = untrusting.clockProbe()) {
+        String refused =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                    io.plumb.worker.WorkerException.class, probe::clock)
+                .getMessage();
+        assertTrue(refused.contains(uri.toString()), refused);
+      }
     }
     assertTrue(!log.toString(StandardCharsets.UTF_8).contains(TOKEN), "the token is never logged");
   }
