@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import jdk.jfr.consumer.RecordedEvent;
@@ -37,24 +38,41 @@ final class JfrPauses implements PauseSource {
     this.longest = longest;
   }
 
-  static JfrPauses start(LongestPause longest) {
+  /** The recording with its one event, not started: most of JFR's start cost is here. */
+  static JfrPauses open(LongestPause longest) {
     RecordingStream stream = new RecordingStream();
     try {
       stream.enable(EVENT).withoutStackTrace().withThreshold(Duration.ZERO);
       // Nothing is kept for longer than the stream needs to hand it over.
       stream.setMaxAge(Duration.ofSeconds(10));
       JfrPauses pauses = new JfrPauses(stream, longest);
-      stream.onEvent(EVENT, pauses::record);
-      stream.startAsync();
+      stream.onEvent(EVENT, pauses::count);
       return pauses;
     } catch (RuntimeException | Error e) {
-      // Out of heap included: a half-started recording would go on writing its repository.
+      // Out of heap included: a half-opened recording would hold its repository.
       stream.close();
       throw e;
     }
   }
 
-  private void record(RecordedEvent event) {
+  /**
+   * Records on the calling thread until {@link #close}. Not on a thread of JFR's own ({@code
+   * startAsync}): that one is no daemon, and kept alive every JVM whose main returned without
+   * calling exit, a worker's test JVM among them. {@code recording} runs at the first flush, once
+   * events flow.
+   */
+  void record(Runnable recording) {
+    AtomicBoolean flushed = new AtomicBoolean();
+    stream.onFlush(
+        () -> {
+          if (flushed.compareAndSet(false, true)) {
+            recording.run();
+          }
+        });
+    stream.start();
+  }
+
+  private void count(RecordedEvent event) {
     long duration = event.getDuration().toNanos();
     count.incrementAndGet();
     nanos.addAndGet(duration);

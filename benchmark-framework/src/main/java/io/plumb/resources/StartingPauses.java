@@ -5,66 +5,103 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * A {@link PauseSource} that starts JFR on a thread of its own (it can take seconds on a busy host,
- * which no caller should wait for): until JFR is recording it reports no pauses and says so; if JFR
- * cannot start, the collectors' MXBeans take over, counted from that moment. Once {@link #stop
- * stopped} it counts nothing more and says why.
+ * A {@link PauseSource} that starts JFR on a daemon thread of its own (it can take seconds on a
+ * busy host, which no caller should wait for), which then hands JFR's events over: until the first
+ * events flow it reports no pauses and says so; if JFR cannot start, the collectors' MXBeans take
+ * over, counted from that moment. Once {@link #stop stopped} it counts nothing more and says why.
  */
 final class StartingPauses implements PauseSource {
   private static final PauseTotals NONE = new PauseTotals(0, 0, 0, Map.of());
   private static final String OUT_OF_HEAP = "neither JFR nor the MXBeans could start: out of heap";
+  private static final String RECORDING_ENDED = "JFR's recording ended early; pauses since unseen";
 
   private final LongestPause longest;
-  private final Function<LongestPause, PauseSource> jfr;
+  private final Function<LongestPause, JfrPauses> jfr;
+  private JfrPauses opened; // guarded by this: stop closes it even before its first flush
   private volatile PauseSource started;
   private volatile String stopped;
   private volatile PauseTotals last = NONE;
 
-  private StartingPauses(LongestPause longest, Function<LongestPause, PauseSource> jfr) {
+  private StartingPauses(LongestPause longest, Function<LongestPause, JfrPauses> jfr) {
     this.longest = longest;
     this.jfr = jfr;
   }
 
-  /** A source whose JFR starts now, on a thread of its own. */
+  /**
+   * A source whose JFR starts now, on a daemon thread of its own that then hands JFR's events over
+   * for the JVM's life.
+   */
   static StartingPauses start(LongestPause longest) {
-    return start(longest, JfrPauses::start);
+    return start(longest, JfrPauses::open);
   }
 
-  /** The same with {@code jfr} starting JFR's source: the fallback's tests make it fail. */
-  static StartingPauses start(LongestPause longest, Function<LongestPause, PauseSource> jfr) {
+  /** The same with {@code jfr} opening JFR's recording: the fallback's tests make it fail. */
+  static StartingPauses start(LongestPause longest, Function<LongestPause, JfrPauses> jfr) {
     StartingPauses pauses = new StartingPauses(longest, jfr);
-    Thread starter = new Thread(pauses::start, "plumb-jfr-start");
-    starter.setDaemon(true);
-    starter.start();
+    Thread recorder = new Thread(pauses::run, "plumb-jfr");
+    recorder.setDaemon(true);
+    recorder.start();
     return pauses;
   }
 
   /** A source that never starts, for a JVM told to stop before anything read its pauses. */
   static StartingPauses stopped(String reason) {
-    StartingPauses pauses = new StartingPauses(new LongestPause(), JfrPauses::start);
+    StartingPauses pauses = new StartingPauses(new LongestPause(), JfrPauses::open);
     pauses.stop(reason);
     return pauses;
   }
 
-  private void start() {
-    PauseSource source;
+  private void run() {
+    JfrPauses recording;
     try {
-      source = jfr.apply(longest);
+      recording = jfr.apply(longest);
     } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
-      // JFR's start takes some 17 MB of heap, which a set-up filling a small heap may not leave;
-      // then even the fallback may find none, and this thread ends quietly, its reason a constant.
-      try {
-        source = new MxBeanPauses("JFR could not start (" + e + ")", longest);
-      } catch (OutOfMemoryError again) {
-        stop(OUT_OF_HEAP);
-        return;
-      }
+      // JFR's start takes some 17 MB of heap, which a set-up filling a small heap may not leave.
+      fallBack(e);
+      return;
     }
     synchronized (this) {
       if (stopped != null) {
-        source.close();
+        recording.close();
+        return;
+      }
+      opened = recording;
+    }
+    try {
+      recording.record(() -> recording(recording));
+    } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+      if (started == null) {
+        synchronized (this) {
+          opened = null;
+        }
+        recording.close();
+        fallBack(e);
       } else {
-        started = source;
+        stop(RECORDING_ENDED);
+      }
+    }
+  }
+
+  private synchronized void recording(JfrPauses recording) {
+    if (stopped == null) {
+      started = recording;
+    }
+  }
+
+  /** The MXBeans, or where even they find no heap, nothing, its reason a constant. */
+  private void fallBack(Throwable whyNotJfr) {
+    PauseSource mxBeans;
+    try {
+      mxBeans = new MxBeanPauses("JFR could not start (" + whyNotJfr + ")", longest);
+    } catch (OutOfMemoryError again) {
+      stop(OUT_OF_HEAP);
+      return;
+    }
+    synchronized (this) {
+      if (stopped != null) {
+        mxBeans.close();
+      } else {
+        started = mxBeans;
       }
     }
   }
@@ -105,10 +142,14 @@ final class StartingPauses implements PauseSource {
       return;
     }
     stopped = reason;
-    if (started != null) {
-      started.close();
-      started = null;
+    if (started != null && started != opened) {
+      started.close(); // the MXBeans' listener
     }
+    if (opened != null) {
+      opened.close(); // JFR's recording, whose thread then ends
+    }
+    started = null;
+    opened = null;
   }
 
   @Override

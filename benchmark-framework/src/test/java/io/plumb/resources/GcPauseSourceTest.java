@@ -1,5 +1,6 @@
 package io.plumb.resources;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,6 +96,20 @@ class GcPauseSourceTest {
         whole.toString());
     assertTrue(whole.gcMillis() > 0, whole.toString());
     assertTrue(whole.gcLongestPauseMillis() > 0, whole.toString());
+  }
+
+  @Test
+  void theRecordingKeepsNoJvmAlive() throws Exception {
+    awaitRecording();
+    // A JVM ends once its last thread that is no daemon does: were the recording's one of them,
+    // a JVM whose main returns without calling exit would wait for it for ever.
+    List<String> keepingAlive =
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(thread -> thread.getName().contains("JFR") || thread.getName().contains("jfr"))
+            .filter(thread -> !thread.isDaemon())
+            .map(Thread::getName)
+            .toList();
+    assertEquals(List.of(), keepingAlive);
   }
 
   /**
