@@ -24,6 +24,9 @@ import java.util.OptionalLong;
  * the phase boundaries through {@link RunListener#phaseStarted} rather than living in here.
  */
 public final class BenchmarkRun {
+  /** The longest a run's load waits for this JVM's GC pause recording to start. */
+  private static final Duration JFR_START_WAIT = Duration.ofSeconds(10);
+
   /** How long after the start call the first message is due, so every producer starts on time. */
   private static final Duration FIRST_MESSAGE_DELAY = Duration.ofMillis(20);
 
@@ -93,6 +96,8 @@ public final class BenchmarkRun {
         BacklogPhase.checkConsumersPause(run);
       }
       faults.ifPresent(FaultSteps::beforeLoad);
+      // JFR's start (the GC pause source, once per JVM) takes seconds of CPU: over before the load.
+      JvmPauses.awaitStarted(JFR_START_WAIT);
       startLoad();
       loadStarted = true;
       PeriodLoop periods = new PeriodLoop(run);

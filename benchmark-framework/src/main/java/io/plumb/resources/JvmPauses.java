@@ -24,6 +24,21 @@ public final class JvmPauses {
   }
 
   /**
+   * Waits, up to {@code timeout}, until the recording has started (or its fallback has), so that
+   * JFR's start, seconds of CPU on a small host, is over before a run's load begins; returns at
+   * once where nothing started it.
+   */
+  public static void awaitStarted(java.time.Duration timeout) {
+    StartingPauses starting;
+    synchronized (JvmPauses.class) {
+      starting = source;
+    }
+    if (starting != null) {
+      starting.awaitSettled(timeout);
+    }
+  }
+
+  /**
    * Stops recording for the rest of this JVM's life and releases what the recording holds, saying
    * {@code reason} wherever pauses are reported: for a JVM out of heap, whose every byte goes to
    * writing what it measured, where JFR's thread would go on parsing its buffers every second.

@@ -1,6 +1,9 @@
 package io.plumb.resources;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -21,6 +24,7 @@ final class StartingPauses implements PauseSource {
   private volatile PauseSource started;
   private volatile String stopped;
   private volatile PauseTotals last = NONE;
+  private final CountDownLatch settled = new CountDownLatch(1);
 
   private StartingPauses(LongestPause longest, Function<LongestPause, JfrPauses> jfr) {
     this.longest = longest;
@@ -51,7 +55,28 @@ final class StartingPauses implements PauseSource {
     return pauses;
   }
 
+  /**
+   * Waits up to {@code timeout} until JFR's first events flow, or its fallback took over, or it was
+   * stopped: a run calls it before its load starts, so JFR's start (seconds of CPU on a small host)
+   * overlaps the set-up, not the load.
+   */
+  void awaitSettled(Duration timeout) {
+    try {
+      settled.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void run() {
+    try {
+      record();
+    } finally {
+      settled.countDown(); // a recording that ended, or never began, is waited for no more
+    }
+  }
+
+  private void record() {
     JfrPauses recording;
     try {
       recording = jfr.apply(longest);
@@ -86,6 +111,7 @@ final class StartingPauses implements PauseSource {
     if (stopped == null) {
       started = recording;
     }
+    settled.countDown();
   }
 
   /** The MXBeans, or where even they find no heap, nothing, its reason a constant. */
@@ -138,6 +164,7 @@ final class StartingPauses implements PauseSource {
    * reason}.
    */
   synchronized void stop(String reason) {
+    settled.countDown(); // nothing to wait for once stopped
     if (stopped != null) {
       return;
     }
