@@ -18,11 +18,12 @@ import jdk.jfr.consumer.RecordingStream;
  * ZGC's concurrent cycles).
  *
  * <p>Only this one event is enabled, with no threshold and no stack trace. The collectors write it
- * from native code, so nothing runs on the threads that send and receive messages. JFR's own
- * threads parse its buffers once a second (JDK 17's flush): about 10 ms of CPU and 40 KB of heap in
- * 10 s of a JVM collecting steadily, as measured on JDK 17; a pause in the last second before a
- * read is counted at the next one. Starting costs more (some 17 MB of short-lived heap and up to
- * seconds of CPU), which is why a JVM starts it once ({@link JvmPauses}).
+ * from native code, so nothing runs on the threads that send and receive messages. JFR's threads
+ * and the one handing its events over ({@link #record}) parse its buffers once a second (JDK 17's
+ * flush): about 10 ms of CPU and 40 KB of heap in 10 s of a JVM collecting steadily, as measured on
+ * JDK 17; a pause in the last second before a read is counted at the next one. Starting costs more
+ * (some 17 MB of short-lived heap and up to seconds of CPU), which is why a JVM starts it once
+ * ({@link JvmPauses}).
  */
 final class JfrPauses implements PauseSource {
   static final String EVENT = "jdk.GCPhasePause";
