@@ -59,7 +59,7 @@ final class FaultLines {
     line.append(" | recovered ")
         .append(
             fault.recoverySeconds() == null
-                ? "no (not back within 10% before the next fault or the end)"
+                ? "no (not back to the baseline before the next fault or the end)"
                 : String.format("after %.1f s", fault.recoverySeconds()));
     if (fault.recoveryBaselineRate() != null) {
       line.append(

@@ -19,7 +19,7 @@ import java.util.List;
  * @param availableAgain false when the worst partition had not acknowledged again by the end
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window
- * @param recoverySeconds from the fault until consumer throughput was back within 10% of the
+ * @param recoverySeconds from the fault until consumer throughput was back to at least 90% of the
  *     baseline and end-to-end p99 within 10% (or 1 ms) of the baseline, for two periods in a row;
  *     null when they were not back before the next fault or the end
  * @param publishFailures sends that failed, of messages due in this fault's window
