@@ -291,9 +291,22 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                 listener);
         Runnable unwatch = endpoint.onPrimaryChange(consumer::primaryChanged);
         return CompletableFuture.completedFuture(
-            () -> {
-              unwatch.run();
-              consumer.close();
+            new BenchmarkConsumer() {
+              @Override
+              public void pause() {
+                consumer.pause();
+              }
+
+              @Override
+              public void resume() {
+                consumer.resume();
+              }
+
+              @Override
+              public void close() throws Exception {
+                unwatch.run();
+                consumer.close();
+              }
             });
       }
       return CompletableFuture.completedFuture(
