@@ -5,11 +5,17 @@
 # own data directory and log, so that a fault can kill or freeze one node alone. Every start
 # formats fresh, empty storage.
 #
-#   deploy/local/kafka.sh start [--nodes N]  one node (default), or N nodes (3 for replication)
-#   deploy/local/kafka.sh stop               stops every node
+#   deploy/local/kafka.sh start [--nodes N] [--power-loss-layer]
+#                                            one node (default), or N nodes (3 for replication);
+#                                            with --power-loss-layer each node's data directory is
+#                                            a power-loss layer (below)
+#   deploy/local/kafka.sh stop               stops every node (and unmounts the layers)
 #   deploy/local/kafka.sh status             lists every node; exit 0 all run, 3 none, 1 some
 #   deploy/local/kafka.sh stop-node N        stops node N alone (the others keep running)
-#   deploy/local/kafka.sh start-node N       restarts stopped node N with its existing data
+#   deploy/local/kafka.sh start-node N       restarts stopped node N with its existing data; while
+#                                            fewer than a majority of the nodes run it returns once
+#                                            the node listens, and the start-node that brings the
+#                                            majority waits until every such node has started
 #   deploy/local/kafka.sh classpath          prints the broker + tools classpath (e.g. for
 #                                            org.apache.kafka.tools.ProducerPerformance)
 #
@@ -22,7 +28,14 @@
 # while stopped), HOST, PORTS (client,controller: every port the node's JVM listens on), CGROUP
 # (the cgroup the node's JVM runs in, empty where the machine has none to give), CLIENT_PORT,
 # CONTROLLER_PORT, DATA_DIR, LOG (the broker's log), CONSOLE (its stdout/stderr), CONFIG (its
-# server.properties).
+# server.properties); with the layer also POWER_LOSS_TOOL, POWER_LOSS_CONTROL, POWER_LOSS_BACKING.
+#
+# --power-loss-layer mounts deploy/power-loss's layer over each node's data directory (its log
+# and, with it, the KRaft metadata log: metadata.log.dir defaults to log.dirs), backed by
+# <state>/nodes/<n>/durable, so that a fault plan's power-loss can drop what a node wrote and did
+# not fsync. Everything the start wrote (the formatted storage, the first metadata) is made durable
+# once the cluster is up, as on a machine that has run a while; from then on only fsync makes data
+# durable. Where FUSE is not available the start says so in one line and starts nothing.
 #
 # Each node's JVM runs in a cgroup of its own (deploy/local/node-cgroup.sh, plumb-kafka-<n>), so
 # that a fault can cut that one node's traffic while it keeps running.
@@ -45,6 +58,9 @@
 #   PLUMB_KAFKA_START_TIMEOUT    seconds a start may take (default 180: three JVMs starting at
 #                                once on 2 busy cores are slow)
 set -euo pipefail
+
+# shellcheck source=../power-loss/layer.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../power-loss" && pwd)/layer.sh"
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LOCAL_DIR="$REPO/deploy/local"
@@ -101,6 +117,11 @@ cluster_size() {
   echo "$NODES"
 }
 
+# True when the last start mounted a power-loss layer under every node's data directory.
+layer_on() {
+  [[ -f "$CLUSTER_FILE" ]] && grep -qx 'POWER_LOSS_LAYER=1' "$CLUSTER_FILE"
+}
+
 # Reads one KEY of node $1's node.env.
 node_value() {
   local file
@@ -128,6 +149,8 @@ LOG=$(node_log "$node")
 CONSOLE=$(node_console "$node")
 CONFIG=$(node_config "$node")
 EOF
+  # The layer's lines, as recorded when it was mounted (see mount_layers).
+  if layer_on; then cat "$(node_dir "$node")/power-loss.env" >>"$file.tmp"; fi
   mv "$file.tmp" "$file"
   if ((node == 1)); then
     if [[ -n "$pid" ]]; then echo "$pid" >"$LEGACY_PID_FILE"; else rm -f "$LEGACY_PID_FILE"; fi
@@ -297,6 +320,69 @@ format_nodes() {
   echo "CLUSTER_ID=$cluster_id" >>"$CLUSTER_FILE"
 }
 
+# --- The power-loss layer (--power-loss-layer) ---------------------------------------------
+
+# Fails with the layer's own one line when FUSE cannot mount here (or the layer cannot be built).
+require_fuse() {
+  local why
+  why="$(power_loss_check 2>&1)" ||
+    die "--power-loss-layer: ${why##*$'\n'}"
+}
+
+# Mounts a layer over the data directory of nodes 1..$1 (each empty: start has just wiped them)
+# and records each layer's node.env lines.
+mount_layers() {
+  local nodes="$1" node dir
+  for ((node = 1; node <= nodes; node++)); do
+    dir="$(node_dir "$node")"
+    power_loss_mount "$dir" "$(node_data_dir "$node" "$nodes")" ||
+      die "node $node: mounting the power-loss layer failed (log: $dir/power-loss.log)"
+    power_loss_env "$dir" >"$dir/power-loss.env"
+  done
+}
+
+# Makes everything every node's layer holds durable: what the start wrote is on disk, as it would
+# be on a machine that has run for a while.
+sync_layers() {
+  local nodes="$1" node tool
+  tool="$(power_loss_tool)"
+  for ((node = 1; node <= nodes; node++)); do
+    "$tool" sync --control "$(power_loss_socket "$(node_dir "$node")")" >/dev/null ||
+      die "node $node: syncing the power-loss layer failed (log: $(node_dir "$node")/power-loss.log)"
+  done
+}
+
+# Unmounts every layer still mounted under the state directory, or over a data directory, with
+# everything made durable first (a clean unmount syncs). Called once no broker runs: by stop, and by
+# start before it wipes the state of a cluster whose stop never ran.
+unmount_layers() {
+  local dir data node nodes
+  nodes="$(cluster_size)"
+  for dir in "$NODES_DIR"/*/; do
+    [[ -d "$dir" ]] || continue
+    node="$(basename "$dir")"
+    [[ "$node" =~ ^[0-9]+$ ]] || continue
+    data="$(node_value "$node" DATA_DIR)"
+    [[ -n "$data" ]] || data="$(node_data_dir "$node" "$((nodes > 0 ? nodes : 1))")"
+    if [[ -S "$(power_loss_socket "${dir%/}")" ]] || mountpoint -q "$data" 2>/dev/null; then
+      power_loss_unmount "${dir%/}" "$data" ||
+        die "node $node: unmounting the power-loss layer at $data failed (log: ${dir}power-loss.log)"
+      echo "Kafka node $node: power-loss layer unmounted, its data durable in ${dir}durable"
+    fi
+  done
+}
+
+# "layer mounted, 1234 bytes unsynced", or why not, for status.
+layer_state() {
+  local answer
+  # The tool node.env names: status must not wait for build.sh's check of the sources.
+  if answer="$("$(node_value "$1" POWER_LOSS_TOOL)" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
+    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
+  else
+    echo "power-loss layer not answering"
+  fi
+}
+
 # --- Starting and stopping nodes -----------------------------------------------------------
 
 # Launches node $1 (of $2) in the background and records its PID; its console output is appended.
@@ -316,6 +402,26 @@ launch_node() {
   for ((i = 0; i < 100; i++)); do
     running_pid "$node" >/dev/null || ! kill -0 "$pid" 2>/dev/null && break
     sleep 0.05
+  done
+}
+
+# Where start-node leaves the log offset of a node launched without a quorum, which the start-node
+# that brings the quorum waits on.
+pending_file() { echo "$(node_dir "$1")/start-pending"; }
+
+# Waits until node $1 listens on its controller port (a node waiting for a quorum does that much);
+# on its death or the deadline, stops it and fails with one line.
+await_listening() {
+  local node="$1" deadline=$((SECONDS + START_TIMEOUT_S))
+  until port_open "$(controller_port "$node")"; do
+    if ! running_pid "$node" >/dev/null; then
+      die "node $node exited during startup (log: $(failure_log "$node"))"
+    fi
+    if ((SECONDS >= deadline)); then
+      stop_nodes "$node" >/dev/null 2>&1 || true
+      die "node $node did not listen on $HOST:$(controller_port "$node") within ${START_TIMEOUT_S}s (log: $(failure_log "$node"))"
+    fi
+    sleep 0.2
   done
 }
 
@@ -355,11 +461,13 @@ await_started() {
   done
 }
 
-# Stops the nodes named in $@ (as node:offset) after a failed start: no half-started cluster.
+# Stops the nodes named in $@ (as node:offset) after a failed start: no half-started cluster. A
+# failed start of the whole cluster also unmounts the layers it mounted.
 abort_start() {
   local entry nodes=()
   for entry in "$@"; do nodes+=("${entry%%:*}"); done
   stop_nodes "${nodes[@]}" >/dev/null 2>&1 || true
+  [[ -z "${STARTING_LAYERS:-}" ]] || unmount_layers >/dev/null 2>&1 || true
 }
 
 # The brokers the cluster reports to a client of node 1, by asking it as the driver does.
@@ -377,7 +485,7 @@ await_brokers() {
     seen="$(registered_brokers)"
     ((seen == nodes)) && return 0
     if ((SECONDS >= deadline)); then
-      stop_nodes $(seq 1 "$nodes") >/dev/null 2>&1 || true
+      abort_start $(seq 1 "$nodes")
       die "the cluster reports $seen of $nodes brokers after ${START_TIMEOUT_S}s (logs: $NODES_DIR/*/server.log)"
     fi
     sleep 1
@@ -413,6 +521,7 @@ stop_nodes() {
   local nodes
   nodes="$(cluster_size)"
   for node in "$@"; do
+    rm -f "$(pending_file "$node")"
     [[ -f "$(node_env "$node")" ]] && write_node_env "$node" "$nodes" ""
     [[ -n "${stopping[$node]:-}" ]] && echo "Kafka node $node stopped (PID ${stopping[$node]})"
   done
@@ -431,7 +540,7 @@ running_count() {
 }
 
 start() {
-  local nodes="$1"
+  local nodes="$1" layer="$2"
   [[ "$nodes" =~ ^[0-9]+$ ]] && ((nodes >= 1 && nodes <= MAX_NODES)) ||
     die "--nodes expects a count from 1 to $MAX_NODES, got '$nodes'"
   local size running
@@ -439,22 +548,37 @@ start() {
   running="$(running_count "$size")"
   if ((running > 0)); then
     if ((size == nodes && running == nodes)); then
+      local had=0
+      layer_on && had=1
+      ((had == layer)) ||
+        die "Kafka already runs $nodes node(s) $( ((had)) && echo with || echo without) the power-loss layer: stop it first (deploy/local/kafka.sh stop)"
       echo "Kafka already running: $nodes node(s), node 1 on $HOST:$PORT"
       return 0
     fi
     die "Kafka already runs $running of $size node(s): stop it first (deploy/local/kafka.sh stop)"
   fi
   command -v java >/dev/null || die "java not found: install Java 17 (apt-get install -y openjdk-17-jre-headless)"
+  ((layer)) && require_fuse
   check_ports "$nodes"
   resolve_classpath
 
   local began=$SECONDS node
+  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
+  unmount_layers >/dev/null
   rm -rf "$DATA_ROOT" "$NODES_DIR" "$CLUSTER_FILE" "$LEGACY_PID_FILE"
   for ((node = 1; node <= nodes; node++)); do
-    mkdir -p "$(node_dir "$node")" "$(node_data_dir "$node" "$nodes")"
+    mkdir -p "$(node_dir "$node")"
+  done
+  if ((layer)); then
+    STARTING_LAYERS="$nodes"
+    mount_layers "$nodes"
+  fi
+  for ((node = 1; node <= nodes; node++)); do
+    mkdir -p "$(node_data_dir "$node" "$nodes")"
     write_node_config "$node" "$nodes"
   done
   format_nodes "$nodes"
+  ((layer)) && echo "POWER_LOSS_LAYER=1" >>"$CLUSTER_FILE"
 
   # All nodes at once: a KRaft node waits for a quorum of controllers, so one alone never starts.
   local waiting=()
@@ -464,8 +588,13 @@ start() {
   done
   await_started "${waiting[@]}"
   ((nodes == 1)) || await_brokers "$nodes"
+  if ((layer)); then
+    sync_layers "$nodes"
+    STARTING_LAYERS=""
+  fi
 
   echo "Kafka started in $((SECONDS - began)) s: $nodes node(s), state $STATE"
+  ((layer)) && echo "Power-loss layer under every node's data directory (fault action power-loss)"
   for ((node = 1; node <= nodes; node++)); do
     describe_node "$node"
   done
@@ -478,19 +607,24 @@ stop() {
   if (($(running_count "$size") == 0)); then
     rm -f "$LEGACY_PID_FILE"
     echo "Kafka is not running"
+    unmount_layers
     return 0
   fi
   stop_nodes "${nodes[@]}"
   rm -f "$LEGACY_PID_FILE"
+  # Once no broker has a file open on it: a clean unmount syncs everything first.
+  unmount_layers
 }
 
 # One line about node $1: running or not, PID, ports, data directory and log.
 describe_node() {
   local node="$1" pid state
   if pid="$(running_pid "$node")"; then state="running (PID $pid)"; else state="stopped"; fi
+  local layer=""
+  layer_on && layer=", $(layer_state "$node")"
   echo "  node $node: $state, client $HOST:$(node_value "$node" CLIENT_PORT)," \
     "controller $(node_value "$node" CONTROLLER_PORT), data $(node_value "$node" DATA_DIR)," \
-    "log $(node_value "$node" LOG)"
+    "log $(node_value "$node" LOG)$layer"
 }
 
 status() {
@@ -542,24 +676,64 @@ start_node() {
     port_open "$p" && die "node $node: port $HOST:$p is already in use by another process"
   done
   resolve_classpath
-  local began=$SECONDS offset=0
+  if layer_on; then
+    # After a power loss the layer is still mounted with what survived; one that died (or a
+    # rebooted host) is mounted again over the node's durable data.
+    power_loss_ensure "$(node_dir "$node")" "$(node_value "$node" DATA_DIR)" ||
+      die "node $node: the power-loss layer is not mounted and mounting it failed (log: $(node_dir "$node")/power-loss.log)"
+  fi
+  local began=$SECONDS offset=0 size
+  size="$(cluster_size)"
   [[ -f "$(node_log "$node")" ]] && offset="$(stat -c %s "$(node_log "$node")")"
-  launch_node "$node" "$(cluster_size)"
-  await_started "$node:$offset"
+  launch_node "$node" "$size"
+  # A KRaft node finishes starting only once a majority of the controllers run (every node is
+  # one): when a whole cluster comes back one start-node at a time, the first nodes cannot.
+  local majority=$((size / 2 + 1)) running
+  running="$(running_count "$size")"
+  if ((running < majority)); then
+    await_listening "$node"
+    echo "$offset" >"$(pending_file "$node")"
+    echo "Kafka node $node launched in $((SECONDS - began)) s; $running of $size node(s) run, so it" \
+      "waits for a quorum of $majority: the start-node that brings the majority waits for it"
+    return 0
+  fi
+  local waiting=("$node:$offset") other
+  for ((other = 1; other <= size; other++)); do
+    if ((other != node)) && [[ -f "$(pending_file "$other")" ]]; then
+      waiting+=("$other:$(cat "$(pending_file "$other")")")
+    fi
+  done
+  await_started "${waiting[@]}"
+  rm -f "$NODES_DIR"/*/start-pending
   echo "Kafka node $node started in $((SECONDS - began)) s"
   describe_node "$node"
+  for other in "${waiting[@]:1}"; do
+    echo "Kafka node ${other%%:*}, waiting for a quorum, started too"
+    describe_node "${other%%:*}"
+  done
 }
 
-# start's options: [--nodes N], default 1.
+# start's options: [--nodes N] [--power-loss-layer], default one node without the layer.
 start_command() {
-  local nodes=1
-  case "${1:-}" in
-    "") ;;
-    --nodes) nodes="${2:-}" ;;
-    --nodes=*) nodes="${1#--nodes=}" ;;
-    *) die "unknown option '$1' (start [--nodes N])" ;;
-  esac
-  start "$nodes"
+  local nodes=1 layer=0
+  while (($# > 0)); do
+    case "$1" in
+      --nodes)
+        nodes="${2:-}"
+        shift $(($# > 1 ? 2 : 1))
+        ;;
+      --nodes=*)
+        nodes="${1#--nodes=}"
+        shift
+        ;;
+      --power-loss-layer)
+        layer=1
+        shift
+        ;;
+      *) die "unknown option '$1' (start [--nodes N] [--power-loss-layer])" ;;
+    esac
+  done
+  start "$nodes" "$layer"
 }
 
 case "${1:-}" in
@@ -574,7 +748,7 @@ case "${1:-}" in
     echo
     ;;
   *)
-    echo "usage: $0 start [--nodes N]|stop|status|start-node N|stop-node N|classpath" >&2
+    echo "usage: $0 start [--nodes N] [--power-loss-layer]|stop|status|start-node N|stop-node N|classpath" >&2
     exit 2
     ;;
 esac

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs Redis (Debian's redis-server) on 127.0.0.1 for quick starts and the driver-redis tests.
 #
-#   redis.sh start [--nodes N]   one server (the default), or N nodes: a primary and N-1 replicas,
-#                                each node with its own Sentinel (master name "plumb")
-#   redis.sh stop                stops every node this script started
+#   redis.sh start [--nodes N] [--power-loss-layer]
+#                                one server (the default), or N nodes: a primary and N-1 replicas,
+#                                each node with its own Sentinel (master name "plumb"); with
+#                                --power-loss-layer each server's data directory is a power-loss
+#                                layer (below)
+#   redis.sh stop                stops every node this script started (and unmounts the layers)
 #   redis.sh status              one line per server and per Sentinel: role, PID, port, data
 #                                directory (exit 0 when all run, 3 when none, 1 when some)
 #   redis.sh start-node N        starts what is stopped of node N of the running cluster again
-#                                (its server and/or its Sentinel)
+#                                (its server and/or its Sentinel; see start_node for the role)
 #   redis.sh stop-node N         stops node N, its Sentinel first (SIGTERM; a fault injector may
 #                                SIGKILL the server instead)
 #   redis.sh primary             prints the node number of the current primary
@@ -31,7 +34,17 @@
 # PID is the server's (what kill and freeze aim at); the Sentinel keeps running beside it. Servers
 # start with no snapshots and no AOF; durability variants are applied by the driver with CONFIG
 # SET (see driver-redis/README.md).
+#
+# --power-loss-layer mounts deploy/power-loss's layer over each server's data directory (its `dir`:
+# the AOF directory and any RDB file), backed by nodes/<k>/durable, and adds POWER_LOSS_TOOL,
+# POWER_LOSS_CONTROL and POWER_LOSS_BACKING to node.env, so that a fault plan's power-loss can drop
+# what a server wrote and did not fsync. The Sentinels' state stays outside the layer. What the
+# start wrote is made durable once the cluster is up, as on a machine that has run a while. Where
+# FUSE is not available the start says so in one line and starts nothing.
 set -euo pipefail
+
+# shellcheck source=../power-loss/layer.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../power-loss" && pwd)/layer.sh"
 
 LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$LOCAL_DIR/../.." && pwd)"
@@ -78,6 +91,8 @@ node_set() {
 }
 
 cluster_count() { sed -n 's/^COUNT=//p' "$cluster_env" 2>/dev/null; }
+# The last start mounted a power-loss layer under every server's data directory.
+layer_on() { grep -qx 'POWER_LOSS_LAYER=1' "$cluster_env" 2>/dev/null; }
 has_sentinel() { [[ -n "$(node_get "$1" SENTINEL_PORT)" ]]; }
 
 # Writes a node's state file when the node is first created; PIDs are filled in once it runs.
@@ -335,6 +350,60 @@ terminate() {
   echo "stopped redis ${names[*]} (node/process:pid)"
 }
 
+# --- the power-loss layer (--power-loss-layer) ------------------------------------------------
+
+# Fails with the layer's own one line when FUSE cannot mount here (or the layer cannot be built).
+require_fuse() {
+  local why
+  why="$(power_loss_check 2>&1)" || die "redis.sh: --power-loss-layer: ${why##*$'\n'}"
+}
+
+# Mounts a layer over node n's (empty) data directory and records it in node.env.
+mount_layer() {
+  local n="$1" dir
+  dir="$(node_dir "$n")"
+  power_loss_mount "$dir" "$(node_get "$n" DATA_DIR)" ||
+    abort_start "redis node $n: mounting the power-loss layer failed; see $dir/power-loss.log"
+  power_loss_env "$dir" >>"$(node_env "$n")"
+}
+
+# Makes everything each node's layer holds durable (what the start wrote).
+sync_layers() {
+  local n tool
+  tool="$(power_loss_tool)"
+  for n in $(node_ids); do
+    "$tool" sync --control "$(power_loss_socket "$(node_dir "$n")")" >/dev/null ||
+      abort_start "redis node $n: syncing the power-loss layer failed; see $(node_dir "$n")/power-loss.log"
+  done
+}
+
+# Unmounts every layer still mounted over a node's data directory, everything made durable first
+# (a clean unmount syncs). Only once no server runs: by stop, and by start before it wipes the
+# state of a cluster whose stop never ran.
+unmount_layers() {
+  local n dir data
+  for n in $(node_ids); do
+    dir="$(node_dir "$n")"
+    data="$(node_get "$n" DATA_DIR)"
+    if [[ -S "$(power_loss_socket "$dir")" ]] || mountpoint -q "$data" 2>/dev/null; then
+      power_loss_unmount "$dir" "$data" ||
+        die "redis node $n: unmounting the power-loss layer at $data failed; see $dir/power-loss.log"
+      echo "redis node $n: power-loss layer unmounted, its data durable in $dir/durable"
+    fi
+  done
+}
+
+# "layer mounted, 1234 bytes unsynced", or that it does not answer, for status.
+layer_state() {
+  local answer
+  # The tool node.env names: status must not wait for build.sh's check of the sources.
+  if answer="$("$(node_get "$1" POWER_LOSS_TOOL)" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
+    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
+  else
+    echo "power-loss layer not answering"
+  fi
+}
+
 # --- the cluster ------------------------------------------------------------------------------
 
 require_binaries() {
@@ -369,14 +438,16 @@ all_processes() {
   done
 }
 
-# Stops what was started and fails with one line naming the node and its log.
+# Stops what was started (and unmounts the layers it mounted) and fails with one line naming the
+# node and its log.
 abort_start() {
   terminate $(all_processes) >/dev/null 2>&1 || true
+  unmount_layers >/dev/null 2>&1 || true
   die "$1 (nodes already started were stopped)"
 }
 
 start_cluster() {
-  local count="$1" n port sentinel_port
+  local count="$1" layer="$2" n port sentinel_port
   local replicas=()
   # Node 1 the primary, 2..count replicas of it; in a cluster each node has a Sentinel.
   for ((n = 1; n <= count; n++)); do
@@ -398,6 +469,10 @@ start_cluster() {
   done
   echo "COUNT=$count" >"$cluster_env"
   echo "MASTER_NAME=$master_name" >>"$cluster_env"
+  if ((layer)); then
+    echo "POWER_LOSS_LAYER=1" >>"$cluster_env"
+    for n in $(node_ids); do mount_layer "$n"; done
+  fi
 
   local why
   write_server_conf 1
@@ -412,7 +487,7 @@ start_cluster() {
         abort_start "redis node $n (replica, 127.0.0.1:$(node_get "$n" PORT)) has no link to the primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
     done
   fi
-  ((count > 1)) || return 0
+  ((count > 1)) || { ((layer)) && sync_layers; return 0; }
   # Sentinels start once the replicas are linked: their first INFO of the primary lists them all
   # (later INFOs come only every 10 s).
   for n in $(node_ids); do
@@ -423,10 +498,11 @@ start_cluster() {
     wait_for "$cluster_timeout_s" sentinel_sees_all "$(node_get "$n" SENTINEL_PORT)" "${#replicas[@]}" $((count - 1)) ||
       abort_start "redis node $n (sentinel, 127.0.0.1:$(node_get "$n" SENTINEL_PORT)) does not see the primary, ${#replicas[@]} replica(s) and $((count - 1)) other Sentinels after ${cluster_timeout_s}s; see $(node_get "$n" SENTINEL_LOG)"
   done
+  if ((layer)); then sync_layers; fi
 }
 
 start() {
-  local count=1
+  local count=1 layer=0
   while (($# > 0)); do
     case "$1" in
       --nodes)
@@ -434,28 +510,42 @@ start() {
         count="$2"
         shift 2
         ;;
-      *) die "start: unknown option '$1' (usage: $0 start [--nodes N])" ;;
+      --power-loss-layer)
+        layer=1
+        shift
+        ;;
+      *) die "start: unknown option '$1' (usage: $0 start [--nodes N] [--power-loss-layer])" ;;
     esac
   done
   require_binaries
-  local running n whole=1
+  local running n whole=1 had=0
   running="$(running_ids | xargs)"
   if [[ -n "$running" ]]; then
     for n in $(node_ids); do node_whole "$n" || whole=0; done
     if [[ "$(cluster_count)" == "$count" ]] && ((whole)); then
+      layer_on && had=1
+      ((had == layer)) ||
+        die "redis is already running $( ((had)) && echo with || echo without) the power-loss layer: run $0 stop first"
       echo "redis already running ($count node(s); $0 status)"
       exit 0
     fi
     die "redis is already running with other nodes, or with some stopped ($0 status): run $0 stop first"
   fi
+  ((layer)) && require_fuse
+  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
+  unmount_layers >/dev/null
   rm -rf "$nodes_dir" "$cluster_env"
   mkdir -p "$nodes_dir"
-  start_cluster "$count"
+  start_cluster "$count" "$layer"
   if ((count == 1)); then
     echo "redis started (pid $(node_get 1 PID), 127.0.0.1:$base_port)"
   else
     echo "redis started: primary 127.0.0.1:$base_port, $((count - 1)) replicas, a Sentinel on each node from 127.0.0.1:$sentinel_base_port (master name $master_name)"
     status_lines
+  fi
+  if ((layer)); then
+    echo "power-loss layer under every server's data directory (fault action power-loss)"
+    ((count > 1)) || status_lines
   fi
 }
 
@@ -463,6 +553,7 @@ stop() {
   local n sentinels=() servers=()
   if [[ -z "$(running_ids)" ]]; then
     echo "redis not running"
+    unmount_layers
     exit 0
   fi
   # Sentinels first, so none starts a failover while the servers go down.
@@ -472,6 +563,9 @@ stop() {
   done
   terminate "${sentinels[@]}"
   terminate "${servers[@]}"
+  rm -f "$nodes_dir"/*/awaiting-primary
+  # Once no server has a file open on it: a clean unmount syncs everything first.
+  unmount_layers
 }
 
 # One line per server and per Sentinel; refreshes ROLE in the state files, which changes after a
@@ -493,8 +587,9 @@ status_lines() {
       pid=-
       state=stopped
     fi
-    printf 'node %s  %-8s  pid %-7s  127.0.0.1:%-5s  %-8s  data %s\n' \
-      "$n" "$role" "$pid" "$port" "$state" "$(node_get "$n" DATA_DIR)"
+    printf 'node %s  %-8s  pid %-7s  127.0.0.1:%-5s  %-8s  data %s%s\n' \
+      "$n" "$role" "$pid" "$port" "$state" "$(node_get "$n" DATA_DIR)" \
+      "$(layer_on && echo ", $(layer_state "$n")")"
     has_sentinel "$n" || continue
     port="$(node_get "$n" SENTINEL_PORT)"
     if pid="$(sentinel_pid "$n")"; then
@@ -535,10 +630,40 @@ primary_is_not() {
   p="$(primary_port)" && [[ "$p" != "$1" ]]
 }
 
+# Some Sentinel names a primary.
+primary_known() { primary_port >/dev/null; }
+
+# The node whose server listens on port $1.
+node_on_port() {
+  local n
+  for n in $(node_ids); do
+    [[ "$(node_get "$n" PORT)" == "$1" ]] && echo "$n" && return 0
+  done
+  return 1
+}
+
+# Where start-node marks a replica it started while its primary was down: the primary's own
+# start-node waits for the link, and such a replica holds no data the cluster could fail over to.
+awaiting_file() { echo "$(node_dir "$1")/awaiting-primary"; }
+
+# Another node's server runs and is not merely waiting for a primary that is down.
+others_serving() {
+  local m
+  for m in $(node_ids); do
+    [[ "$m" != "$1" ]] || continue
+    node_pid "$m" >/dev/null && [[ ! -f "$(awaiting_file "$m")" ]] && return 0
+  done
+  return 1
+}
+
 # Starts what is stopped of node n: its Sentinel (from the config it last rewrote) and its server.
 # A server restarted as it was would come back as an empty primary (no persistence) and, if it
 # still is the primary Sentinel knows, its replicas would copy the empty data set. So a stopped
-# server always rejoins as a replica of the current primary, after Sentinel has failed over.
+# server rejoins as a replica of the current primary, after Sentinel has failed over, while another
+# server runs. When none does (every server lost at once), there is nothing to fail over to: the
+# one the Sentinels name the primary comes back as the primary with whatever its own data directory
+# kept (the AOF, if the driver turned it on), and the others as its replicas, waiting for it if it
+# is not back yet.
 start_node() {
   local n="$1" port why started=()
   require_node "$n"
@@ -549,21 +674,18 @@ start_node() {
   fi
   if ! node_pid "$n" >/dev/null; then
     port="$(node_get "$n" PORT)"
-    local primary=""
-    if [[ "$(cluster_count)" != 1 ]]; then
-      wait_for "$cluster_timeout_s" primary_is_not "$port" ||
-        die "redis node $n: the Sentinels still name it (127.0.0.1:$port) the primary after ${cluster_timeout_s}s, or none answers; not restarting it empty as the primary"
-      primary="$(primary_port)"
-      node_set "$n" ROLE replica
+    if layer_on; then
+      # After a power loss the layer is still mounted with what survived; one that died (or a
+      # rebooted host) is mounted again over the node's durable data.
+      power_loss_ensure "$(node_dir "$n")" "$(node_get "$n" DATA_DIR)" ||
+        die "redis node $n: the power-loss layer is not mounted and mounting it failed; see $(node_dir "$n")/power-loss.log"
     fi
-    if [[ -n "$primary" ]]; then
-      why="$(launch "$n" server --replicaof 127.0.0.1 "$primary")" || die "$why"
-      wait_for "$cluster_timeout_s" replicas_linked "$n" ||
-        die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
-    else
+    if [[ "$(cluster_count)" == 1 ]]; then
       why="$(launch "$n" server)" || die "$why"
+    else
+      start_member "$n"
     fi
-    started+=("$(node_get "$n" ROLE) pid $(node_get "$n" PID) 127.0.0.1:$port")
+    started+=("$(node_get "$n" ROLE) pid $(node_get "$n" PID) 127.0.0.1:$port${member_note:-}")
   fi
   if ((${#started[@]} == 0)); then
     echo "redis node $n already running (pid $(node_get "$n" PID))"
@@ -573,9 +695,58 @@ start_node() {
   fi
 }
 
+# Starts the server of cluster node n as start_node describes; sets member_note to what the line
+# about it should add.
+start_member() {
+  local n="$1" port primary why
+  port="$(node_get "$n" PORT)"
+  member_note=""
+  wait_for "$cluster_timeout_s" primary_known ||
+    die "redis node $n: no Sentinel names a primary after ${cluster_timeout_s}s; not restarting it"
+  primary="$(primary_port)"
+  if [[ "$primary" == "$port" ]]; then
+    if ! others_serving "$n"; then
+      start_primary_again "$n"
+      return 0
+    fi
+    wait_for "$cluster_timeout_s" primary_is_not "$port" ||
+      die "redis node $n: the Sentinels still name it (127.0.0.1:$port) the primary after ${cluster_timeout_s}s, or none answers; not restarting it empty as the primary"
+    primary="$(primary_port)"
+  fi
+  node_set "$n" ROLE replica
+  why="$(launch "$n" server --replicaof 127.0.0.1 "$primary")" || die "$why"
+  local primary_node
+  primary_node="$(node_on_port "$primary")" || primary_node=""
+  if [[ -n "$primary_node" ]] && ! node_pid "$primary_node" >/dev/null; then
+    touch "$(awaiting_file "$n")"
+    member_note=", waiting for its primary 127.0.0.1:$primary (node $primary_node), which is down"
+    return 0
+  fi
+  wait_for "$cluster_timeout_s" replicas_linked "$n" ||
+    die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
+}
+
+# Every server was down: node n, the primary the Sentinels name, comes back as the primary with its
+# own data, and the replicas started while it was down link to it.
+start_primary_again() {
+  local n="$1" why m waiting=()
+  node_set "$n" ROLE primary
+  why="$(launch "$n" server --replicaof no one)" || die "$why"
+  for m in $(node_ids); do
+    [[ -f "$(awaiting_file "$m")" ]] && node_pid "$m" >/dev/null && waiting+=("$m")
+  done
+  if ((${#waiting[@]} > 0)); then
+    wait_for "$cluster_timeout_s" replicas_linked "${waiting[@]}" ||
+      die "redis node(s) ${waiting[*]} have no link to the primary 127.0.0.1:$(node_get "$n" PORT) after ${cluster_timeout_s}s"
+  fi
+  rm -f "$nodes_dir"/*/awaiting-primary
+  member_note=", as the primary: every server was down${waiting[*]:+; replica(s) ${waiting[*]} linked}"
+}
+
 # Stops node n: its Sentinel first, then its server.
 stop_node() {
   require_node "$1"
+  rm -f "$(awaiting_file "$1")"
   if ! node_pid "$1" >/dev/null && ! sentinel_pid "$1" >/dev/null; then
     echo "redis node $1 not running"
     exit 0
@@ -610,7 +781,7 @@ case "${1:-}" in
   stop-node) stop_node "${2:-}" ;;
   primary) print_primary ;;
   *)
-    echo "usage: $0 start [--nodes N] | stop | status | start-node N | stop-node N | primary" >&2
+    echo "usage: $0 start [--nodes N] [--power-loss-layer] | stop | status | start-node N | stop-node N | primary" >&2
     exit 2
     ;;
 esac

@@ -48,6 +48,25 @@ final class LocalKafkaCluster {
     }
   }
 
+  /**
+   * Fails the calling test unless every node's state file records a power-loss layer: a power loss
+   * on a cluster without it would be refused before any load.
+   */
+  static void requirePowerLossLayers() throws IOException {
+    for (String node : nodeNames().keySet()) {
+      Path env = stateDir().resolve("nodes").resolve(node).resolve("node.env");
+      if (value(env, "POWER_LOSS_CONTROL").isEmpty()) {
+        fail(
+            "Kafka node "
+                + node
+                + " has no power-loss layer ("
+                + env
+                + "): start the cluster with deploy/local/kafka.sh start --nodes 3"
+                + " --power-loss-layer");
+      }
+    }
+  }
+
   /** Each node's {@code NAME} (its node.id) by node number, from the state files. */
   static Map<String, String> nodeNames() throws IOException {
     Path nodes = stateDir().resolve("nodes");

@@ -75,8 +75,18 @@ final class ProducerConnection implements AutoCloseable {
     sockets.abort();
   }
 
+  /**
+   * Never throws: closing flushes what Jedis still holds, and on a connection the server reset (a
+   * server killed or restarted while this one sat idle) that fails, after which the socket is
+   * closed all the same. Thrown from a consumer's or producer's error handling, it would end its
+   * thread.
+   */
   @Override
   public void close() {
-    connection.close();
+    try {
+      connection.close();
+    } catch (JedisConnectionException e) {
+      // The socket is closed (Jedis closes it quietly after the failed flush): nothing is left.
+    }
   }
 }

@@ -103,8 +103,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
         facts.put("redis.waitReplicas", String.valueOf(config.waitReplicas()));
         facts.put("redis.waitTimeoutMillis", String.valueOf(config.waitTimeoutMillis()));
       }
-      Durability.apply(jedis, config, driverConfig.file())
-          .forEach((k, v) -> facts.put("redis." + k, v));
+      applyDurability(jedis, replication, driverConfig);
       facts.put("redis.producer", config.producer().toString());
       if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
         facts.put("redis.streams.pipelineDepth", String.valueOf(config.pipelineDepth()));
@@ -126,6 +125,41 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       endpoint.close();
       throw e;
     }
+  }
+
+  /**
+   * The file's durability settings, on the primary and on every replica online (see {@link
+   * Durability}), read back into the facts: {@code redis.appendonly} and {@code redis.appendfsync}
+   * the primary's, {@code redis.replicaDurability} each replica's, and {@code redis.configRewrite}
+   * whether every server's config file keeps them for a restart.
+   */
+  private void applyDurability(Jedis jedis, Replication replication, DriverConfig driverConfig)
+      throws Exception {
+    Durability.apply(jedis, config, driverConfig.file(), address())
+        .forEach((k, v) -> facts.put("redis." + k, v));
+    if (!Durability.asked(config)) {
+      return;
+    }
+    List<String> notKept = new ArrayList<>();
+    String why = Durability.keep(jedis, address());
+    if (why != null) {
+      notKept.add(why);
+    }
+    if (!replication.onlineReplicas().isEmpty()) {
+      List<String> replicas =
+          Durability.applyToReplicas(
+              replication.onlineReplicas(),
+              endpoint.dataConfig(),
+              config,
+              driverConfig.file(),
+              notKept);
+      facts.put("redis.replicaDurability", String.join("; ", replicas));
+    }
+    facts.put(
+        "redis.configRewrite",
+        notKept.isEmpty()
+            ? "every server's config file keeps the settings for a restart"
+            : "failed, a restart loses the settings: " + String.join("; ", notKept));
   }
 
   /** The server the driver writes to now, as host:port. */
@@ -291,9 +325,22 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                 listener);
         Runnable unwatch = endpoint.onPrimaryChange(consumer::primaryChanged);
         return CompletableFuture.completedFuture(
-            () -> {
-              unwatch.run();
-              consumer.close();
+            new BenchmarkConsumer() {
+              @Override
+              public void pause() {
+                consumer.pause();
+              }
+
+              @Override
+              public void resume() {
+                consumer.resume();
+              }
+
+              @Override
+              public void close() throws Exception {
+                unwatch.run();
+                consumer.close();
+              }
             });
       }
       return CompletableFuture.completedFuture(

@@ -67,6 +67,10 @@ final class RedisEndpoint implements AutoCloseable {
     JedisPoolConfig poolConfig = new JedisPoolConfig();
     poolConfig.setMaxTotal(config.jedisPoolMaxTotal());
     poolConfig.setMaxIdle(config.jedisPoolMaxIdle());
+    // A server restarted in place (a kill or power loss with no failover to move the pool) leaves
+    // the idle connections dead: a PING when one is borrowed replaces it, instead of the next admin
+    // command (the final read, deleting the topics) failing on it. Admin commands are few.
+    poolConfig.setTestOnBorrow(true);
     this.sentinels = config.sentinelAddresses();
     if (sentinels.isEmpty()) {
       this.fixed = new HostAndPort(config.redisHost(), config.redisPort());

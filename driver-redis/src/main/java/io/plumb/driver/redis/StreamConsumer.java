@@ -34,6 +34,12 @@ import redis.clients.jedis.params.XReadGroupParams;
  * Sentinel names now, and {@link #primaryChanged} aborts a read blocked on a former one. Any error
  * closes the connection; the member reconnects {@link #RETRY_MILLIS} later (to the primary of that
  * moment) and tells the listener about the error.
+ *
+ * <p>{@link #pause} and {@link #resume} (backlog workloads) only set a flag: the reader stops
+ * before its next read, and a read in flight still delivers its batch. Entries written meanwhile
+ * wait in the streams, beyond the group's last delivered ID, and the first read after {@link
+ * #resume} starts there. A paused member does not reconnect either: after an error it does so once
+ * resumed.
  */
 final class StreamConsumer implements BenchmarkConsumer {
 
@@ -53,6 +59,8 @@ final class StreamConsumer implements BenchmarkConsumer {
   private final Thread reader;
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile boolean closed;
+  private final Object pauseLock = new Object();
+  private volatile boolean pauseWanted;
 
   StreamConsumer(
       Supplier<ConsumerConnection> connect,
@@ -118,6 +126,10 @@ final class StreamConsumer implements BenchmarkConsumer {
     boolean connected = true; // the constructor's connection, group created
     try {
       while (!closed) {
+        if (pauseWanted) {
+          awaitResume();
+          continue;
+        }
         try {
           if (!connected || !onPrimary()) {
             drop();
@@ -196,6 +208,28 @@ final class StreamConsumer implements BenchmarkConsumer {
     connection = null;
     if (c != null) {
       c.close();
+    }
+  }
+
+  @Override
+  public void pause() {
+    pauseWanted = true;
+  }
+
+  @Override
+  public void resume() {
+    synchronized (pauseLock) {
+      pauseWanted = false;
+      pauseLock.notifyAll();
+    }
+  }
+
+  /** The reader's: waits until {@link #resume} or {@link #close}. */
+  private void awaitResume() throws InterruptedException {
+    synchronized (pauseLock) {
+      while (pauseWanted && !closed) {
+        pauseLock.wait();
+      }
     }
   }
 
@@ -279,6 +313,9 @@ final class StreamConsumer implements BenchmarkConsumer {
   public void close() throws InterruptedException {
     closed = true;
     closing.countDown();
+    synchronized (pauseLock) {
+      pauseLock.notifyAll();
+    }
     // The reader notices within one XREADGROUP block period.
     reader.join(TimeUnit.SECONDS.toMillis(30));
   }

@@ -1,0 +1,250 @@
+package io.plumb.driver.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.fault.ClusterNode;
+import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.FaultPlan;
+import io.plumb.fault.LocalCluster;
+import io.plumb.result.Counters;
+import io.plumb.result.FinalReadFigures;
+import io.plumb.result.PeriodSample;
+import io.plumb.result.RunReport;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.WorkloadReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A power loss of every node of the local 3-node cluster on the power-loss layer ({@code
+ * deploy/local/redis.sh start --nodes 3 --power-loss-layer}; runs only with {@code -Pcluster}),
+ * through the whole engine at 2,000 msg/s of 1 KB on one stream: every server is killed, then each
+ * node's layer drops what its server had not fsynced, and all start again, the primary from its own
+ * AOF. What {@code appendfsync always} buys over {@code appendfsync no}: with every node's page
+ * cache gone at once, no replica holds what the primary lost.
+ *
+ * <p>The consumer is paused while the power loss happens (a backlog workload: consumers pause at
+ * the start of the measured phase until 16,000 messages wait, then drain them). Keeping up, it
+ * would receive every acknowledged message within milliseconds, and a message received is not lost
+ * in Plumb's count whatever the server does with it later: both files would lose next to nothing
+ * and the durable file's zero would prove nothing. Paused, every message acknowledged in the 4 s
+ * before the power loss is on the servers only.
+ */
+class RedisPowerLossClusterTest {
+
+  private static final int SENTINEL_PORT =
+      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_SENTINEL_PORT", "26379"));
+
+  /** 16,000 messages of 1 KB, in GiB: reached once production goes on after the restart. */
+  private static final double BACKLOG_GB = 16_000 * 1024 / (1024.0 * 1024 * 1024);
+
+  @TempDir Path scratch;
+
+  @BeforeAll
+  static void clusterIsOnTheLayer() {
+    for (ClusterNode node : LocalCluster.of("redis").numberedNodes()) {
+      if (node.powerLossLayer().isEmpty()) {
+        fail(
+            "redis "
+                + node
+                + " has no power-loss layer ("
+                + node.envFile()
+                + "): start the cluster with deploy/local/redis.sh start --nodes 3"
+                + " --power-loss-layer");
+      }
+    }
+  }
+
+  @BeforeEach
+  void clusterIsWhole() throws Exception {
+    RedisClusterWhole.await(SENTINEL_PORT);
+  }
+
+  @AfterAll
+  static void clusterIsWholeAgain() throws Exception {
+    RedisClusterWhole.await(SENTINEL_PORT);
+  }
+
+  @Test
+  void aofAlwaysLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {
+    RunReport report = run("redis-replicated-aof-always.yaml");
+
+    String summary = summary(report);
+    Map<String, String> facts = report.brokerFacts();
+    assertEquals("always", facts.get("redis.appendfsync"), facts.toString());
+    assertEquals(
+        2, occurrences(facts.get("redis.replicaDurability"), "appendfsync=always"), summary);
+    assertTrue(facts.get("redis.configRewrite").startsWith("every server"), facts.toString());
+    assertTrue(report.complete(), summary);
+    FaultOutcome fault = report.faults().get(0);
+    assertNull(fault.error(), summary);
+    long atRisk = acknowledgedNotReceivedBefore(report, fault.appliedSeconds());
+    assertTrue(atRisk > 1_000, "only " + atRisk + " at risk at the power loss: " + summary);
+    assertEquals(0, report.counters().lost(), summary);
+    assertTrue(report.finalRead().ran(), summary);
+    System.out.println(
+        "redis-replicated-aof-always.yaml, power loss of every node, "
+            + atRisk
+            + " acknowledged and not received at that moment: "
+            + summary);
+  }
+
+  @Test
+  void aofNoLosesWhatNoServerHadFsyncedAndCountsItExactly() throws Exception {
+    RunReport report = run("redis-replicated-aof-no.yaml");
+
+    String summary = summary(report);
+    Map<String, String> facts = report.brokerFacts();
+    assertEquals("no", facts.get("redis.appendfsync"), facts.toString());
+    assertEquals(2, occurrences(facts.get("redis.replicaDurability"), "appendfsync=no"), summary);
+    assertTrue(report.complete(), summary);
+    FaultOutcome fault = report.faults().get(0);
+    assertNull(fault.error(), summary);
+    long atRisk = acknowledgedNotReceivedBefore(report, fault.appliedSeconds());
+    assertTrue(atRisk > 1_000, "only " + atRisk + " at risk at the power loss: " + summary);
+    // Gone is what no server had fsynced. With appendfsync no, Redis fsyncs the AOF only when it
+    // rewrites it (the new base file: a replica's full resync, the automatic rewrite once the file
+    // doubles), so what the last rewrite held survives and the rest since is lost.
+    Counters c = report.counters();
+    assertTrue(c.lost() > 0, summary);
+    long owned = report.beforeFirstFault().acknowledgedLost();
+    for (FaultOutcome outcome : report.faults()) {
+      owned += outcome.acknowledgedLost();
+    }
+    assertEquals(c.lost(), owned, summary);
+    // Judged by the final read: lost is what was acknowledged and neither received nor read.
+    FinalReadFigures read = report.finalRead();
+    assertTrue(read.ran(), summary);
+    long receivedAcknowledged = c.received() - c.duplicated() - c.receivedUnacknowledged();
+    assertEquals(
+        c.acknowledged() - receivedAcknowledged - read.acknowledgedFoundOnlyByRead(),
+        c.lost(),
+        summary);
+    System.out.println("redis-replicated-aof-no.yaml, power loss of every node: " + summary);
+  }
+
+  /**
+   * {@code driverFile} with 2 s of warm-up, then the consumer paused until the backlog is built, a
+   * power loss of every node 4 s into that, all nodes started again 5 s later, and 5 s more once
+   * the consumer drains; a consumer idle for 10 s ends the final drain.
+   */
+  private RunReport run(String driverFile) throws Exception {
+    Path workload = scratch.resolve("power-loss-backlog.yaml");
+    Files.writeString(
+        workload,
+        String.join(
+            "\n",
+            "name: power-loss-backlog",
+            "topics: 1",
+            "partitionsPerTopic: 1",
+            "messageSize: 1024",
+            "subscriptionsPerTopic: 1",
+            "consumerPerSubscription: 1",
+            "producersPerTopic: 1",
+            "producerRate: 2000",
+            "consumerBacklogSizeGB: " + BACKLOG_GB,
+            // The build ends after the restart; the consumer need not drain before the 5 s go on.
+            "backlogDrainRatio: 0",
+            "testDurationSeconds: 5",
+            "warmupDurationSeconds: 2",
+            ""));
+    Path plan = scratch.resolve("power-loss-all.yaml");
+    Files.writeString(
+        plan,
+        String.join(
+            "\n",
+            "drainIdle: 10s",
+            "faults:",
+            "  - at: 4s",
+            "    action: power-loss",
+            "    target: all",
+            "    duration: 5s",
+            ""));
+    RunOptions options =
+        RunOptions.defaults()
+            .withFaultPlan(FaultPlan.read(plan))
+            .withDriverOverrides(sentinelOverrides())
+            .withPeriod(Duration.ofSeconds(1));
+    return new BenchmarkRun(
+            WorkloadReader.read(workload),
+            Path.of(driverFile),
+            new LocalWorker(),
+            options,
+            RunListener.SILENT)
+        .execute();
+  }
+
+  private static Map<String, String> sentinelOverrides() {
+    return SENTINEL_PORT == 26379
+        ? Map.of()
+        : Map.of(
+            "sentinels",
+            "127.0.0.1:"
+                + SENTINEL_PORT
+                + ",127.0.0.1:"
+                + (SENTINEL_PORT + 1)
+                + ",127.0.0.1:"
+                + (SENTINEL_PORT + 2));
+  }
+
+  /**
+   * Acknowledged messages not yet received at the end of the last one-second period before {@code
+   * seconds} into the measured phase, the warm-up included: the run's totals less the measured
+   * phase's give the warm-up's.
+   */
+  private static long acknowledgedNotReceivedBefore(RunReport report, double seconds) {
+    Counters whole = report.counters();
+    long acknowledged = whole.acknowledged() - report.measured().acknowledged();
+    long received =
+        whole.received()
+            - report.measured().received()
+            - (whole.duplicated() - report.measured().duplicates());
+    double end = 0;
+    for (PeriodSample sample : report.samples()) {
+      end += sample.seconds();
+      if (end > seconds) {
+        break;
+      }
+      acknowledged += sample.stats().acknowledged();
+      received += sample.stats().received() - sample.stats().duplicates();
+    }
+    return acknowledged - received;
+  }
+
+  /** How often {@code part} occurs in {@code text}, e.g. a setting read back from each replica. */
+  private static int occurrences(String text, String part) {
+    int count = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+      count++;
+    }
+    return count;
+  }
+
+  private static String summary(RunReport report) {
+    return report.driverName()
+        + ": "
+        + report.counters()
+        + ", faults "
+        + report.faults()
+        + ", before the first fault "
+        + report.beforeFirstFault()
+        + ", final read "
+        + report.finalRead()
+        + ", errors "
+        + report.errors()
+        + (report.complete() ? "" : ", incomplete: " + report.incompleteReason());
+  }
+}
