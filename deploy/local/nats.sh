@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Runs NATS (Debian's nats-server) with JetStream on 127.0.0.1: one server by default (quick starts
-# and the driver-nats tests), or a cluster of N servers with clustered JetStream for the replicated
-# driver files. Every server is a process of its own, with its own store, log and state file, so a
-# fault can kill, freeze or restart one node alone.
+# Runs NATS with JetStream on 127.0.0.1: one server by default (quick starts and the driver-nats
+# tests), or a cluster of N servers with clustered JetStream for the replicated driver files. Every
+# server is a process of its own, with its own store, log and state file, so a fault can kill,
+# freeze or restart one node alone.
 #
 #   deploy/local/nats.sh start [--nodes N]   start 1 (default) or N nodes from empty stores
 #   deploy/local/nats.sh stop                stop every node
 #   deploy/local/nats.sh status              list every node; exit 0 all run, 1 some, 3 none
 #   deploy/local/nats.sh stop-node N         stop node N of the running cluster
 #   deploy/local/nats.sh start-node N        restart node N with the store it has
+#   deploy/local/nats.sh server              print the pinned nats-server's path (built if needed)
+#
+# The server is nats-server $NATS_SERVER_VERSION (below), built once with `go install` from the Go
+# module proxy into <repo>/.plumb/bin/nats-server and built again only when the pin changes
+# (Debian's package is 2.9.10, three years old, and has no sync_interval setting).
 #
 # Node n (1-based) listens on client port PLUMB_NATS_PORT+n-1 (4222, 4223, 4224), monitoring
 # port PLUMB_NATS_MONITOR_PORT+n-1 (8222, ...) and, in a cluster, route port
@@ -27,9 +32,15 @@
 # stopped by stop-node.
 set -euo pipefail
 
+# The newest release that builds with the Go here (1.26); the driver-nats tests and fault runs are
+# measured on it. Changing it rebuilds .plumb/bin/nats-server on the next start.
+NATS_SERVER_VERSION=v2.15.3
+NATS_SERVER_MODULE=github.com/nats-io/nats-server/v2
+
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 state_dir="${PLUMB_STATE_DIR:-$repo/.plumb}/nats"
 nodes_dir="$state_dir/nodes"
+server_bin="$repo/.plumb/bin/nats-server"
 base_port="${PLUMB_NATS_PORT:-4222}"
 base_monitor_port="${PLUMB_NATS_MONITOR_PORT:-8222}"
 base_cluster_port="${PLUMB_NATS_CLUSTER_PORT:-6222}"
@@ -45,6 +56,41 @@ die() {
   exit 1
 }
 
+# --- the pinned server --------------------------------------------------------------------------
+
+# Prints the pinned nats-server's path, building it first when it is missing or was built from
+# another pin. Built as deploy/kubernetes/tools.sh builds Helm: `go install` of the module at the
+# pinned version, with module and build caches of its own that are deleted afterwards (some 300 MB),
+# so only the stripped binary stays.
+server_binary() {
+  local stamp="$server_bin.version"
+  if [[ -x "$server_bin" && "$(cat "$stamp" 2>/dev/null)" == "$NATS_SERVER_VERSION" ]]; then
+    echo "$server_bin"
+    return 0
+  fi
+  local go
+  go="$(command -v go || echo /usr/local/go/bin/go)"
+  [[ -x "$go" ]] ||
+    die "Go is needed to build nats-server $NATS_SERVER_VERSION (https://go.dev/dl, or Debian's golang-go)"
+  mkdir -p "$(dirname "$server_bin")"
+  echo "building nats-server $NATS_SERVER_VERSION with go install (once; cached as $server_bin)" >&2
+  local work started=$SECONDS
+  work="$(mktemp -d "$(dirname "$server_bin")/.nats-server-build-XXXXXX")"
+  if ! GOBIN="$work/bin" GOMODCACHE="$work/mod" GOCACHE="$work/cache" GOFLAGS=-modcacherw \
+    GOTOOLCHAIN=local CGO_ENABLED=0 \
+    "$go" install -trimpath -ldflags="-s -w" "$NATS_SERVER_MODULE@$NATS_SERVER_VERSION" \
+    >"$work/log" 2>&1; then
+    tail -20 "$work/log" >&2
+    rm -rf "$work"
+    die "go install $NATS_SERVER_MODULE@$NATS_SERVER_VERSION failed"
+  fi
+  mv "$work/bin/nats-server" "$server_bin"
+  echo "$NATS_SERVER_VERSION" >"$stamp"
+  rm -rf "$work"
+  echo "built nats-server $NATS_SERVER_VERSION in $((SECONDS - started)) s" >&2
+  echo "$server_bin"
+}
+
 # --- where node n lives -------------------------------------------------------------------------
 
 node_dir() { echo "$nodes_dir/$1"; }
@@ -53,6 +99,7 @@ node_env_file() { echo "$nodes_dir/$1/node.env"; }
 client_port() { echo $((base_port + $1 - 1)); }
 monitor_port() { echo $((base_monitor_port + $1 - 1)); }
 cluster_port() { echo $((base_cluster_port + $1 - 1)); }
+store_dir() { echo "$nodes_dir/$1/store"; }
 
 # The node numbers that have a state directory, in order (the cluster the last `start` made).
 known_nodes() {
@@ -81,7 +128,7 @@ write_config() {
     echo "pid_file: \"$dir/nats.pid\""
     echo "log_file: \"$dir/nats.log\""
     echo "jetstream {"
-    echo "  store_dir: \"$dir/store\""
+    echo "  store_dir: \"$(store_dir "$n")\""
     echo "}"
     if ((count > 1)); then
       echo "cluster {"
@@ -107,7 +154,8 @@ write_node_env() {
     cport="$(cluster_port "$n")"
     ports="$ports,$cport"
   fi
-  cat >"$dir/node.env.tmp" <<EOF
+  {
+    cat <<EOF
 NODE=$n
 NAME=n$n
 PID=$pid
@@ -116,10 +164,11 @@ MONITOR_PORT=$(monitor_port "$n")
 CLUSTER_PORT=$cport
 PORTS=$ports
 CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")
-DATA_DIR=$dir/store
+DATA_DIR=$(store_dir "$n")
 LOG=$dir/nats.log
 CONF=$dir/nats.conf
 EOF
+  } >"$dir/node.env.tmp"
   # Renamed into place so a reader never sees half a file.
   mv "$dir/node.env.tmp" "$dir/node.env"
 }
@@ -148,8 +197,9 @@ healthy() {
 
 # Launches node n in the background and records its PID; does not wait for readiness.
 launch_node() {
-  local n=$1 count=$2 dir p
+  local n=$1 count=$2 dir p bin
   dir="$(node_dir "$n")"
+  bin="$(server_binary)" || return 1
   for p in $(node_value "$n" PORTS | tr ',' ' '); do
     if port_taken "$p"; then
       echo "nats node $n: port $p on 127.0.0.1 is already in use (stop what holds it, or set PLUMB_NATS_PORT / PLUMB_NATS_MONITOR_PORT / PLUMB_NATS_CLUSTER_PORT)" >&2
@@ -161,7 +211,7 @@ launch_node() {
   # setsid execs node-cgroup.sh here (a background job is no process-group leader), which joins
   # the node's own cgroup and execs nats-server, so $! is nats-server's PID.
   setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
-    nats-server -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
+    "$bin" -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
   write_node_env "$n" "$count" "$!"
 }
 
@@ -249,24 +299,26 @@ stop_node_process() {
 
 # --- subcommands --------------------------------------------------------------------------------
 
+start_usage() {
+  die "usage: $0 start [--nodes N]"
+}
+
 start() {
   local count=1
   while (($#)); do
     case "$1" in
       --nodes)
         count="${2:-}"
-        shift 2 || die "usage: $0 start [--nodes N]"
+        shift 2 || start_usage
         ;;
       --nodes=*)
         count="${1#--nodes=}"
         shift
         ;;
-      *) die "usage: $0 start [--nodes N]" ;;
+      *) start_usage ;;
     esac
   done
   [[ "$count" =~ ^[1-9]$ ]] || die "--nodes must be a whole number from 1 to 9, was '$count'"
-  command -v nats-server >/dev/null 2>&1 ||
-    die "nats-server not found: run 'apt-get install -y nats-server' (or deploy/local/install-debian-packages.sh)"
 
   local running
   running="$(running_nodes)"
@@ -279,12 +331,15 @@ start() {
     fi
     die "nats already running with node(s) $running of $known: run '$0 stop' first"
   fi
+  # Built before anything is wiped or launched.
+  server_binary >/dev/null
 
   # Every start begins from empty stores, so each run starts from an empty cluster.
   rm -rf "$nodes_dir"
   local n
   for ((n = 1; n <= count; n++)); do
-    mkdir -p "$(node_dir "$n")/store"
+    mkdir -p "$(node_dir "$n")"
+    mkdir -p "$(store_dir "$n")"
     write_config "$n" "$count"
     write_node_env "$n" "$count" ""
   done
@@ -298,10 +353,14 @@ start() {
   if ((count > 1)); then
     wait_meta_cluster "$count" "$deadline" || abort_start
   fi
+  local version
+  version="$(curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port 1)/varz" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin).get("version", "?"))')"
+  local settings="nats-server $version"
   if ((count == 1)); then
-    echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port)"
+    echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port; $settings)"
   else
-    echo "nats cluster '$cluster_name' started: $count nodes, JetStream meta leader elected"
+    echo "nats cluster '$cluster_name' started: $count nodes, JetStream meta leader elected; $settings"
     for ((n = 1; n <= count; n++)); do
       describe_node "$n"
     done
@@ -432,8 +491,9 @@ case "${1:-}" in
   status) status ;;
   start-node) start_node "${2:-}" ;;
   stop-node) stop_node "${2:-}" ;;
+  server) server_binary ;;
   *)
-    echo "usage: $0 start [--nodes N] | stop | status | start-node N | stop-node N" >&2
+    echo "usage: $0 start [--nodes N] | stop | status | start-node N | stop-node N | server" >&2
     exit 2
     ;;
 esac
