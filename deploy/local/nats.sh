@@ -4,7 +4,8 @@
 # server is a process of its own, with its own store, log and state file, so a fault can kill,
 # freeze or restart one node alone.
 #
-#   deploy/local/nats.sh start [--nodes N]   start 1 (default) or N nodes from empty stores
+#   deploy/local/nats.sh start [--nodes N] [--sync always|default]
+#                                            start 1 (default) or N nodes from empty stores
 #   deploy/local/nats.sh stop                stop every node
 #   deploy/local/nats.sh status              list every node; exit 0 all run, 1 some, 3 none
 #   deploy/local/nats.sh stop-node N         stop node N of the running cluster
@@ -14,6 +15,11 @@
 # The server is nats-server $NATS_SERVER_VERSION (below), built once with `go install` from the Go
 # module proxy into <repo>/.plumb/bin/nats-server and built again only when the pin changes
 # (Debian's package is 2.9.10, three years old, and has no sync_interval setting).
+#
+# --sync sets JetStream's sync_interval on every node: `default` leaves NATS's own (the file store
+# is fsynced every 2 minutes, in the background; a publish is acknowledged before its data is on
+# disk), `always` fsyncs every write before it is acknowledged. `start` reads the setting back
+# from every node's /varz and fails when a node reports another.
 #
 # Node n (1-based) listens on client port PLUMB_NATS_PORT+n-1 (4222, 4223, 4224), monitoring
 # port PLUMB_NATS_MONITOR_PORT+n-1 (8222, ...) and, in a cluster, route port
@@ -25,11 +31,11 @@
 # nats.pid, store/ (the JetStream store, wiped by `start`, kept by `start-node`) and node.env,
 # which a fault injector reads, one KEY=value a line:
 #   NODE=2  NAME=n2  PID=12345  CLIENT_PORT=4223  MONITOR_PORT=8223  CLUSTER_PORT=6223
-#   PORTS=4223,8223,6223  CGROUP=<dir>  DATA_DIR=<dir>  LOG=<file>  CONF=<file>
+#   PORTS=4223,8223,6223  CGROUP=<dir>  DATA_DIR=<dir>  LOG=<file>  CONF=<file>  SYNC=default
 # NAME is the node's server_name (what JetStream names a stream leader), PORTS every port the node
 # listens on, CGROUP the cgroup the node runs in, alone (node-cgroup.sh; empty where this machine
 # has none), so a fault can cut that one process off the network. PID is empty while the node is
-# stopped by stop-node.
+# stopped by stop-node. SYNC is the sync policy the node reported when the cluster started.
 set -euo pipefail
 
 # The newest release that builds with the Go here (1.26); the driver-nats tests and fault runs are
@@ -100,6 +106,8 @@ client_port() { echo $((base_port + $1 - 1)); }
 monitor_port() { echo $((base_monitor_port + $1 - 1)); }
 cluster_port() { echo $((base_cluster_port + $1 - 1)); }
 store_dir() { echo "$nodes_dir/$1/store"; }
+# The sync policy the start asked for, kept for node.env across restarts.
+sync_file() { echo "$nodes_dir/$1/sync"; }
 
 # The node numbers that have a state directory, in order (the cluster the last `start` made).
 known_nodes() {
@@ -119,7 +127,7 @@ node_value() {
 # Writes node n's server configuration; a cluster of more than one node gets a cluster block with
 # routes to every other node.
 write_config() {
-  local n=$1 count=$2 dir
+  local n=$1 count=$2 sync=$3 dir
   dir="$(node_dir "$n")"
   {
     echo "server_name: n$n"
@@ -129,6 +137,8 @@ write_config() {
     echo "log_file: \"$dir/nats.log\""
     echo "jetstream {"
     echo "  store_dir: \"$(store_dir "$n")\""
+    # Without the line NATS syncs every 2 minutes; `always` fsyncs each write before its ack.
+    if [[ "$sync" == always ]]; then echo "  sync_interval: always"; fi
     echo "}"
     if ((count > 1)); then
       echo "cluster {"
@@ -167,6 +177,7 @@ CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")
 DATA_DIR=$(store_dir "$n")
 LOG=$dir/nats.log
 CONF=$dir/nats.conf
+SYNC=$(cat "$(sync_file "$n")" 2>/dev/null || echo default)
 EOF
   } >"$dir/node.env.tmp"
   # Renamed into place so a reader never sees half a file.
@@ -276,6 +287,38 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# The sync policy node n reports in its /varz (JetStream's configuration as the server runs it):
+# `always` when it fsyncs every write, `default` for NATS's own 2-minute interval, or the interval
+# it has. Fails when the node does not answer.
+reported_sync() {
+  curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$1")/varz" 2>/dev/null | python3 -c '
+import json, sys
+config = (json.load(sys.stdin).get("jetstream") or {}).get("config") or {}
+interval = config.get("sync_interval", 0)
+if config.get("sync_always"):
+    print("always")
+elif interval == 120 * 10**9:
+    print("default")
+else:
+    print(f"every {interval / 1e9:g} s")
+'
+}
+
+# Checks that every node of the fresh cluster reports the sync policy the start asked for.
+check_sync() {
+  local count=$1 want=$2 n got
+  for ((n = 1; n <= count; n++)); do
+    got="$(reported_sync "$n")" || {
+      echo "nats node $n: its /varz did not answer, so its sync policy could not be read back" >&2
+      return 1
+    }
+    if [[ "$got" != "$want" ]]; then
+      echo "nats node $n reports sync '$got' where the start asked for '$want' (see $(node_value "$n" CONF))" >&2
+      return 1
+    fi
+  done
+}
+
 # Stops node n (SIGTERM, then SIGKILL after the timeout) and clears its PID. Quiet when stopped.
 stop_node_process() {
   local n=$1 pid deadline
@@ -300,11 +343,11 @@ stop_node_process() {
 # --- subcommands --------------------------------------------------------------------------------
 
 start_usage() {
-  die "usage: $0 start [--nodes N]"
+  die "usage: $0 start [--nodes N] [--sync always|default]"
 }
 
 start() {
-  local count=1
+  local count=1 sync=default
   while (($#)); do
     case "$1" in
       --nodes)
@@ -315,21 +358,33 @@ start() {
         count="${1#--nodes=}"
         shift
         ;;
+      --sync)
+        sync="${2:-}"
+        shift 2 || start_usage
+        ;;
+      --sync=*)
+        sync="${1#--sync=}"
+        shift
+        ;;
       *) start_usage ;;
     esac
   done
   [[ "$count" =~ ^[1-9]$ ]] || die "--nodes must be a whole number from 1 to 9, was '$count'"
+  [[ "$sync" == always || "$sync" == default ]] ||
+    die "--sync must be 'always' (fsync every write) or 'default' (NATS's own, every 2 minutes), was '$sync'"
 
   local running
   running="$(running_nodes)"
   if [[ -n "$running" ]]; then
-    local known
+    local known had_sync
     known="$(known_nodes | wc -l)"
-    if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" ]]; then
-      echo "nats already running ($count node(s), nats://127.0.0.1:$base_port)"
+    had_sync="$(node_value 1 SYNC)"
+    if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" &&
+      "$had_sync" == "$sync" ]]; then
+      echo "nats already running ($count node(s), sync $sync, nats://127.0.0.1:$base_port)"
       exit 0
     fi
-    die "nats already running with node(s) $running of $known: run '$0 stop' first"
+    die "nats already running with node(s) $running of $known, sync ${had_sync:-default}: run '$0 stop' first"
   fi
   # Built before anything is wiped or launched.
   server_binary >/dev/null
@@ -339,8 +394,9 @@ start() {
   local n
   for ((n = 1; n <= count; n++)); do
     mkdir -p "$(node_dir "$n")"
+    echo "$sync" >"$(sync_file "$n")"
     mkdir -p "$(store_dir "$n")"
-    write_config "$n" "$count"
+    write_config "$n" "$count" "$sync"
     write_node_env "$n" "$count" ""
   done
   for ((n = 1; n <= count; n++)); do
@@ -353,10 +409,11 @@ start() {
   if ((count > 1)); then
     wait_meta_cluster "$count" "$deadline" || abort_start
   fi
+  check_sync "$count" "$sync" || abort_start
   local version
   version="$(curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port 1)/varz" |
     python3 -c 'import json, sys; print(json.load(sys.stdin).get("version", "?"))')"
-  local settings="nats-server $version"
+  local settings="nats-server $version, sync $sync (read back from every node)"
   if ((count == 1)); then
     echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port; $settings)"
   else
@@ -427,7 +484,7 @@ describe_node() {
   ports="client $(node_value "$n" CLIENT_PORT) monitor $(node_value "$n" MONITOR_PORT)"
   cport="$(node_value "$n" CLUSTER_PORT)"
   [[ -z "$cport" ]] || ports="$ports cluster $cport"
-  echo "  node $n (n$n): $state; ports $ports; data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)"
+  echo "  node $n (n$n): $state; ports $ports; sync $(node_value "$n" SYNC); data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)"
 }
 
 status() {
@@ -493,7 +550,7 @@ case "${1:-}" in
   stop-node) stop_node "${2:-}" ;;
   server) server_binary ;;
   *)
-    echo "usage: $0 start [--nodes N] | stop | status | start-node N | stop-node N | server" >&2
+    echo "usage: $0 start [--nodes N] [--sync always|default] | stop | status | start-node N | stop-node N | server" >&2
     exit 2
     ;;
 esac
