@@ -4,9 +4,9 @@
 # server is a process of its own, with its own store, log and state file, so a fault can kill,
 # freeze or restart one node alone.
 #
-#   deploy/local/nats.sh start [--nodes N] [--sync always|default]
+#   deploy/local/nats.sh start [--nodes N] [--sync always|default] [--power-loss-layer]
 #                                            start 1 (default) or N nodes from empty stores
-#   deploy/local/nats.sh stop                stop every node
+#   deploy/local/nats.sh stop                stop every node (and unmount the power-loss layers)
 #   deploy/local/nats.sh status              list every node; exit 0 all run, 1 some, 3 none
 #   deploy/local/nats.sh stop-node N         stop node N of the running cluster
 #   deploy/local/nats.sh start-node N        restart node N with the store it has
@@ -21,6 +21,12 @@
 # disk), `always` fsyncs every write before it is acknowledged. `start` reads the setting back
 # from every node's /varz and fails when a node reports another.
 #
+# --power-loss-layer mounts deploy/power-loss's layer over each node's store (backed by
+# nodes/<n>/durable), so that a fault plan's power-loss can drop what a node wrote and did not
+# fsync. What the start wrote is made durable once the cluster is up, as on a machine that has run
+# a while; from then on only an fsync makes data durable. `stop` unmounts the layers (everything
+# synced). Where FUSE is not available the start says so in one line and starts nothing.
+#
 # Node n (1-based) listens on client port PLUMB_NATS_PORT+n-1 (4222, 4223, 4224), monitoring
 # port PLUMB_NATS_MONITOR_PORT+n-1 (8222, ...) and, in a cluster, route port
 # PLUMB_NATS_CLUSTER_PORT+n-1 (6222, ...). Node 1 uses the single server's ports, so a driver file
@@ -32,6 +38,7 @@
 # which a fault injector reads, one KEY=value a line:
 #   NODE=2  NAME=n2  PID=12345  CLIENT_PORT=4223  MONITOR_PORT=8223  CLUSTER_PORT=6223
 #   PORTS=4223,8223,6223  CGROUP=<dir>  DATA_DIR=<dir>  LOG=<file>  CONF=<file>  SYNC=default
+# and with the layer POWER_LOSS_TOOL, POWER_LOSS_CONTROL and POWER_LOSS_BACKING.
 # NAME is the node's server_name (what JetStream names a stream leader), PORTS every port the node
 # listens on, CGROUP the cgroup the node runs in, alone (node-cgroup.sh; empty where this machine
 # has none), so a fault can cut that one process off the network. PID is empty while the node is
@@ -56,6 +63,9 @@ LOCAL_DIR="$repo/deploy/local"
 # its routes up and a meta leader elected before it accepts streams.
 ready_timeout_s="${PLUMB_NATS_READY_TIMEOUT:-60}"
 stop_timeout_s=15
+
+# shellcheck source=../power-loss/layer.sh
+source "$repo/deploy/power-loss/layer.sh"
 
 die() {
   echo "$*" >&2
@@ -106,6 +116,8 @@ client_port() { echo $((base_port + $1 - 1)); }
 monitor_port() { echo $((base_monitor_port + $1 - 1)); }
 cluster_port() { echo $((base_cluster_port + $1 - 1)); }
 store_dir() { echo "$nodes_dir/$1/store"; }
+# The layer's node.env lines, written once when it is mounted; its presence means the layer is on.
+layer_env_file() { echo "$nodes_dir/$1/power-loss.env"; }
 # The sync policy the start asked for, kept for node.env across restarts.
 sync_file() { echo "$nodes_dir/$1/sync"; }
 
@@ -121,6 +133,8 @@ known_nodes() {
 node_value() {
   sed -n "s/^$2=//p" "$(node_env_file "$1")" 2>/dev/null | head -n 1
 }
+
+layer_on() { [[ -f "$(layer_env_file "$1")" ]]; }
 
 # --- writing a node's files ---------------------------------------------------------------------
 
@@ -179,9 +193,64 @@ LOG=$dir/nats.log
 CONF=$dir/nats.conf
 SYNC=$(cat "$(sync_file "$n")" 2>/dev/null || echo default)
 EOF
+    if layer_on "$n"; then cat "$(layer_env_file "$n")"; fi
   } >"$dir/node.env.tmp"
   # Renamed into place so a reader never sees half a file.
   mv "$dir/node.env.tmp" "$dir/node.env"
+}
+
+# --- the power-loss layer -----------------------------------------------------------------------
+
+# Fails with the layer's own last line when FUSE cannot mount here (or the layer cannot be built).
+require_fuse() {
+  local why
+  why="$(power_loss_check 2>&1)" || die "--power-loss-layer: ${why##*$'\n'}"
+}
+
+# Mounts a layer over node n's (empty) store and records its node.env lines.
+mount_layer() {
+  local n=$1 dir
+  dir="$(node_dir "$n")"
+  power_loss_mount "$dir" "$(store_dir "$n")" || {
+    echo "nats node $n: mounting the power-loss layer failed (log: $dir/power-loss.log)" >&2
+    return 1
+  }
+  power_loss_env "$dir" >"$(layer_env_file "$n")"
+}
+
+# Makes everything node n's layer holds durable now.
+sync_layer() {
+  "$(power_loss_tool)" sync --control "$(power_loss_socket "$(node_dir "$1")")" >/dev/null || {
+    echo "nats node $1: syncing the power-loss layer failed (log: $(node_dir "$1")/power-loss.log)" >&2
+    return 1
+  }
+}
+
+# Unmounts every layer still mounted under the state directory, everything synced first. Called
+# once no server runs: by stop, by a failed start, and by start before it wipes the state of a
+# cluster whose stop never ran (rm -rf through a live mount would reach into its backing data).
+unmount_layers() {
+  local dir n
+  for dir in "$nodes_dir"/*/; do
+    [[ -d "$dir" ]] || continue
+    n="$(basename "$dir")"
+    [[ "$n" =~ ^[0-9]+$ ]] || continue
+    if [[ -S "$(power_loss_socket "${dir%/}")" ]] || mountpoint -q "$(store_dir "$n")" 2>/dev/null; then
+      power_loss_unmount "${dir%/}" "$(store_dir "$n")" ||
+        die "nats node $n: unmounting the power-loss layer at $(store_dir "$n") failed (log: ${dir}power-loss.log)"
+      echo "nats node $n: power-loss layer unmounted, its data durable in ${dir}durable"
+    fi
+  done
+}
+
+# "power-loss layer mounted, 1234 bytes unsynced", or that it does not answer, for status.
+layer_state() {
+  local answer
+  if answer="$("$(power_loss_tool)" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
+    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
+  else
+    echo "power-loss layer not answering"
+  fi
 }
 
 # --- one node's process -------------------------------------------------------------------------
@@ -202,8 +271,12 @@ port_taken() {
   ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
 }
 
+# Node n's /healthz answers ok. Without a query that means JetStream is current with a meta leader
+# and every stream and consumer on the node is current; `js-enabled-only=true` asks only whether the
+# server runs with JetStream enabled.
 healthy() {
-  curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$1")/healthz" 2>/dev/null | grep -q '"ok"'
+  curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$1")/healthz${2:+?$2}" 2>/dev/null |
+    grep -q '"ok"'
 }
 
 # Launches node n in the background and records its PID; does not wait for readiness.
@@ -226,12 +299,13 @@ launch_node() {
   write_node_env "$n" "$count" "$!"
 }
 
-# Waits until node n answers /healthz ok. In a cluster a node is healthy only once JetStream
-# has contact with a meta leader, so launch every node before waiting for any.
+# Waits until node n answers /healthz ok (with the query $3, if any). In a cluster a node is
+# healthy only once JetStream has contact with a meta leader, so launch every node before waiting
+# for any.
 wait_healthy() {
-  local n=$1 deadline=$2 pid
+  local n=$1 deadline=$2 query=${3:-} pid
   pid="$(node_value "$n" PID)"
-  until healthy "$n"; do
+  until healthy "$n" "$query"; do
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "nats node $n exited during start; see $(node_value "$n" LOG)" >&2
       return 1
@@ -343,11 +417,11 @@ stop_node_process() {
 # --- subcommands --------------------------------------------------------------------------------
 
 start_usage() {
-  die "usage: $0 start [--nodes N] [--sync always|default]"
+  die "usage: $0 start [--nodes N] [--sync always|default] [--power-loss-layer]"
 }
 
 start() {
-  local count=1 sync=default
+  local count=1 sync=default layer=0
   while (($#)); do
     case "$1" in
       --nodes)
@@ -366,6 +440,10 @@ start() {
         sync="${1#--sync=}"
         shift
         ;;
+      --power-loss-layer)
+        layer=1
+        shift
+        ;;
       *) start_usage ;;
     esac
   done
@@ -376,26 +454,34 @@ start() {
   local running
   running="$(running_nodes)"
   if [[ -n "$running" ]]; then
-    local known had_sync
+    local known had_sync had_layer=0
     known="$(known_nodes | wc -l)"
     had_sync="$(node_value 1 SYNC)"
+    layer_on 1 && had_layer=1
     if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" &&
-      "$had_sync" == "$sync" ]]; then
-      echo "nats already running ($count node(s), sync $sync, nats://127.0.0.1:$base_port)"
+      "$had_sync" == "$sync" && "$had_layer" == "$layer" ]]; then
+      echo "nats already running ($count node(s), sync $sync$( ((layer)) && echo ", power-loss layer"), nats://127.0.0.1:$base_port)"
       exit 0
     fi
-    die "nats already running with node(s) $running of $known, sync ${had_sync:-default}: run '$0 stop' first"
+    die "nats already running with node(s) $running of $known, sync ${had_sync:-default}, $( ((had_layer)) && echo with || echo without) the power-loss layer: run '$0 stop' first"
   fi
-  # Built before anything is wiped or launched.
+  # Before anything is wiped or launched: a start that cannot have what it asks for starts nothing.
+  ((layer)) && require_fuse
   server_binary >/dev/null
 
+  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
+  unmount_layers >/dev/null
   # Every start begins from empty stores, so each run starts from an empty cluster.
   rm -rf "$nodes_dir"
   local n
   for ((n = 1; n <= count; n++)); do
     mkdir -p "$(node_dir "$n")"
     echo "$sync" >"$(sync_file "$n")"
-    mkdir -p "$(store_dir "$n")"
+    if ((layer)); then
+      mount_layer "$n" || abort_start
+    else
+      mkdir -p "$(store_dir "$n")"
+    fi
     write_config "$n" "$count" "$sync"
     write_node_env "$n" "$count" ""
   done
@@ -410,10 +496,16 @@ start() {
     wait_meta_cluster "$count" "$deadline" || abort_start
   fi
   check_sync "$count" "$sync" || abort_start
+  if ((layer)); then
+    for ((n = 1; n <= count; n++)); do
+      sync_layer "$n" || abort_start
+    done
+  fi
   local version
   version="$(curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port 1)/varz" |
     python3 -c 'import json, sys; print(json.load(sys.stdin).get("version", "?"))')"
   local settings="nats-server $version, sync $sync (read back from every node)"
+  ((layer)) && settings="$settings, power-loss layer under every node's store"
   if ((count == 1)); then
     echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port; $settings)"
   else
@@ -424,13 +516,14 @@ start() {
   fi
 }
 
-# Leaves no half-started cluster behind: stops every node launched so far, then fails. The one-line
-# reason was printed by the step that failed.
+# Leaves no half-started cluster behind: stops every node launched so far and unmounts the layers
+# mounted so far, then fails. The one-line reason was printed by the step that failed.
 abort_start() {
   local n
   for n in $(known_nodes); do
     stop_node_process "$n" >/dev/null
   done
+  unmount_layers >/dev/null 2>&1 || true
   exit 1
 }
 
@@ -472,10 +565,12 @@ stop() {
   for n in $(known_nodes); do
     sed -i 's/^PID=.*/PID=/' "$(node_env_file "$n")"
   done
+  # Once no server has a file open on it: a clean unmount syncs everything first.
+  unmount_layers
 }
 
 describe_node() {
-  local n=$1 pid state cport ports
+  local n=$1 pid state cport ports layer=""
   if pid="$(running_pid "$n")"; then
     if healthy "$n"; then state="running, pid $pid"; else state="running but not healthy, pid $pid"; fi
   else
@@ -484,7 +579,8 @@ describe_node() {
   ports="client $(node_value "$n" CLIENT_PORT) monitor $(node_value "$n" MONITOR_PORT)"
   cport="$(node_value "$n" CLUSTER_PORT)"
   [[ -z "$cport" ]] || ports="$ports cluster $cport"
-  echo "  node $n (n$n): $state; ports $ports; sync $(node_value "$n" SYNC); data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)"
+  layer_on "$n" && layer="; $(layer_state "$n")"
+  echo "  node $n (n$n): $state; ports $ports; sync $(node_value "$n" SYNC); data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)$layer"
 }
 
 status() {
@@ -511,6 +607,10 @@ require_node() {
   [[ -f "$(node_env_file "$1")" ]] || die "nats node $1 does not exist: start a cluster with '$0 start --nodes 3' first"
 }
 
+# Where start-node marks a node it launched without a quorum; the start-node that brings the
+# quorum waits until that node is healthy too.
+pending_file() { echo "$(node_dir "$1")/start-pending"; }
+
 start_node() {
   require_node "${1:-}"
   local n=$1 count pid
@@ -525,17 +625,47 @@ start_node() {
     echo "nats node $n already running (pid $pid)"
     exit 0
   fi
+  if layer_on "$n"; then
+    # After a power loss the layer is still mounted with what survived; one that died (or a
+    # rebooted host) is mounted again over the node's durable data.
+    power_loss_ensure "$(node_dir "$n")" "$(store_dir "$n")" ||
+      die "nats node $n: the power-loss layer is not mounted and mounting it failed (log: $(node_dir "$n")/power-loss.log)"
+  fi
   # The store is kept: the node rejoins with the data it had and catches up from its peers.
   launch_node "$n" "$count" || exit 1
-  if ! wait_healthy "$n" $((SECONDS + ready_timeout_s)); then
-    stop_node_process "$n" >/dev/null
-    exit 1
+  local deadline=$((SECONDS + ready_timeout_s)) majority=$((count / 2 + 1)) up
+  up="$(running_nodes | wc -w)"
+  if ((up < majority)); then
+    # JetStream in a cluster is healthy only with a meta leader, which needs a majority: when a
+    # whole cluster comes back one start-node at a time (a power loss of every node), the first
+    # nodes cannot be, so this one is only waited for until it runs with JetStream enabled.
+    if ! wait_healthy "$n" "$deadline" js-enabled-only=true; then
+      stop_node_process "$n" >/dev/null
+      exit 1
+    fi
+    touch "$(pending_file "$n")"
+    echo "nats node $n runs (pid $(node_value "$n" PID)); $up of $count node(s) run, so JetStream waits for a majority of $majority: the start-node that brings it waits for this node too"
+    return 0
   fi
-  describe_node "$n"
+  local waiting=("$n") other
+  for ((other = 1; other <= count; other++)); do
+    if ((other != n)) && [[ -f "$(pending_file "$other")" ]]; then waiting+=("$other"); fi
+  done
+  for other in "${waiting[@]}"; do
+    if ! wait_healthy "$other" "$deadline"; then
+      ((other == n)) && stop_node_process "$n" >/dev/null
+      exit 1
+    fi
+  done
+  rm -f "$nodes_dir"/*/start-pending
+  for other in "${waiting[@]}"; do
+    describe_node "$other"
+  done
 }
 
 stop_node() {
   require_node "${1:-}"
+  rm -f "$(pending_file "$1")"
   stop_node_process "$1"
 }
 
@@ -550,7 +680,7 @@ case "${1:-}" in
   stop-node) stop_node "${2:-}" ;;
   server) server_binary ;;
   *)
-    echo "usage: $0 start [--nodes N] [--sync always|default] | stop | status | start-node N | stop-node N | server" >&2
+    echo "usage: $0 start [--nodes N] [--sync always|default] [--power-loss-layer] | stop | status | start-node N | stop-node N | server" >&2
     exit 2
     ;;
 esac
