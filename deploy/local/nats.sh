@@ -9,7 +9,9 @@
 #   deploy/local/nats.sh stop                stop every node (and unmount the power-loss layers)
 #   deploy/local/nats.sh status              list every node; exit 0 all run, 1 some, 3 none
 #   deploy/local/nats.sh stop-node N         stop node N of the running cluster
-#   deploy/local/nats.sh start-node N        restart node N with the store it has
+#   deploy/local/nats.sh start-node N        restart node N with the store it has; returns once
+#                                            it is current with the JetStream meta leader (its
+#                                            streams may still be catching up)
 #   deploy/local/nats.sh server              print the pinned nats-server's path (built if needed)
 #
 # The server is nats-server $NATS_SERVER_VERSION (below), built once with `go install` from the Go
@@ -316,6 +318,20 @@ wait_healthy() {
     fi
     sleep 0.2
   done
+}
+
+# Waits until a restarted node n has rejoined: a single server until it is healthy, a node of a
+# cluster until it is current with the JetStream meta leader (/healthz?js-meta-only=true). Its
+# streams may still be catching up what the others stored meanwhile: after a power loss of every
+# node that can take minutes, or never end (driver-nats/README.md), and it is the cluster's
+# recovery, which a fault run measures, not part of starting the node.
+wait_rejoined() {
+  local n=$1 count=$2 deadline=$3
+  if ((count == 1)); then
+    wait_healthy "$n" "$deadline"
+  else
+    wait_healthy "$n" "$deadline" js-meta-only=true
+  fi
 }
 
 # Waits until JetStream's meta group has a leader that every node knows, and that leader sees all
@@ -652,7 +668,7 @@ start_node() {
     if ((other != n)) && [[ -f "$(pending_file "$other")" ]]; then waiting+=("$other"); fi
   done
   for other in "${waiting[@]}"; do
-    if ! wait_healthy "$other" "$deadline"; then
+    if ! wait_rejoined "$other" "$count" "$deadline"; then
       ((other == n)) && stop_node_process "$n" >/dev/null
       exit 1
     fi
