@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
-# Runs NATS (Debian's nats-server) with JetStream on 127.0.0.1: one server by default (quick starts
-# and the driver-nats tests), or a cluster of N servers with clustered JetStream for the replicated
-# driver files. Every server is a process of its own, with its own store, log and state file, so a
-# fault can kill, freeze or restart one node alone.
+# Runs NATS with JetStream on 127.0.0.1: one server by default (quick starts and the driver-nats
+# tests), or a cluster of N servers with clustered JetStream for the replicated driver files. Every
+# server is a process of its own, with its own store, log and state file, so a fault can kill,
+# freeze or restart one node alone.
 #
-#   deploy/local/nats.sh start [--nodes N]   start 1 (default) or N nodes from empty stores
-#   deploy/local/nats.sh stop                stop every node
+#   deploy/local/nats.sh start [--nodes N] [--sync always|default] [--power-loss-layer]
+#                                            start 1 (default) or N nodes from empty stores
+#   deploy/local/nats.sh stop                stop every node (and unmount the power-loss layers)
 #   deploy/local/nats.sh status              list every node; exit 0 all run, 1 some, 3 none
 #   deploy/local/nats.sh stop-node N         stop node N of the running cluster
-#   deploy/local/nats.sh start-node N        restart node N with the store it has
+#   deploy/local/nats.sh start-node N        restart node N with the store it has; returns once
+#                                            it is current with the JetStream meta leader (its
+#                                            streams may still be catching up)
+#   deploy/local/nats.sh server              print the pinned nats-server's path (built if needed)
+#
+# The server is nats-server $NATS_SERVER_VERSION (below), built once with `go install` from the Go
+# module proxy into <repo>/.plumb/bin/nats-server and built again only when the pin changes
+# (Debian's package is 2.9.10, three years old, and has no sync_interval setting).
+#
+# --sync sets JetStream's sync_interval on every node: `default` leaves NATS's own (the file store
+# is fsynced every 2 minutes, in the background; a publish is acknowledged before its data is on
+# disk), `always` fsyncs every write before it is acknowledged. `start` reads the setting back
+# from every node's /varz and fails when a node reports another.
+#
+# --power-loss-layer mounts deploy/power-loss's layer over each node's store (backed by
+# nodes/<n>/durable), so that a fault plan's power-loss can drop what a node wrote and did not
+# fsync. What the start wrote is made durable once the cluster is up, as on a machine that has run
+# a while; from then on only an fsync makes data durable. `stop` unmounts the layers (everything
+# synced). Where FUSE is not available the start says so in one line and starts nothing.
 #
 # Node n (1-based) listens on client port PLUMB_NATS_PORT+n-1 (4222, 4223, 4224), monitoring
 # port PLUMB_NATS_MONITOR_PORT+n-1 (8222, ...) and, in a cluster, route port
@@ -20,16 +39,23 @@
 # nats.pid, store/ (the JetStream store, wiped by `start`, kept by `start-node`) and node.env,
 # which a fault injector reads, one KEY=value a line:
 #   NODE=2  NAME=n2  PID=12345  CLIENT_PORT=4223  MONITOR_PORT=8223  CLUSTER_PORT=6223
-#   PORTS=4223,8223,6223  CGROUP=<dir>  DATA_DIR=<dir>  LOG=<file>  CONF=<file>
+#   PORTS=4223,8223,6223  CGROUP=<dir>  DATA_DIR=<dir>  LOG=<file>  CONF=<file>  SYNC=default
+# and with the layer POWER_LOSS_TOOL, POWER_LOSS_CONTROL and POWER_LOSS_BACKING.
 # NAME is the node's server_name (what JetStream names a stream leader), PORTS every port the node
 # listens on, CGROUP the cgroup the node runs in, alone (node-cgroup.sh; empty where this machine
 # has none), so a fault can cut that one process off the network. PID is empty while the node is
-# stopped by stop-node.
+# stopped by stop-node. SYNC is the sync policy the node reported when the cluster started.
 set -euo pipefail
+
+# The newest release that builds with the Go here (1.26); the driver-nats tests and fault runs are
+# measured on it. Changing it rebuilds .plumb/bin/nats-server on the next start.
+NATS_SERVER_VERSION=v2.15.3
+NATS_SERVER_MODULE=github.com/nats-io/nats-server/v2
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 state_dir="${PLUMB_STATE_DIR:-$repo/.plumb}/nats"
 nodes_dir="$state_dir/nodes"
+server_bin="$repo/.plumb/bin/nats-server"
 base_port="${PLUMB_NATS_PORT:-4222}"
 base_monitor_port="${PLUMB_NATS_MONITOR_PORT:-8222}"
 base_cluster_port="${PLUMB_NATS_CLUSTER_PORT:-6222}"
@@ -40,9 +66,47 @@ LOCAL_DIR="$repo/deploy/local"
 ready_timeout_s="${PLUMB_NATS_READY_TIMEOUT:-60}"
 stop_timeout_s=15
 
+# shellcheck source=../power-loss/layer.sh
+source "$repo/deploy/power-loss/layer.sh"
+
 die() {
   echo "$*" >&2
   exit 1
+}
+
+# --- the pinned server --------------------------------------------------------------------------
+
+# Prints the pinned nats-server's path, building it first when it is missing or was built from
+# another pin. Built as deploy/kubernetes/tools.sh builds Helm: `go install` of the module at the
+# pinned version, with module and build caches of its own that are deleted afterwards (some 300 MB),
+# so only the stripped binary stays.
+server_binary() {
+  local stamp="$server_bin.version"
+  if [[ -x "$server_bin" && "$(cat "$stamp" 2>/dev/null)" == "$NATS_SERVER_VERSION" ]]; then
+    echo "$server_bin"
+    return 0
+  fi
+  local go
+  go="$(command -v go || echo /usr/local/go/bin/go)"
+  [[ -x "$go" ]] ||
+    die "Go is needed to build nats-server $NATS_SERVER_VERSION (https://go.dev/dl, or Debian's golang-go)"
+  mkdir -p "$(dirname "$server_bin")"
+  echo "building nats-server $NATS_SERVER_VERSION with go install (once; cached as $server_bin)" >&2
+  local work started=$SECONDS
+  work="$(mktemp -d "$(dirname "$server_bin")/.nats-server-build-XXXXXX")"
+  if ! GOBIN="$work/bin" GOMODCACHE="$work/mod" GOCACHE="$work/cache" GOFLAGS=-modcacherw \
+    GOTOOLCHAIN=local CGO_ENABLED=0 \
+    "$go" install -trimpath -ldflags="-s -w" "$NATS_SERVER_MODULE@$NATS_SERVER_VERSION" \
+    >"$work/log" 2>&1; then
+    tail -20 "$work/log" >&2
+    rm -rf "$work"
+    die "go install $NATS_SERVER_MODULE@$NATS_SERVER_VERSION failed"
+  fi
+  mv "$work/bin/nats-server" "$server_bin"
+  echo "$NATS_SERVER_VERSION" >"$stamp"
+  rm -rf "$work"
+  echo "built nats-server $NATS_SERVER_VERSION in $((SECONDS - started)) s" >&2
+  echo "$server_bin"
 }
 
 # --- where node n lives -------------------------------------------------------------------------
@@ -53,6 +117,11 @@ node_env_file() { echo "$nodes_dir/$1/node.env"; }
 client_port() { echo $((base_port + $1 - 1)); }
 monitor_port() { echo $((base_monitor_port + $1 - 1)); }
 cluster_port() { echo $((base_cluster_port + $1 - 1)); }
+store_dir() { echo "$nodes_dir/$1/store"; }
+# The layer's node.env lines, written once when it is mounted; its presence means the layer is on.
+layer_env_file() { echo "$nodes_dir/$1/power-loss.env"; }
+# The sync policy the start asked for, kept for node.env across restarts.
+sync_file() { echo "$nodes_dir/$1/sync"; }
 
 # The node numbers that have a state directory, in order (the cluster the last `start` made).
 known_nodes() {
@@ -67,12 +136,14 @@ node_value() {
   sed -n "s/^$2=//p" "$(node_env_file "$1")" 2>/dev/null | head -n 1
 }
 
+layer_on() { [[ -f "$(layer_env_file "$1")" ]]; }
+
 # --- writing a node's files ---------------------------------------------------------------------
 
 # Writes node n's server configuration; a cluster of more than one node gets a cluster block with
 # routes to every other node.
 write_config() {
-  local n=$1 count=$2 dir
+  local n=$1 count=$2 sync=$3 dir
   dir="$(node_dir "$n")"
   {
     echo "server_name: n$n"
@@ -81,7 +152,9 @@ write_config() {
     echo "pid_file: \"$dir/nats.pid\""
     echo "log_file: \"$dir/nats.log\""
     echo "jetstream {"
-    echo "  store_dir: \"$dir/store\""
+    echo "  store_dir: \"$(store_dir "$n")\""
+    # Without the line NATS syncs every 2 minutes; `always` fsyncs each write before its ack.
+    if [[ "$sync" == always ]]; then echo "  sync_interval: always"; fi
     echo "}"
     if ((count > 1)); then
       echo "cluster {"
@@ -107,7 +180,8 @@ write_node_env() {
     cport="$(cluster_port "$n")"
     ports="$ports,$cport"
   fi
-  cat >"$dir/node.env.tmp" <<EOF
+  {
+    cat <<EOF
 NODE=$n
 NAME=n$n
 PID=$pid
@@ -116,12 +190,69 @@ MONITOR_PORT=$(monitor_port "$n")
 CLUSTER_PORT=$cport
 PORTS=$ports
 CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")
-DATA_DIR=$dir/store
+DATA_DIR=$(store_dir "$n")
 LOG=$dir/nats.log
 CONF=$dir/nats.conf
+SYNC=$(cat "$(sync_file "$n")" 2>/dev/null || echo default)
 EOF
+    if layer_on "$n"; then cat "$(layer_env_file "$n")"; fi
+  } >"$dir/node.env.tmp"
   # Renamed into place so a reader never sees half a file.
   mv "$dir/node.env.tmp" "$dir/node.env"
+}
+
+# --- the power-loss layer -----------------------------------------------------------------------
+
+# Fails with the layer's own last line when FUSE cannot mount here (or the layer cannot be built).
+require_fuse() {
+  local why
+  why="$(power_loss_check 2>&1)" || die "--power-loss-layer: ${why##*$'\n'}"
+}
+
+# Mounts a layer over node n's (empty) store and records its node.env lines.
+mount_layer() {
+  local n=$1 dir
+  dir="$(node_dir "$n")"
+  power_loss_mount "$dir" "$(store_dir "$n")" || {
+    echo "nats node $n: mounting the power-loss layer failed (log: $dir/power-loss.log)" >&2
+    return 1
+  }
+  power_loss_env "$dir" >"$(layer_env_file "$n")"
+}
+
+# Makes everything node n's layer holds durable now.
+sync_layer() {
+  "$(power_loss_tool)" sync --control "$(power_loss_socket "$(node_dir "$1")")" >/dev/null || {
+    echo "nats node $1: syncing the power-loss layer failed (log: $(node_dir "$1")/power-loss.log)" >&2
+    return 1
+  }
+}
+
+# Unmounts every layer still mounted under the state directory, everything synced first. Called
+# once no server runs: by stop, by a failed start, and by start before it wipes the state of a
+# cluster whose stop never ran (rm -rf through a live mount would reach into its backing data).
+unmount_layers() {
+  local dir n
+  for dir in "$nodes_dir"/*/; do
+    [[ -d "$dir" ]] || continue
+    n="$(basename "$dir")"
+    [[ "$n" =~ ^[0-9]+$ ]] || continue
+    if [[ -S "$(power_loss_socket "${dir%/}")" ]] || mountpoint -q "$(store_dir "$n")" 2>/dev/null; then
+      power_loss_unmount "${dir%/}" "$(store_dir "$n")" ||
+        die "nats node $n: unmounting the power-loss layer at $(store_dir "$n") failed (log: ${dir}power-loss.log)"
+      echo "nats node $n: power-loss layer unmounted, its data durable in ${dir}durable"
+    fi
+  done
+}
+
+# "power-loss layer mounted, 1234 bytes unsynced", or that it does not answer, for status.
+layer_state() {
+  local answer
+  if answer="$("$(power_loss_tool)" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
+    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
+  else
+    echo "power-loss layer not answering"
+  fi
 }
 
 # --- one node's process -------------------------------------------------------------------------
@@ -142,14 +273,19 @@ port_taken() {
   ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
 }
 
+# Node n's /healthz answers ok. Without a query that means JetStream is current with a meta leader
+# and every stream and consumer on the node is current; `js-enabled-only=true` asks only whether the
+# server runs with JetStream enabled.
 healthy() {
-  curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$1")/healthz" 2>/dev/null | grep -q '"ok"'
+  curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$1")/healthz${2:+?$2}" 2>/dev/null |
+    grep -q '"ok"'
 }
 
 # Launches node n in the background and records its PID; does not wait for readiness.
 launch_node() {
-  local n=$1 count=$2 dir p
+  local n=$1 count=$2 dir p bin
   dir="$(node_dir "$n")"
+  bin="$(server_binary)" || return 1
   for p in $(node_value "$n" PORTS | tr ',' ' '); do
     if port_taken "$p"; then
       echo "nats node $n: port $p on 127.0.0.1 is already in use (stop what holds it, or set PLUMB_NATS_PORT / PLUMB_NATS_MONITOR_PORT / PLUMB_NATS_CLUSTER_PORT)" >&2
@@ -161,16 +297,17 @@ launch_node() {
   # setsid execs node-cgroup.sh here (a background job is no process-group leader), which joins
   # the node's own cgroup and execs nats-server, so $! is nats-server's PID.
   setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
-    nats-server -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
+    "$bin" -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
   write_node_env "$n" "$count" "$!"
 }
 
-# Waits until node n answers /healthz ok. In a cluster a node is healthy only once JetStream
-# has contact with a meta leader, so launch every node before waiting for any.
+# Waits until node n answers /healthz ok (with the query $3, if any). In a cluster a node is
+# healthy only once JetStream has contact with a meta leader, so launch every node before waiting
+# for any.
 wait_healthy() {
-  local n=$1 deadline=$2 pid
+  local n=$1 deadline=$2 query=${3:-} pid
   pid="$(node_value "$n" PID)"
-  until healthy "$n"; do
+  until healthy "$n" "$query"; do
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "nats node $n exited during start; see $(node_value "$n" LOG)" >&2
       return 1
@@ -181,6 +318,20 @@ wait_healthy() {
     fi
     sleep 0.2
   done
+}
+
+# Waits until a restarted node n has rejoined: a single server until it is healthy, a node of a
+# cluster until it is current with the JetStream meta leader (/healthz?js-meta-only=true). Its
+# streams may still be catching up what the others stored meanwhile: after a power loss of every
+# node that can take minutes, or never end (driver-nats/README.md), and it is the cluster's
+# recovery, which a fault run measures, not part of starting the node.
+wait_rejoined() {
+  local n=$1 count=$2 deadline=$3
+  if ((count == 1)); then
+    wait_healthy "$n" "$deadline"
+  else
+    wait_healthy "$n" "$deadline" js-meta-only=true
+  fi
 }
 
 # Waits until JetStream's meta group has a leader that every node knows, and that leader sees all
@@ -226,6 +377,38 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# The sync policy node n reports in its /varz (JetStream's configuration as the server runs it):
+# `always` when it fsyncs every write, `default` for NATS's own 2-minute interval, or the interval
+# it has. Fails when the node does not answer.
+reported_sync() {
+  curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port "$1")/varz" 2>/dev/null | python3 -c '
+import json, sys
+config = (json.load(sys.stdin).get("jetstream") or {}).get("config") or {}
+interval = config.get("sync_interval", 0)
+if config.get("sync_always"):
+    print("always")
+elif interval == 120 * 10**9:
+    print("default")
+else:
+    print(f"every {interval / 1e9:g} s")
+'
+}
+
+# Checks that every node of the fresh cluster reports the sync policy the start asked for.
+check_sync() {
+  local count=$1 want=$2 n got
+  for ((n = 1; n <= count; n++)); do
+    got="$(reported_sync "$n")" || {
+      echo "nats node $n: its /varz did not answer, so its sync policy could not be read back" >&2
+      return 1
+    }
+    if [[ "$got" != "$want" ]]; then
+      echo "nats node $n reports sync '$got' where the start asked for '$want' (see $(node_value "$n" CONF))" >&2
+      return 1
+    fi
+  done
+}
+
 # Stops node n (SIGTERM, then SIGKILL after the timeout) and clears its PID. Quiet when stopped.
 stop_node_process() {
   local n=$1 pid deadline
@@ -249,43 +432,73 @@ stop_node_process() {
 
 # --- subcommands --------------------------------------------------------------------------------
 
+start_usage() {
+  die "usage: $0 start [--nodes N] [--sync always|default] [--power-loss-layer]"
+}
+
 start() {
-  local count=1
+  local count=1 sync=default layer=0
   while (($#)); do
     case "$1" in
       --nodes)
         count="${2:-}"
-        shift 2 || die "usage: $0 start [--nodes N]"
+        shift 2 || start_usage
         ;;
       --nodes=*)
         count="${1#--nodes=}"
         shift
         ;;
-      *) die "usage: $0 start [--nodes N]" ;;
+      --sync)
+        sync="${2:-}"
+        shift 2 || start_usage
+        ;;
+      --sync=*)
+        sync="${1#--sync=}"
+        shift
+        ;;
+      --power-loss-layer)
+        layer=1
+        shift
+        ;;
+      *) start_usage ;;
     esac
   done
   [[ "$count" =~ ^[1-9]$ ]] || die "--nodes must be a whole number from 1 to 9, was '$count'"
-  command -v nats-server >/dev/null 2>&1 ||
-    die "nats-server not found: run 'apt-get install -y nats-server' (or deploy/local/install-debian-packages.sh)"
+  [[ "$sync" == always || "$sync" == default ]] ||
+    die "--sync must be 'always' (fsync every write) or 'default' (NATS's own, every 2 minutes), was '$sync'"
 
   local running
   running="$(running_nodes)"
   if [[ -n "$running" ]]; then
-    local known
+    local known had_sync had_layer=0
     known="$(known_nodes | wc -l)"
-    if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" ]]; then
-      echo "nats already running ($count node(s), nats://127.0.0.1:$base_port)"
+    had_sync="$(node_value 1 SYNC)"
+    layer_on 1 && had_layer=1
+    if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" &&
+      "$had_sync" == "$sync" && "$had_layer" == "$layer" ]]; then
+      echo "nats already running ($count node(s), sync $sync$( ((layer)) && echo ", power-loss layer"), nats://127.0.0.1:$base_port)"
       exit 0
     fi
-    die "nats already running with node(s) $running of $known: run '$0 stop' first"
+    die "nats already running with node(s) $running of $known, sync ${had_sync:-default}, $( ((had_layer)) && echo with || echo without) the power-loss layer: run '$0 stop' first"
   fi
+  # Before anything is wiped or launched: a start that cannot have what it asks for starts nothing.
+  ((layer)) && require_fuse
+  server_binary >/dev/null
 
+  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
+  unmount_layers >/dev/null
   # Every start begins from empty stores, so each run starts from an empty cluster.
   rm -rf "$nodes_dir"
   local n
   for ((n = 1; n <= count; n++)); do
-    mkdir -p "$(node_dir "$n")/store"
-    write_config "$n" "$count"
+    mkdir -p "$(node_dir "$n")"
+    echo "$sync" >"$(sync_file "$n")"
+    if ((layer)); then
+      mount_layer "$n" || abort_start
+    else
+      mkdir -p "$(store_dir "$n")"
+    fi
+    write_config "$n" "$count" "$sync"
     write_node_env "$n" "$count" ""
   done
   for ((n = 1; n <= count; n++)); do
@@ -298,23 +511,35 @@ start() {
   if ((count > 1)); then
     wait_meta_cluster "$count" "$deadline" || abort_start
   fi
+  check_sync "$count" "$sync" || abort_start
+  if ((layer)); then
+    for ((n = 1; n <= count; n++)); do
+      sync_layer "$n" || abort_start
+    done
+  fi
+  local version
+  version="$(curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port 1)/varz" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin).get("version", "?"))')"
+  local settings="nats-server $version, sync $sync (read back from every node)"
+  ((layer)) && settings="$settings, power-loss layer under every node's store"
   if ((count == 1)); then
-    echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port)"
+    echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port; $settings)"
   else
-    echo "nats cluster '$cluster_name' started: $count nodes, JetStream meta leader elected"
+    echo "nats cluster '$cluster_name' started: $count nodes, JetStream meta leader elected; $settings"
     for ((n = 1; n <= count; n++)); do
       describe_node "$n"
     done
   fi
 }
 
-# Leaves no half-started cluster behind: stops every node launched so far, then fails. The one-line
-# reason was printed by the step that failed.
+# Leaves no half-started cluster behind: stops every node launched so far and unmounts the layers
+# mounted so far, then fails. The one-line reason was printed by the step that failed.
 abort_start() {
   local n
   for n in $(known_nodes); do
     stop_node_process "$n" >/dev/null
   done
+  unmount_layers >/dev/null 2>&1 || true
   exit 1
 }
 
@@ -356,10 +581,12 @@ stop() {
   for n in $(known_nodes); do
     sed -i 's/^PID=.*/PID=/' "$(node_env_file "$n")"
   done
+  # Once no server has a file open on it: a clean unmount syncs everything first.
+  unmount_layers
 }
 
 describe_node() {
-  local n=$1 pid state cport ports
+  local n=$1 pid state cport ports layer=""
   if pid="$(running_pid "$n")"; then
     if healthy "$n"; then state="running, pid $pid"; else state="running but not healthy, pid $pid"; fi
   else
@@ -368,7 +595,8 @@ describe_node() {
   ports="client $(node_value "$n" CLIENT_PORT) monitor $(node_value "$n" MONITOR_PORT)"
   cport="$(node_value "$n" CLUSTER_PORT)"
   [[ -z "$cport" ]] || ports="$ports cluster $cport"
-  echo "  node $n (n$n): $state; ports $ports; data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)"
+  layer_on "$n" && layer="; $(layer_state "$n")"
+  echo "  node $n (n$n): $state; ports $ports; sync $(node_value "$n" SYNC); data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)$layer"
 }
 
 status() {
@@ -395,6 +623,10 @@ require_node() {
   [[ -f "$(node_env_file "$1")" ]] || die "nats node $1 does not exist: start a cluster with '$0 start --nodes 3' first"
 }
 
+# Where start-node marks a node it launched without a quorum; the start-node that brings the
+# quorum waits until that node is healthy too.
+pending_file() { echo "$(node_dir "$1")/start-pending"; }
+
 start_node() {
   require_node "${1:-}"
   local n=$1 count pid
@@ -409,17 +641,47 @@ start_node() {
     echo "nats node $n already running (pid $pid)"
     exit 0
   fi
+  if layer_on "$n"; then
+    # After a power loss the layer is still mounted with what survived; one that died (or a
+    # rebooted host) is mounted again over the node's durable data.
+    power_loss_ensure "$(node_dir "$n")" "$(store_dir "$n")" ||
+      die "nats node $n: the power-loss layer is not mounted and mounting it failed (log: $(node_dir "$n")/power-loss.log)"
+  fi
   # The store is kept: the node rejoins with the data it had and catches up from its peers.
   launch_node "$n" "$count" || exit 1
-  if ! wait_healthy "$n" $((SECONDS + ready_timeout_s)); then
-    stop_node_process "$n" >/dev/null
-    exit 1
+  local deadline=$((SECONDS + ready_timeout_s)) majority=$((count / 2 + 1)) up
+  up="$(running_nodes | wc -w)"
+  if ((up < majority)); then
+    # JetStream in a cluster is healthy only with a meta leader, which needs a majority: when a
+    # whole cluster comes back one start-node at a time (a power loss of every node), the first
+    # nodes cannot be, so this one is only waited for until it runs with JetStream enabled.
+    if ! wait_healthy "$n" "$deadline" js-enabled-only=true; then
+      stop_node_process "$n" >/dev/null
+      exit 1
+    fi
+    touch "$(pending_file "$n")"
+    echo "nats node $n runs (pid $(node_value "$n" PID)); $up of $count node(s) run, so JetStream waits for a majority of $majority: the start-node that brings it waits for this node too"
+    return 0
   fi
-  describe_node "$n"
+  local waiting=("$n") other
+  for ((other = 1; other <= count; other++)); do
+    if ((other != n)) && [[ -f "$(pending_file "$other")" ]]; then waiting+=("$other"); fi
+  done
+  for other in "${waiting[@]}"; do
+    if ! wait_rejoined "$other" "$count" "$deadline"; then
+      ((other == n)) && stop_node_process "$n" >/dev/null
+      exit 1
+    fi
+  done
+  rm -f "$nodes_dir"/*/start-pending
+  for other in "${waiting[@]}"; do
+    describe_node "$other"
+  done
 }
 
 stop_node() {
   require_node "${1:-}"
+  rm -f "$(pending_file "$1")"
   stop_node_process "$1"
 }
 
@@ -432,8 +694,9 @@ case "${1:-}" in
   status) status ;;
   start-node) start_node "${2:-}" ;;
   stop-node) stop_node "${2:-}" ;;
+  server) server_binary ;;
   *)
-    echo "usage: $0 start [--nodes N] | stop | status | start-node N | stop-node N" >&2
+    echo "usage: $0 start [--nodes N] [--sync always|default] [--power-loss-layer] | stop | status | start-node N | stop-node N | server" >&2
     exit 2
     ;;
 esac

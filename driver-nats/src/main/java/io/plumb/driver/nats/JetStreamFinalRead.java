@@ -1,6 +1,7 @@
 package io.plumb.driver.nats;
 
 import io.nats.client.Connection;
+import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamSubscription;
 import io.nats.client.Message;
 import io.nats.client.PushSubscribeOptions;
@@ -16,8 +17,14 @@ import java.util.concurrent.TimeoutException;
  * shows). Streams keep every message for each subscription (limits retention), so the read is the
  * same whatever the subscription; messages reach the sink with the partition the run's consumers
  * give them, parsed from the subject {@code <topic>.<p>}.
+ *
+ * <p>A stream the server no longer has reads as empty: after a power loss of every server that had
+ * not yet fsynced its creation (NATS's default sync policy), the cluster comes back without it, and
+ * everything it held is gone. The server's answer "stream not found" is then the end of the topic,
+ * and every acknowledged message the consumers had not received counts as lost.
  */
 final class JetStreamFinalRead {
+  private static final int STREAM_NOT_FOUND = 10059;
 
   private JetStreamFinalRead() {}
 
@@ -25,7 +32,15 @@ final class JetStreamFinalRead {
       throws Exception {
     String stream = Subjects.name(topic);
     long deadline = System.nanoTime() + timeout.toNanos();
-    StreamState state = connection.jetStreamManagement().getStreamInfo(stream).getStreamState();
+    StreamState state;
+    try {
+      state = connection.jetStreamManagement().getStreamInfo(stream).getStreamState();
+    } catch (JetStreamApiException e) {
+      if (e.getApiErrorCode() == STREAM_NOT_FOUND) {
+        return "stream " + stream + " no longer exists on the server (0 messages)";
+      }
+      throw e;
+    }
     long first = state.getFirstSequence();
     long last = state.getLastSequence();
     String end =

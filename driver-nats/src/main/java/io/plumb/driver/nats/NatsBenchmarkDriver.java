@@ -1,5 +1,7 @@
 package io.plumb.driver.nats;
 
+import static java.util.stream.Collectors.joining;
+
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
@@ -16,6 +18,7 @@ import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.nats.NatsDriverConfig.Sync;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +50,9 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
 
   /** Environment variable that overrides {@code natsHostUrl} of the file. */
   public static final String URL_ENV = NatsDriverConfig.URL_ENV;
+
+  /** The broker fact with the servers' sync policy as they report it (see {@link ServerSync}). */
+  static final String SYNC_FACT = "nats.server.sync";
 
   private final Map<String, String> environment;
   private NatsDriverConfig config;
@@ -103,6 +109,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
                 + " does not enable (start nats-server with -js)");
       }
       refuseMoreCopiesThanNodes(driverConfig);
+      readSync(driverConfig);
       jetStream = publishConnection.jetStream();
       streams =
           new JetStreamTopics(
@@ -150,6 +157,56 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
                 + asked
                 + ": deploy/local/nats.sh start --nodes "
                 + asked
+                + ")");
+  }
+
+  /**
+   * Records the servers' sync policy as they report it ({@code nats.server.sync}), and refuses a
+   * file whose {@code expectSync} they do not have, with one line, before any stream exists: a run
+   * meant to show what fsyncing every write buys must not run on servers that do not.
+   */
+  private void readSync(DriverConfig driverConfig) throws Exception {
+    List<ServerSync.Reading> readings;
+    try {
+      readings = ServerSync.read(config.monitors());
+    } catch (java.io.IOException e) {
+      facts.put(SYNC_FACT, "unknown (" + e.getMessage() + ")");
+      if (config.expectSync() != null) {
+        close();
+        throw driverConfig
+            .settings()
+            .error(
+                "expectSync",
+                "expects sync "
+                    + config.expectSync()
+                    + " but the servers' sync policy could not be read: "
+                    + e.getMessage()
+                    + " (natsMonitorUrl names the servers' monitoring endpoints)");
+      }
+      return;
+    }
+    facts.put(SYNC_FACT, ServerSync.describe(readings));
+    Sync expected = config.expectSync();
+    if (expected == null
+        || readings.stream().allMatch(r -> r.policy().equals(expected.toString()))) {
+      return;
+    }
+    int nodes = nodes();
+    close();
+    throw driverConfig
+        .settings()
+        .error(
+            "expectSync",
+            "expects sync "
+                + expected
+                + " but the NATS servers at "
+                + config.monitors().stream().map(Object::toString).collect(joining(","))
+                + " report "
+                + ServerSync.describe(readings)
+                + " (start them with: deploy/local/nats.sh start"
+                + (nodes > 1 ? " --nodes " + nodes : "")
+                + " --sync "
+                + expected
                 + ")");
   }
 

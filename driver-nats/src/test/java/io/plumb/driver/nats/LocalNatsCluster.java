@@ -5,21 +5,30 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The local 3-node cluster of {@code deploy/local/nats.sh start --nodes 3}, for cluster tests:
- * checks it is there, and makes it whole again (every node running, one JetStream meta leader that
- * every node knows) after a test that stopped, froze or cut off a node.
+ * checks it is there, makes it whole again (every node running, one JetStream meta leader that
+ * every node knows) after a test that stopped, froze or cut off a node, tells how it was started
+ * (sync policy, power-loss layer) and starts it again with other settings.
  */
 final class LocalNatsCluster {
   private static final Path SCRIPT = Path.of("../deploy/local/nats.sh");
+  private static final Path NODE_1_ENV =
+      Path.of(System.getenv().getOrDefault("PLUMB_STATE_DIR", "../.plumb"))
+          .resolve("nats/nodes/1/node.env");
   private static final int NODES = 3;
   private static final int MONITOR_PORT = 8222;
   private static final Pattern META_LEADER =
@@ -69,6 +78,58 @@ final class LocalNatsCluster {
       Thread.sleep(250);
     }
     throw new AssertionError("the NATS cluster is not whole after 60 s: " + last);
+  }
+
+  /** The sync policy the running cluster was started with and read back: always or default. */
+  static String sync() throws IOException {
+    return nodeValue("SYNC");
+  }
+
+  /** Whether the running cluster's nodes keep their stores on the power-loss layer. */
+  static boolean powerLossLayer() throws IOException {
+    return !nodeValue("POWER_LOSS_CONTROL").isEmpty();
+  }
+
+  /**
+   * Stops the cluster and starts it again from empty stores, 3 nodes with the layer and the given
+   * sync policy; fails with the script's output when either step fails.
+   */
+  static void restartWithLayer(String sync) throws Exception {
+    run(120, "stop");
+    run(300, "start", "--nodes", String.valueOf(NODES), "--power-loss-layer", "--sync", sync);
+  }
+
+  private static String nodeValue(String key) throws IOException {
+    for (String line : Files.readAllLines(NODE_1_ENV)) {
+      if (line.startsWith(key + "=")) {
+        return line.substring(key.length() + 1);
+      }
+    }
+    return "";
+  }
+
+  private static void run(long timeoutSeconds, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    // Read while it runs: a full pipe would block the script.
+    CompletableFuture<String> output =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+              } catch (IOException e) {
+                return "(output unreadable: " + e + ")";
+              }
+            });
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(String.join(" ", command) + " took over " + timeoutSeconds + " s");
+    }
+    if (p.exitValue() != 0) {
+      throw new AssertionError(
+          String.join(" ", command) + " exited " + p.exitValue() + ": " + output.get());
+    }
   }
 
   private static String get(int node, String path) {

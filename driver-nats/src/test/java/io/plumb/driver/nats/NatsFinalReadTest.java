@@ -61,6 +61,29 @@ class NatsFinalReadTest {
     }
   }
 
+  /**
+   * A stream the server no longer has, as after a power loss of every server that had not fsynced
+   * its creation, is the end of the topic: the read finds nothing and says why, rather than fail
+   * and leave loss to the drain.
+   */
+  @Test
+  void aStreamTheServerNoLongerHasReadsAsEmpty() throws Exception {
+    String topic = "plumb-final-" + UUID.randomUUID().toString().substring(0, 8);
+    try (NatsBenchmarkDriver driver = open("nats-jetstream.yaml");
+        Connection admin = Nats.connect(URL)) {
+      driver.createTopic(topic, 2).get();
+      FinalReadProbe.produce(driver, topic, 1, 50);
+      admin.jetStreamManagement().deleteStream(Subjects.name(topic));
+
+      FinalReadProbe.Collected read = new FinalReadProbe.Collected();
+      String end = driver.readToEnd(topic, "sub-a", read, Duration.ofSeconds(10));
+
+      assertEquals(0, read.count.get(), "messages read from a stream that is gone");
+      assertEquals(
+          "stream " + Subjects.name(topic) + " no longer exists on the server (0 messages)", end);
+    }
+  }
+
   @Test
   void coreNatsSaysItKeepsNothingAndRefusesTheRead() throws Exception {
     try (NatsBenchmarkDriver driver = open("nats.yaml")) {

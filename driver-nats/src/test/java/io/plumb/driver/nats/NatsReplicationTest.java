@@ -55,7 +55,7 @@ class NatsReplicationTest {
   void replicatedFileIsRefusedOnOneNodeBeforeAnyJetStreamRequest() throws Exception {
     assertRefused(
         Path.of("nats-jetstream-replicated.yaml"),
-        "nats-jetstream-replicated.yaml:13"
+        "nats-jetstream-replicated.yaml:21"
             + REFUSAL.formatted(
                 "nats://127.0.0.1:4222,nats://127.0.0.1:4223,nats://127.0.0.1:4224"));
   }
