@@ -6,7 +6,8 @@ package io.plumb.fault;
  *
  * @param publishFailures sends that failed, of messages due before the first fault's window
  * @param slowPublishes sends acknowledged later than the plan's stall threshold, likewise
- * @param acknowledgedLost acknowledged messages lost, of those due before the first fault's window
+ * @param acknowledgedLost acknowledged messages lost when no fault was applied; 0 otherwise, since
+ *     a loss is charged to the first fault that came after the message (see {@link FaultAnalysis})
  * @param duplicates deliveries of a message already received, in periods before the first fault
  * @param outOfOrder out-of-order first deliveries in periods before the first fault
  */

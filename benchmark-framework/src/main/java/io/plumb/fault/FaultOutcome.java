@@ -25,7 +25,9 @@ import java.util.List;
  * @param publishFailures sends that failed, of messages due in this fault's window
  * @param slowPublishes sends acknowledged later than the plan's stall threshold
  * @param acknowledgedLost messages the broker acknowledged and the run counts as lost, of those due
- *     in this fault's window; summed over subscriptions, as the run's own {@code lost}
+ *     from the end of the previous fault (the start, for the first) to the end of this fault's
+ *     window: what this fault or its healing could have lost, a power loss's unsynced writes
+ *     included; summed over subscriptions, as the run's own {@code lost}
  * @param duplicates deliveries of a message already received, in periods this fault owns
  * @param outOfOrder first deliveries that reached their consumer after a later message of the same
  *     producer and partition, in periods this fault owns
