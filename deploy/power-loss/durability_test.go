@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -213,28 +216,24 @@ func TestTruncate(t *testing.T) {
 
 // msync(MS_SYNC) arrives as an fsync; a mapping's changes without it are written to the layer
 // when the mapping goes, and are lost like any unsynced write.
+// The mapping is written by a child process: a page fault on the layer waits for the layer's own
+// goroutines, and in the process that serves the mount a garbage collection that stops the world
+// then waits for the faulting goroutine, which never gets there (seen as a hang in CI).
 func TestMmap(t *testing.T) {
 	tl := mountForTest(t, namesStrict)
 	p := tl.path("mapped")
 	durable(t, p, strings.Repeat(".", 8192))
 	mapAndWrite := func(at int, s string, msync bool) {
-		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		exe, err := os.Executable()
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		mem, err := unix.Mmap(int(f.Fd()), 0, 8192, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
-		if err != nil {
-			t.Fatal(err)
-		}
-		copy(mem[at:], s)
-		if msync {
-			if err := unix.Msync(mem, unix.MS_SYNC); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := unix.Munmap(mem); err != nil {
-			t.Fatal(err)
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), "PLUMB_POWER_LOSS_MAPPER="+p,
+			"PLUMB_POWER_LOSS_MAP_AT="+strconv.Itoa(at), "PLUMB_POWER_LOSS_MAP_TEXT="+s,
+			"PLUMB_POWER_LOSS_MAP_MSYNC="+strconv.FormatBool(msync))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("mapper: %v: %s", err, out)
 		}
 	}
 	mapAndWrite(0, "synced", true)
@@ -249,6 +248,37 @@ func TestMmap(t *testing.T) {
 		t.Fatalf("after the drop: %q at 0, %q at 4096; want the msynced write kept and the other lost",
 			got[:6], got[4096:4104])
 	}
+}
+
+// mapper is TestMmap's child: it maps the first 8 KB of path shared, copies the text in at the
+// offset, msyncs if asked, and unmaps.
+func mapper(path string) int {
+	at, _ := strconv.Atoi(os.Getenv("PLUMB_POWER_LOSS_MAP_AT"))
+	text := os.Getenv("PLUMB_POWER_LOSS_MAP_TEXT")
+	msync := os.Getenv("PLUMB_POWER_LOSS_MAP_MSYNC") == "true"
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer f.Close()
+	mem, err := unix.Mmap(int(f.Fd()), 0, 8192, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	copy(mem[at:], text)
+	if msync {
+		if err := unix.Msync(mem, unix.MS_SYNC); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	if err := unix.Munmap(mem); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }
 
 // FUSE never sees sync_file_range(2): the data it waited for stays unsynced in the layer.

@@ -20,6 +20,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("PLUMB_POWER_LOSS_APPENDER"); path != "" {
 		os.Exit(appender(path))
 	}
+	if path := os.Getenv("PLUMB_POWER_LOSS_MAPPER"); path != "" {
+		os.Exit(mapper(path))
+	}
 	if err := fuseWorks(); err != nil {
 		fmt.Printf("power-loss layer tests need root and FUSE: %v\n", err)
 		os.Exit(1)
