@@ -80,9 +80,9 @@ class SearchCommandTest {
   }
 
   /**
-   * The stand-in broker serves 6,000 msg/s for the first 3.5 s of every run, then {@code
+   * The stand-in broker serves 6,000 msg/s for the first 2.5 s of every run, then {@code
    * laterCapacity}: each probe (1 s warm-up + 1 s) sees 6,000, so the search finds about 6,000
-   * (5,714 to 6,000); the 6 s measurement at that rate spends 4 s past the drop. At 5,500 later,
+   * (5,714 to 6,000); the 4 s measurement at that rate spends 2.5 s past the drop. At 5,500 later,
    * stepping down 5% at a time reaches a rate that holds by the third measurement at the latest
    * (6,000 / 1.05^2 = 5,442); at 3,000 none of the five holds, and the result must say so rather
    * than claim a stable peak.
@@ -99,7 +99,7 @@ class SearchCommandTest {
             driverClass: io.plumb.search.CapacityDriver
             capacity: 6000
             laterCapacity: %d
-            changeAfterSeconds: 3.5
+            changeAfterSeconds: 2.5
             """
                 .formatted(laterCapacity));
     Path results = dir.resolve("results");
@@ -113,7 +113,7 @@ class SearchCommandTest {
             "1",
             "-o",
             results.toString(),
-            workload("0", 6, 1).toString());
+            workload("0", 4, 1).toString());
     String console = out.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, console + err);
     JsonNode result = results(results).get(0);
@@ -165,12 +165,12 @@ class SearchCommandTest {
     JsonNode last = attempts.get(attempts.size() - 1);
     double lastRate = last.get("targetRateMsgPerSec").asDouble();
     assertEquals(lastRate, result.get("throughput").get("targetRateMsgPerSec").asDouble());
-    assertEquals(6.0, result.get("phases").get("measuredSeconds").asDouble(), 0.5);
+    assertEquals(4.0, result.get("phases").get("measuredSeconds").asDouble(), 0.5);
     if (laterCapacity == 5500) {
       assertTrue(attempts.size() <= 3, console);
       assertTrue(last.get("sustained").asBoolean(), console);
       // Within the judge's tolerance: a backlog growing by under 2% of the rate per second is not
-      // a trend, and 4 s of a small deficit at the end of the run can stay under it.
+      // a trend, and 2.5 s of a small deficit at the end of the run can stay under it.
       assertTrue(lastRate <= 5500 * 1.05, console);
       assertEquals(lastRate, search.get("stablePeakMsgPerSec").asDouble(), console);
       assertTrue(console.contains("stable peak"), console);
