@@ -2,7 +2,10 @@
 # Runs RabbitMQ on 127.0.0.1 for local benchmarks and driver tests: one node (the default), or a
 # cluster of several nodes, each a separate OS process with its own ports, data and log.
 #
-#   deploy/local/rabbitmq.sh start [--nodes N]  # N=1 by default; 3 for the replicated driver files
+#   deploy/local/rabbitmq.sh start [--nodes N] [--power-loss-layer]
+#                                               # N=1 by default; 3 for the replicated driver files;
+#                                               # with --power-loss-layer each node's data directory
+#                                               # is a power-loss layer (below)
 #   deploy/local/rabbitmq.sh stop               # every node, then the epmd this script started
 #   deploy/local/rabbitmq.sh status             # a line per node; exit 0 all run, 3 none, 1 some
 #   deploy/local/rabbitmq.sh stop-node N        # stops node N of the running cluster, keeps its data
@@ -25,6 +28,12 @@
 #                         machine has none to give), AMQP_PORT, STREAM_PORT, MGMT_PORT, DIST_PORT,
 #                         DATA_DIR, LOG
 #   nodes/<n>/            rabbitmq.conf, enabled_plugins, rabbitmq.pid, mnesia/ (data), log/
+#
+# --power-loss-layer mounts deploy/power-loss's layer over each node's mnesia/ directory (its
+# schema, message stores, quorum queue logs and streams), backed by nodes/<n>/durable, and adds
+# POWER_LOSS_TOOL, POWER_LOSS_CONTROL and POWER_LOSS_BACKING to node.env, which the fault action
+# power-loss needs. What the start itself wrote is made durable; stop unmounts the layers. Where
+# FUSE cannot mount, the start fails with one line and nothing runs.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -41,6 +50,9 @@ die() {
   echo "rabbitmq.sh: $*" >&2
   exit 1
 }
+
+# shellcheck source=../power-loss/layer.sh
+source "$REPO/deploy/power-loss/layer.sh"
 
 # --- Node layout -------------------------------------------------------------------------------
 
@@ -173,6 +185,59 @@ ctl() {
   )
 }
 
+# --- The power-loss layer (--power-loss-layer) ---------------------------------------------------
+
+LAYER_FILE="$STATE/power-loss-layer"
+
+# True when the last start mounted a power-loss layer under every node's data directory.
+layer_on() { [[ -f "$LAYER_FILE" ]]; }
+
+# Mounts a layer over node n's (empty) mnesia directory and adds its lines to node.env.
+mount_layer() {
+  local n=$1 dir
+  dir="$(node_dir "$n")"
+  power_loss_mount "$dir" "$dir/mnesia" ||
+    die "node $n: mounting the power-loss layer failed (log: $dir/power-loss.log)"
+  power_loss_env "$dir" >>"$dir/node.env"
+}
+
+# Makes what every node's layer holds durable: what the start wrote is on disk, as it would be on
+# a machine that has run for a while.
+sync_layers() {
+  local n tool
+  tool="$(power_loss_tool)"
+  for n in $(known_nodes); do
+    "$tool" sync --control "$(power_loss_socket "$(node_dir "$n")")" >/dev/null ||
+      die "node $n: syncing the power-loss layer failed (log: $(node_dir "$n")/power-loss.log)"
+  done
+}
+
+# Unmounts every layer still mounted under the state directory (a clean unmount syncs first).
+# Called once no node runs: by stop, and by start before it wipes a state whose stop never ran.
+unmount_layers() {
+  local dir
+  for dir in "$STATE"/nodes/*/; do
+    dir="${dir%/}"
+    [[ -d "$dir" ]] || continue
+    if [[ -S "$(power_loss_socket "$dir")" ]] || mountpoint -q "$dir/mnesia" 2>/dev/null; then
+      power_loss_unmount "$dir" "$dir/mnesia" ||
+        die "unmounting the power-loss layer at $dir/mnesia failed (log: $dir/power-loss.log)"
+      echo "rabbitmq node $(basename "$dir"): power-loss layer unmounted, its data durable in $dir/durable"
+    fi
+  done
+}
+
+# "power-loss layer mounted, 1234 bytes unsynced", or why not, for status.
+layer_state() {
+  local answer tool
+  tool="$(node_get "$1" POWER_LOSS_TOOL)"
+  if answer="$("$tool" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
+    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
+  else
+    echo "power-loss layer not answering"
+  fi
+}
+
 # --- epmd ---------------------------------------------------------------------------------------
 
 # epmd outlives the nodes. Start it here (unless one already runs) and keep its PID, so stop ends
@@ -292,6 +357,7 @@ fail_start() {
   local n=$1 what=$2
   stop_all_nodes
   stop_epmd
+  unmount_layers >/dev/null 2>&1 || true
   die "node $(node_get "$n" NODE) $what; see $(node_get "$n" LOG)"
 }
 
@@ -319,13 +385,17 @@ running_count() {
 }
 
 start() {
-  local count=$1 n name
+  local count=$1 layer=$2 n name
   ((count >= 1 && count <= MAX_NODES)) || die "--nodes $count: allowed 1..$MAX_NODES"
   local running known
   running="$(running_count)"
   known="$(known_nodes | wc -l)"
   if ((running > 0)); then
     if ((running == known && known == count)); then
+      local had=0
+      layer_on && had=1
+      ((had == layer)) ||
+        die "rabbitmq already runs $count node(s) $( ((had)) && echo with || echo without) the power-loss layer: stop it first (deploy/local/rabbitmq.sh stop)"
       echo "rabbitmq already running ($running node(s))"
       return 0
     fi
@@ -341,7 +411,14 @@ start() {
     done
   done
 
-  # A clean cluster each time: queues left by an earlier run would skew the next one.
+  if ((layer)); then
+    local why
+    why="$(power_loss_check 2>&1)" || die "--power-loss-layer: ${why##*$'\n'}"
+  fi
+
+  # A clean cluster each time: queues left by an earlier run would skew the next one. A layer left
+  # mounted by a cluster whose stop never ran would keep its data from the wipe.
+  unmount_layers >/dev/null
   rm -rf "$STATE"
   mkdir -p "$STATE/home"
   # Written before any node boots: nodes booting at once would otherwise each create a cookie.
@@ -350,13 +427,19 @@ start() {
   for n in $(seq 1 "$count"); do
     if ((count == 1)); then name=plumb@localhost; else name="r$n@localhost"; fi
     write_node_files "$n" "$name"
+    if ((layer)); then mount_layer "$n"; fi
   done
+  if ((layer)); then touch "$LAYER_FILE"; fi
   ensure_epmd
 
   # Every node boots at once (each takes ~7 s of mostly waiting); then nodes 2.. join node 1.
   on_nodes_in_parallel boot_node "did not start within $START_TIMEOUT s" 1 "$count"
   if ((count > 1)); then
     join_cluster "$count"
+  fi
+  if ((layer)); then
+    sync_layers
+    echo "Power-loss layer under every node's data directory (fault action power-loss)"
   fi
   if ((count == 1)); then
     echo "rabbitmq started (pid $(running_pid 1)) amqp://127.0.0.1:$(amqp_port 1) stream 127.0.0.1:$(stream_port 1)"
@@ -408,6 +491,7 @@ stop() {
     echo "rabbitmq stopped ($running node(s))"
   fi
   stop_epmd
+  unmount_layers
 }
 
 status() {
@@ -424,7 +508,7 @@ status() {
     echo "node $n $(node_get "$n" NODE) $state amqp $(node_get "$n" AMQP_PORT)" \
       "stream $(node_get "$n" STREAM_PORT) management $(node_get "$n" MGMT_PORT)" \
       "distribution $(node_get "$n" DIST_PORT) data $(node_get "$n" DATA_DIR)" \
-      "log $(node_get "$n" LOG)"
+      "log $(node_get "$n" LOG)$(layer_on && echo ", $(layer_state "$n")")"
   done
   if ((running == 0)); then
     echo "rabbitmq not running"
@@ -459,10 +543,46 @@ start_node() {
     return 0
   fi
   ensure_epmd
-  # Its data is kept: the node knows its cluster and rejoins it on boot.
-  boot_node "$n" ||
-    die "node $(node_get "$n" NODE) did not start within $START_TIMEOUT s; see $(node_get "$n" LOG)"
+  if layer_on; then
+    # After a power loss the layer is still mounted with what survived; one that died (or a
+    # rebooted host) is mounted again over the node's durable data.
+    power_loss_ensure "$(node_dir "$n")" "$(node_dir "$n")/mnesia" ||
+      die "node $n: the power-loss layer is not mounted and mounting it failed (log: $(node_dir "$n")/power-loss.log)"
+  fi
+  # Its data is kept: the node knows its cluster and rejoins it on boot. A node whose peers are
+  # down waits in its boot for their tables (after a power loss of every node, each does), so a
+  # whole cluster coming back one start-node at a time launches the first nodes without waiting,
+  # and the start-node that brings the last one waits for them all.
+  launch_node "$n" ||
+    die "node $(node_get "$n" NODE) wrote no PID file within $START_TIMEOUT s; see $(node_get "$n" LOG)"
+  local other down=0
+  for other in $(known_nodes); do
+    ((other == n)) || running_pid "$other" >/dev/null || down=$((down + 1))
+  done
+  if ((down > 0)); then
+    touch "$(node_dir "$n")/start-pending"
+    echo "node $n $(node_get "$n" NODE) launched (pid $(running_pid "$n")); $down other node(s) down," \
+      "so it waits for them in its boot: the start-node that brings the last one waits for it"
+    return 0
+  fi
+  local waiting=("$n")
+  for other in $(known_nodes); do
+    ((other == n)) || [[ ! -f "$(node_dir "$other")/start-pending" ]] || waiting+=("$other")
+  done
+  local -A awaiting=()
+  for other in "${waiting[@]}"; do
+    await_node "$other" &
+    awaiting[$other]=$!
+  done
+  for other in "${waiting[@]}"; do
+    wait "${awaiting[$other]}" ||
+      die "node $(node_get "$other" NODE) did not start within $START_TIMEOUT s; see $(node_get "$other" LOG)"
+  done
+  rm -f "$STATE"/nodes/*/start-pending
   echo "node $n $(node_get "$n" NODE) started (pid $(running_pid "$n"))"
+  for other in "${waiting[@]:1}"; do
+    echo "node $other $(node_get "$other" NODE), waiting for its peers, started too"
+  done
 }
 
 stop_node() {
@@ -473,19 +593,26 @@ stop_node() {
 }
 
 usage() {
-  echo "usage: $0 start [--nodes N] | stop | status | start-node N | stop-node N" >&2
+  echo "usage: $0 start [--nodes N] [--power-loss-layer] | stop | status | start-node N | stop-node N" >&2
   exit 2
 }
 
-case "${1:-}" in
-  start)
-    case "${2:-}" in
-      "") start 1 ;;
-      --nodes) [[ "${3:-}" =~ ^[0-9]+$ ]] || usage; start "$3" ;;
-      --nodes=*) [[ "${2#--nodes=}" =~ ^[0-9]+$ ]] || usage; start "${2#--nodes=}" ;;
+# start's options: [--nodes N] [--power-loss-layer], default one node without the layer.
+start_command() {
+  local nodes=1 layer=0
+  while (($# > 0)); do
+    case "$1" in
+      --nodes) [[ "${2:-}" =~ ^[0-9]+$ ]] || usage; nodes="$2"; shift 2 ;;
+      --nodes=*) [[ "${1#--nodes=}" =~ ^[0-9]+$ ]] || usage; nodes="${1#--nodes=}"; shift ;;
+      --power-loss-layer) layer=1; shift ;;
       *) usage ;;
     esac
-    ;;
+  done
+  start "$nodes" "$layer"
+}
+
+case "${1:-}" in
+  start) shift; start_command "$@" ;;
   stop) stop ;;
   status) status ;;
   start-node) start_node "${2:-}" ;;
