@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.coordinator.SmokeRun;
 import io.plumb.fault.FaultOutcome;
+import io.plumb.fault.Unavailability;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import java.nio.file.Files;
@@ -39,6 +40,9 @@ class RabbitMqFaultClusterTest {
   private static final String KILL_LEADER =
       String.join(
           "\n",
+          // The weak file's lost messages never come: 10 s of idle consumers end the drain rather
+          // than the default 30 s (the final read then confirms what is missing).
+          "drainIdle: 10s",
           "faults:",
           "  - at: 10s",
           "    action: kill",
@@ -70,10 +74,20 @@ class RabbitMqFaultClusterTest {
     FaultOutcome fault = report.faults().get(0);
     assertNull(fault.error(), fault.toString());
     assertEquals("quorum queue leader", fault.leaderMeaning());
-    // A quorum queue can elect a new leader before any publish reaches the stall limit: then no
-    // unavailability is reported, which must mean no publish was that slow and none failed.
+    // A quorum queue can elect a new leader quicker than the usual slowest publish: then no
+    // unavailability is reported, which must mean no partition and no producer went longer than
+    // that without an acknowledgement, and no send failed. (Messages due in the election can
+    // still be sent late and exceed the stall limit, measured from their intended time: CI saw
+    // a 0.63 s window under a 0.70 s threshold beside publishes of up to 1.29 s.)
     if (fault.unavailableSeconds() == null) {
-      assertTrue(fault.longestPublishSeconds() < 1.0, "no stall reported but: " + fault);
+      Unavailability u = fault.unavailability();
+      assertTrue(u != null && u.measured() && u.affectedAboveSeconds() != null, fault.toString());
+      for (Double window : new Double[] {u.worstPartitionSeconds(), u.worstProducerSeconds()}) {
+        assertTrue(
+            window == null || window <= u.affectedAboveSeconds(),
+            "no unavailability reported but: " + fault);
+      }
+      assertEquals(0, u.partitionsAffected(), fault.toString());
       assertEquals(0, fault.publishFailures(), fault.toString());
     }
     assertTrue(fault.availableAgain(), fault.toString());

@@ -170,6 +170,9 @@ class RedisFaultClusterTest {
         plan,
         String.join(
             "\n",
+            // The weak file's lost messages never come: 10 s of idle consumers end the drain
+            // rather than the default 30 s (the final read then confirms what is missing).
+            "drainIdle: 10s",
             "faults:",
             "  - at: " + at + "s",
             "    action: " + action,
