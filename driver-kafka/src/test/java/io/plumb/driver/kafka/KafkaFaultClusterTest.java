@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (broker.session.timeout.ms, 9 s). With acks=1 it goes on acknowledging writes no follower
  * fetches; a follower is elected, and on healing the old leader truncates what it acknowledged
  * alone. Under the same cut the durable file's sends wait (acks=all with the followers still in the
- * in-sync set) and go to the new leader.
+ * in-sync set) and go to the new leader: that case is the proof table's (README) and no longer runs
+ * here, where the durable file is checked under a leader kill and, in KafkaPowerLossClusterTest,
+ * under a power loss of every node (the test command must stay under 45 minutes).
  */
 class KafkaFaultClusterTest {
   private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
@@ -56,16 +58,6 @@ class KafkaFaultClusterTest {
   @Test
   void durableFileLosesNothingWhenTheLeaderIsKilled() throws Exception {
     Path plan = plan("kill-leader.yaml", "kill", 10);
-
-    RunReport report = RUN.runWithFaults(Path.of("kafka-replicated.yaml"), plan, Map.of(), scratch);
-
-    assertEquals(0, report.counters().lost(), summary(report));
-    assertEveryFaultRecovered(report);
-  }
-
-  @Test
-  void durableFileLosesNothingWhenTheLeaderIsPartitioned() throws Exception {
-    Path plan = plan("partition-leader.yaml", "partition", 18);
 
     RunReport report = RUN.runWithFaults(Path.of("kafka-replicated.yaml"), plan, Map.of(), scratch);
 
