@@ -586,6 +586,9 @@ layer_state() {
   tool="$(node_env "$1" POWER_LOSS_TOOL)"
   if [[ -n "$tool" ]] && answer="$("$tool" status --control "$(node_env "$1" POWER_LOSS_CONTROL)" 2>&1)"; then
     echo ", power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
+  elif ! mountpoint -q "$(node_dir "$1")/data" 2>/dev/null; then
+    # After stop: the data is in nodes/<N>/durable, and the next start-node mounts it again.
+    echo ", power-loss layer not mounted"
   else
     echo ", power-loss layer not answering"
   fi
