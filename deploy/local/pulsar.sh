@@ -2,24 +2,47 @@
 # Runs Apache Pulsar 4.0.7 on 127.0.0.1 for local benchmarks and driver tests, either as one
 # standalone process (the default) or as a cluster of separate processes.
 #
-#   deploy/local/pulsar.sh start [--nodes 1|3]   1: standalone (broker + one bookie, RocksDB
+#   deploy/local/pulsar.sh start [--nodes 1|3] [--journal-sync true|false] [--power-loss-layer]
+#                                                1: standalone (broker + one bookie, RocksDB
 #                                                metadata in one JVM); 3: ZooKeeper, three bookies
 #                                                and one broker, each a process of its own
 #   deploy/local/pulsar.sh stop | status | classpath
 #   deploy/local/pulsar.sh stop-node N | start-node N   (cluster only) stop one node, or restart a
 #                                                stopped one with its existing data; N is a bookie
-#                                                1-3, 'broker' or 'zookeeper'
+#                                                1-3, 'broker' or 'zookeeper'. A bookie or the
+#                                                broker cannot start without ZooKeeper: start-node
+#                                                of one while ZooKeeper is down records it as
+#                                                waiting and returns, and start-node zookeeper
+#                                                starts the waiting bookies, then the broker, and
+#                                                returns once they are up (after a power loss of
+#                                                every node, a fault restarts the nodes in any order)
+#
+# --journal-sync sets the bookies' journalSyncData: true (the default) acknowledges a write only
+# once the journal is fsynced; false acknowledges it once written to the page cache. The bookies'
+# HTTP servers answer on 127.0.0.1:8001-8003 (GET /api/v1/config/server_config: the configuration
+# each bookie runs with), where `start` reads the setting back and the driver does too.
+#
+# --power-loss-layer (cluster only) mounts deploy/power-loss's layer over the data directory of
+# ZooKeeper and of each bookie (journal and ledgers), backed by nodes/<N>/durable, so that a fault
+# plan's power-loss can drop what a node wrote and did not fsync. The broker keeps no data on its
+# host (its state is in BookKeeper and ZooKeeper): its node.env says so (POWER_LOSS_NO_DATA=1), and a
+# power loss kills it and drops nothing. What the start wrote is made durable once the cluster is
+# up, as on a machine that has run a while; from then on only fsync makes data durable. `stop`
+# unmounts the layers (everything synced). Where FUSE is not available the start says so in one line
+# and starts nothing.
 #
 # Both layouts serve clients on the same ports, so one driver file reaches either: binary protocol
 # 6650 and web service / admin 8081 (8080 is the default port of Plumb's bin/benchmark-worker), and
 # both name the cluster 'local', as OpenMessaging Benchmark's Pulsar driver files expect.
-# Cluster-only ports: ZooKeeper 2181, bookies 3181, 3182, 3183 (their HTTP servers are off).
+# Cluster-only ports: ZooKeeper 2181, bookies 3181, 3182, 3183, their HTTP servers 8001, 8002, 8003.
 #
 # State lives under ${PLUMB_STATE_DIR:-<repo>/.plumb}/pulsar; every `start` begins from empty data
 # directories (Pulsar writes gigabytes per long run). One file per node, nodes/<N>/node.env, tells
 # other tools (fault injection, resource sampling) what runs where:
-#   NODE=2  ROLE=bookie  PID=1234  PORTS=3182  DATA_DIR=...  LOG=...  CONF=...
+#   NODE=2  ROLE=bookie  PID=1234  PORTS=3182,8002  DATA_DIR=...  LOG=...  CONF=...
 #   NAME=127.0.0.1:3182  CGROUP=/sys/fs/cgroup/.../plumb-pulsar-2
+# and with --power-loss-layer POWER_LOSS_TOOL, POWER_LOSS_CONTROL, POWER_LOSS_BACKING (ZooKeeper and
+# the bookies) or POWER_LOSS_NO_DATA=1 (the broker).
 # nodes 1-3 are the bookies (the replicas), nodes/broker and nodes/zookeeper the two single
 # services; the standalone layout has one file, nodes/1, with ROLE=standalone. NAME is the name
 # Pulsar gives the node (a bookie's id as BookKeeper reports it, the broker's id as the admin API
@@ -30,10 +53,13 @@
 #
 # The jars come from Maven Central (deploy/local/pulsar/pom.xml, resolved once into ~/.m2).
 # Environment:
-#   PLUMB_PULSAR_JOURNAL_SYNC=true|false  bookies fsync their journal before acknowledging (default true)
+#   PLUMB_PULSAR_JOURNAL_SYNC=true|false  --journal-sync when the option is not given (default true)
 #   PLUMB_PULSAR_HEAP=2g                  standalone JVM heap (direct memory gets the same)
 #   PLUMB_STATE_DIR                       where state lives (default <repo>/.plumb)
 set -euo pipefail
+
+# shellcheck source=../power-loss/layer.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../power-loss" && pwd)/layer.sh"
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STATE="${PLUMB_STATE_DIR:-$REPO/.plumb}/pulsar"
@@ -42,7 +68,11 @@ DIST="$LOCAL_DIR/pulsar"
 NODES_DIR="$STATE/nodes"
 CLASSPATH_FILE="$STATE/classpath.txt"
 LOG4J_FILE="$STATE/log4j2-console.xml"
-JOURNAL_SYNC="${PLUMB_PULSAR_JOURNAL_SYNC:-true}"
+# Set by start from --journal-sync or the environment; a restart keeps what bookie.conf says.
+JOURNAL_SYNC=""
+# The setting the running layout was started with, and whether its data is on the power-loss layer.
+JOURNAL_SYNC_FILE="$STATE/journal-sync"
+LAYER_FILE="$STATE/power-loss-layer"
 HEAP="${PLUMB_PULSAR_HEAP:-2g}"
 READY_TIMEOUT_SECONDS=180
 
@@ -52,6 +82,10 @@ WEB_PORT=8081
 ZK_PORT=2181
 BOOKIES=(1 2 3)
 bookie_port() { echo $((3180 + $1)); }
+# BookKeeper's default HTTP port is 8000; three bookies on one host take one each.
+bookie_http_port() { echo $((8000 + $1)); }
+# The nodes whose data the power-loss layer holds: ZooKeeper's and the bookies' (the broker has none).
+LAYERED=(zookeeper "${BOOKIES[@]}")
 
 die() {
   echo "pulsar.sh: $*" >&2
@@ -91,10 +125,12 @@ node_env() {
   sed -n "s/^$2=//p" "$file" | tail -n 1
 }
 
-# write_node_env NODE ROLE PID PORTS DATA LOG CONF NAME
+# write_node_env NODE ROLE PID PORTS DATA LOG CONF NAME: written whole and renamed, so a reader
+# never sees half a file; the layer's lines (power-loss.env, see mount_layers) come last.
 write_node_env() {
-  local node=$1 role=$2 pid=$3 ports=$4 data=$5 log=$6 conf=$7 name=$8
-  cat >"$(node_dir "$node")/node.env" <<EOF
+  local node=$1 role=$2 pid=$3 ports=$4 data=$5 log=$6 conf=$7 name=$8 file
+  file="$(node_dir "$node")/node.env"
+  cat >"$file.tmp" <<EOF
 NODE=$node
 ROLE=$role
 PID=$pid
@@ -105,6 +141,10 @@ CONF=$conf
 NAME=$name
 CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$node")" "$pid")
 EOF
+  if [[ -f "$(node_dir "$node")/power-loss.env" ]]; then
+    cat "$(node_dir "$node")/power-loss.env" >>"$file.tmp"
+  fi
+  mv "$file.tmp" "$file"
 }
 
 # The cgroup a node's process runs in: plumb-pulsar-1..3, plumb-pulsar-broker, ...
@@ -360,8 +400,13 @@ dbStorage_readAheadCacheMaxSizeMb=32
 dbStorage_rocksDB_blockCacheSize=16777216
 # The fsync switch: acknowledge a write only once the journal is on disk.
 journalSyncData=$JOURNAL_SYNC
-# No HTTP server (its default port 8000 would be shared by three bookies), no auto-recovery.
-httpServerEnabled=false
+# The HTTP server, on a port of its own per bookie and on loopback only: its
+# /api/v1/config/server_config is where start and the driver read journalSyncData back.
+httpServerEnabled=true
+httpServerClass=org.apache.bookkeeper.http.vertx.VertxHttpServer
+httpServerHost=127.0.0.1
+httpServerPort=$(bookie_http_port "$n")
+# No auto-recovery: a fault's dead bookie comes back with its data.
 autoRecoveryDaemonEnabled=false
 EOF
 }
@@ -372,7 +417,7 @@ start_bookie() {
   mkdir -p "$dir/data/journal" "$dir/data/ledgers"
   [[ -f "$dir/bookie.conf" ]] || write_bookie_config "$n" "$dir"
   pid="$(launch "$n" "$dir/bookie.log" 512m 512m org.apache.bookkeeper.server.Main --conf "$dir/bookie.conf")"
-  write_node_env "$n" bookie "$pid" "$(bookie_port "$n")" "$dir/data" "$dir/bookie.log" \
+  write_node_env "$n" bookie "$pid" "$(bookie_port "$n"),$(bookie_http_port "$n")" "$dir/data" "$dir/bookie.log" \
     "$dir/bookie.conf" "127.0.0.1:$(bookie_port "$n")"
 }
 
@@ -439,61 +484,224 @@ start_cluster() {
   problem="$(await_ready broker broker admin_ok)" || fail_start "$problem"
   problem="$(await_ready broker "broker, waiting to see ${#BOOKIES[@]} bookies" broker_sees_bookies)" ||
     fail_start "$problem"
+  check_journal_sync
+  layer_on && sync_layers
   echo "pulsar cluster started: broker pulsar://127.0.0.1:$BROKER_PORT http://127.0.0.1:$WEB_PORT," \
     "bookies 127.0.0.1:$(bookie_port 1),$(bookie_port 2),$(bookie_port 3), zookeeper 127.0.0.1:$ZK_PORT," \
-    "cluster '$CLUSTER_NAME', journalSyncData=$JOURNAL_SYNC"
+    "cluster '$CLUSTER_NAME', journalSyncData=$JOURNAL_SYNC (read back from each bookie)"
+  if layer_on; then
+    echo "power-loss layer under the data of ZooKeeper and bookies ${BOOKIES[*]} (fault action" \
+      "power-loss); the broker keeps no data"
+  fi
+  return 0
 }
 
 fail_start() {
   stop_all >/dev/null 2>&1 || true
+  # In a subshell: a layer that fails to unmount must not replace the reason with its own.
+  (unmount_layers) >/dev/null 2>&1 || true
   die "$1"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The power-loss layer (--power-loss-layer).
+
+layer_on() { [[ -f "$LAYER_FILE" ]]; }
+
+# Fails with the layer's own one line when FUSE cannot mount here (or the layer cannot be built).
+require_fuse() {
+  local why
+  why="$(power_loss_check 2>&1)" || die "--power-loss-layer: ${why##*$'\n'}"
+}
+
+# Mounts a layer over the (empty: start has just wiped them) data directories of ZooKeeper and the
+# bookies, and records each layer's node.env lines; the broker's record says it keeps no data.
+mount_layers() {
+  local node dir
+  for node in "${LAYERED[@]}"; do
+    dir="$(node_dir "$node")"
+    mkdir -p "$dir"
+    power_loss_mount "$dir" "$dir/data" ||
+      fail_start "node $node: mounting the power-loss layer failed (log: $dir/power-loss.log)"
+    power_loss_env "$dir" >"$dir/power-loss.env"
+  done
+  mkdir -p "$(node_dir broker)"
+  # Its topics' state is in BookKeeper and ZooKeeper: a power loss of the broker's host is a kill.
+  echo "POWER_LOSS_NO_DATA=1" >"$(node_dir broker)/power-loss.env"
+  touch "$LAYER_FILE"
+}
+
+# Makes everything the layers hold durable: what the start wrote (formatted metadata, cookies,
+# the first ledgers) is on disk, as on a machine that has run a while.
+sync_layers() {
+  local node tool
+  tool="$(power_loss_tool)"
+  for node in "${LAYERED[@]}"; do
+    "$tool" sync --control "$(power_loss_socket "$(node_dir "$node")")" >/dev/null ||
+      fail_start "node $node: syncing the power-loss layer failed (log: $(node_dir "$node")/power-loss.log)"
+  done
+}
+
+# A node restarted after a power loss finds its layer mounted with what survived; a layer that died
+# (or a rebooted host) is mounted again over the node's durable data. Nothing for the broker.
+ensure_layer() {
+  local node=$1 dir
+  layer_on || return 0
+  [[ " ${LAYERED[*]} " == *" $node "* ]] || return 0
+  dir="$(node_dir "$node")"
+  power_loss_ensure "$dir" "$dir/data" ||
+    die "node $node: the power-loss layer is not mounted and mounting it failed (log: $dir/power-loss.log)"
+}
+
+# Unmounts every layer still mounted under the state directory, everything made durable first (a
+# clean unmount syncs). Called once no node runs: by stop, and by start before it wipes the state
+# of a cluster whose stop never ran (a mounted layer would keep its data from the wipe).
+unmount_layers() {
+  local node dir tries
+  for node in "${LAYERED[@]}"; do
+    dir="$(node_dir "$node")"
+    if [[ -S "$(power_loss_socket "$dir")" ]] || mountpoint -q "$dir/data" 2>/dev/null; then
+      # The kernel reports a dead process's closes to the layer a moment after it is gone, and the
+      # layer refuses to unmount while a file is open: a few tries.
+      for tries in 1 2 3 4 5; do
+        power_loss_unmount "$dir" "$dir/data" 2>/dev/null && break
+        ((tries < 5)) || die "node $node: unmounting the power-loss layer at $dir/data failed (log: $dir/power-loss.log)"
+        sleep 1
+      done
+      echo "node $node: power-loss layer unmounted, its data durable in $dir/durable"
+    fi
+  done
+}
+
+# ", power-loss layer mounted, 1234 bytes unsynced" (or why not), or the broker's ", keeps no data",
+# for status.
+layer_state() {
+  local tool answer
+  layer_on || return 0
+  if [[ "$(node_env "$1" POWER_LOSS_NO_DATA)" == 1 ]]; then
+    echo ", keeps no data (a power loss kills it)"
+    return 0
+  fi
+  # The tool node.env names: status must not wait for build.sh's check of the sources.
+  tool="$(node_env "$1" POWER_LOSS_TOOL)"
+  if [[ -n "$tool" ]] && answer="$("$tool" status --control "$(node_env "$1" POWER_LOSS_CONTROL)" 2>&1)"; then
+    echo ", power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
+  elif ! mountpoint -q "$(node_dir "$1")/data" 2>/dev/null; then
+    # After stop: the data is in nodes/<N>/durable, and the next start-node mounts it again.
+    echo ", power-loss layer not mounted"
+  else
+    echo ", power-loss layer not answering"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# journalSyncData as each running bookie reports it.
+
+# The value of journalSyncData in bookie N's configuration as the running bookie serves it
+# (BookKeeper's default, true, when its file does not set it); fails when the bookie does not answer.
+reported_journal_sync() {
+  local answer
+  answer="$(curl -sf --max-time 5 "http://127.0.0.1:$(bookie_http_port "$1")/api/v1/config/server_config")" ||
+    return 1
+  if [[ "$answer" =~ \"journalSyncData\"[[:space:]]*:[[:space:]]*\"?([a-zA-Z]+) ]]; then
+    echo "${BASH_REMATCH[1]}"
+  else
+    echo true
+  fi
+}
+
+# Checks that every bookie of the fresh cluster runs with the journalSyncData the start asked for.
+check_journal_sync() {
+  local n got deadline
+  for n in "${BOOKIES[@]}"; do
+    deadline=$((SECONDS + 30))
+    # The HTTP server may start a moment after the bookie registered.
+    until got="$(reported_journal_sync "$n")"; do
+      ((SECONDS < deadline)) ||
+        fail_start "bookie $n: its HTTP server (127.0.0.1:$(bookie_http_port "$n")) did not answer, so journalSyncData could not be read back"
+      sleep 0.5
+    done
+    [[ "$got" == "$JOURNAL_SYNC" ]] ||
+      fail_start "bookie $n reports journalSyncData=$got, not the $JOURNAL_SYNC the start asked for"
+  done
 }
 
 # ---------------------------------------------------------------------------------------------
 # Commands.
 
 start() {
-  local nodes=1
+  local nodes=1 layer=0 sync="" usage="start [--nodes 1|3] [--journal-sync true|false] [--power-loss-layer]"
   while (($#)); do
     case "$1" in
-      --nodes)
-        nodes="${2:-}"
-        shift 2 || die "--nodes needs a value: 1 or 3"
+      --nodes | --journal-sync)
+        (($# >= 2)) || die "$1 needs a value ($usage)"
+        if [[ "$1" == --nodes ]]; then nodes="$2"; else sync="$2"; fi
+        shift 2
         ;;
       --nodes=*)
         nodes="${1#--nodes=}"
         shift
         ;;
-      *) die "start: unknown option '$1' (usage: start [--nodes 1|3])" ;;
+      --journal-sync=*)
+        sync="${1#--journal-sync=}"
+        shift
+        ;;
+      --power-loss-layer)
+        layer=1
+        shift
+        ;;
+      *) die "start: unknown option '$1' ($usage)" ;;
     esac
   done
   case "$nodes" in 1 | 3) ;; *) die "--nodes $nodes: Pulsar runs here as 1 (standalone) or 3 bookies" ;; esac
-  case "$JOURNAL_SYNC" in true | false) ;; *) die "PLUMB_PULSAR_JOURNAL_SYNC must be true or false" ;; esac
+  if [[ -n "$sync" ]]; then
+    case "$sync" in true | false) ;; *) die "--journal-sync '$sync': allowed true or false" ;; esac
+  else
+    sync="${PLUMB_PULSAR_JOURNAL_SYNC:-true}"
+    case "$sync" in true | false) ;; *) die "PLUMB_PULSAR_JOURNAL_SYNC='$sync': allowed true or false" ;; esac
+  fi
+  JOURNAL_SYNC="$sync"
+  # A fault plan needs a cluster (one standalone process has no peer to survive it).
+  ((layer == 0 || nodes == 3)) ||
+    die "--power-loss-layer needs --nodes 3: fault plans act on a cluster, and the standalone is one process"
 
   local wanted=standalone
   ((nodes == 1)) || wanted=cluster
   if any_running; then
     [[ "$(layout)" == "$wanted" ]] ||
       die "pulsar already runs as $(layout), not $wanted: stop it first (deploy/local/pulsar.sh stop)"
-    echo "pulsar already running ($(layout))"
+    local had=0 running_sync
+    layer_on && had=1
+    ((had == layer)) ||
+      die "pulsar already runs $( ((had)) && echo with || echo without) the power-loss layer: stop it first (deploy/local/pulsar.sh stop)"
+    running_sync="$(cat "$JOURNAL_SYNC_FILE" 2>/dev/null || echo unknown)"
+    [[ "$running_sync" == "$JOURNAL_SYNC" ]] ||
+      die "pulsar already runs with journalSyncData=$running_sync, not $JOURNAL_SYNC: stop it first (deploy/local/pulsar.sh stop)"
+    echo "pulsar already running ($(layout), journalSyncData=$running_sync)"
     return 0
   fi
   command -v java >/dev/null || die "java not found; run: sudo apt-get install -y openjdk-17-jdk-headless"
+  ((layer)) && require_fuse
   local ports=("$BROKER_PORT" "$WEB_PORT")
   if ((nodes == 3)); then
-    ports+=("$ZK_PORT" $(for n in "${BOOKIES[@]}"; do bookie_port "$n"; done))
+    ports+=("$ZK_PORT" $(for n in "${BOOKIES[@]}"; do bookie_port "$n" && bookie_http_port "$n"; done))
   fi
   for port in "${ports[@]}"; do
     port_taken "$port" && die "port 127.0.0.1:$port is already in use by another process"
   done
   classpath
+  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
+  unmount_layers >/dev/null
   # Pulsar's data grows fast (gigabytes per long run): every start begins empty.
-  rm -rf "$NODES_DIR" "$STATE/layout" "$STATE/data" "$STATE/logs" "$STATE/pulsar.pid"
+  rm -rf "$NODES_DIR" "$STATE/layout" "$STATE/data" "$STATE/logs" "$STATE/pulsar.pid" \
+    "$LAYER_FILE" "$JOURNAL_SYNC_FILE"
   mkdir -p "$NODES_DIR"
+  echo "$JOURNAL_SYNC" >"$JOURNAL_SYNC_FILE"
   write_log4j
   if ((nodes == 1)); then
     start_standalone
   else
+    ((layer)) && mount_layers
     start_cluster
   fi
 }
@@ -527,6 +735,13 @@ stop_all() {
   ((stopped)) || echo "pulsar not running"
 }
 
+# stop: every node, then the layers (once no node has a file open on them; a clean unmount syncs).
+stop_everything() {
+  stop_all
+  unmount_layers
+  return 0
+}
+
 status() {
   local node pid running=0 total=0
   if [[ -z "$(known_nodes)" ]]; then
@@ -538,11 +753,14 @@ status() {
     if pid="$(node_pid "$node")"; then
       running=$((running + 1))
       state="running (pid $pid)"
+    elif [[ -f "$(pending_file "$node")" ]]; then
+      state="waits for zookeeper"
     else
       state="stopped"
     fi
-    printf 'node %-9s %-10s %-18s ports %-10s data %s log %s\n' "$node" "$(node_env "$node" ROLE)" \
-      "$state" "$(node_env "$node" PORTS)" "$(node_env "$node" DATA_DIR)" "$(node_env "$node" LOG)"
+    printf 'node %-9s %-10s %-18s ports %-10s data %s log %s%s\n' "$node" "$(node_env "$node" ROLE)" \
+      "$state" "$(node_env "$node" PORTS)" "$(node_env "$node" DATA_DIR)" "$(node_env "$node" LOG)" \
+      "$(layer_state "$node")"
   done
   if ((running == 0)); then
     echo "pulsar not running"
@@ -555,7 +773,8 @@ status() {
   if [[ "$(layout)" == standalone ]]; then
     echo "pulsar running (pid $(node_pid 1))"
   else
-    echo "pulsar cluster running ($total nodes: zookeeper, ${#BOOKIES[@]} bookies, broker)"
+    echo "pulsar cluster running ($total nodes: zookeeper, ${#BOOKIES[@]} bookies, broker)," \
+      "journalSyncData=$(cat "$JOURNAL_SYNC_FILE" 2>/dev/null || echo unknown)$(layer_on && echo ", on the power-loss layer")"
   fi
 }
 
@@ -565,9 +784,16 @@ check_cluster_node() {
   [[ -f "$(node_dir "$1")/node.env" ]] || die "$2: node $1 has no state file"
 }
 
-# Restarts one stopped node with its existing data and configuration.
+# Marks a bookie or the broker whose start-node came while ZooKeeper was down.
+pending_file() { echo "$(node_dir "$1")/start-pending"; }
+
+# Restarts one stopped node with its existing data and configuration. A bookie or the broker
+# started while ZooKeeper is down would wait for it only as long as its session timeout (30 s) and
+# then exit, so it is not launched: it is marked as waiting, and start-node zookeeper launches it
+# once ZooKeeper answers. After a power loss of every node the nodes are started one at a time in
+# any order (a fault plan's order is 1, 2, 3, broker, zookeeper): the last one brings them all up.
 start_node() {
-  local node=$1 problem
+  local node=$1 problem pid
   check_cluster_node "$node" start-node
   if pid="$(node_pid "$node")"; then
     # A node left frozen (SIGSTOP, a fault) runs again as it was.
@@ -580,10 +806,21 @@ start_node() {
     return 0
   fi
   write_log4j
+  # What the cluster was started with, should a bookie's configuration have to be written again.
+  JOURNAL_SYNC="$(cat "$JOURNAL_SYNC_FILE" 2>/dev/null || echo true)"
+  if [[ "$node" != zookeeper ]] && ! node_pid zookeeper >/dev/null; then
+    touch "$(pending_file "$node")"
+    echo "node $node waits for ZooKeeper, which is not running: start-node zookeeper starts it"
+    return 0
+  fi
+  ensure_layer "$node"
   case "$node" in
     zookeeper)
       start_zookeeper
       problem="$(await_ready zookeeper zookeeper zookeeper_ok)" || die "$problem"
+      echo "started node zookeeper (pid $(node_env zookeeper PID))"
+      start_waiting_nodes
+      return 0
       ;;
     broker)
       start_broker
@@ -596,11 +833,46 @@ start_node() {
       problem="$(await_ready "$node" bookie bookie_registered "$node" "$old_session")" || die "$problem"
       ;;
   esac
+  rm -f "$(pending_file "$node")"
   echo "started node $node (pid $(node_env "$node" PID))"
+}
+
+# With ZooKeeper up: the bookies that wait for it, all at once (each waits out its old registration,
+# up to its 30 s session timeout), then the broker if it waits too, since it needs the bookies to
+# serve a topic. Returns once each is up.
+start_waiting_nodes() {
+  local n problem launched=()
+  local -A old_session=()
+  for n in "${BOOKIES[@]}"; do
+    [[ -f "$(pending_file "$n")" ]] || continue
+    if node_pid "$n" >/dev/null; then
+      rm -f "$(pending_file "$n")"
+      continue
+    fi
+    ensure_layer "$n"
+    old_session[$n]="$(bookie_session "$n")"
+    start_bookie "$n"
+    launched+=("$n")
+  done
+  for n in "${launched[@]}"; do
+    problem="$(await_ready "$n" bookie bookie_registered "$n" "${old_session[$n]}")" || die "$problem"
+    rm -f "$(pending_file "$n")"
+    echo "started node $n (pid $(node_env "$n" PID)), which waited for ZooKeeper"
+  done
+  if [[ -f "$(pending_file broker)" ]]; then
+    if ! node_pid broker >/dev/null; then
+      start_broker
+      problem="$(await_ready broker broker admin_ok)" || die "$problem"
+      echo "started node broker (pid $(node_env broker PID)), which waited for ZooKeeper"
+    fi
+    rm -f "$(pending_file broker)"
+  fi
 }
 
 stop_node() {
   check_cluster_node "$1" stop-node
+  # A node waiting for ZooKeeper (start-node) stays down when ZooKeeper comes back.
+  rm -f "$(pending_file "$1")"
   node_pid "$1" >/dev/null || {
     echo "node $1 not running"
     return 0
@@ -613,7 +885,7 @@ case "${1:-}" in
     shift
     start "$@"
     ;;
-  stop) stop_all ;;
+  stop) stop_everything ;;
   status) status ;;
   start-node) start_node "${2:?usage: $0 start-node N}" ;;
   stop-node) stop_node "${2:?usage: $0 stop-node N}" ;;
@@ -622,7 +894,7 @@ case "${1:-}" in
     cat "$CLASSPATH_FILE"
     ;;
   *)
-    echo "usage: $0 start [--nodes 1|3] | stop | status | start-node N | stop-node N | classpath" >&2
+    echo "usage: $0 start [--nodes 1|3] [--journal-sync true|false] [--power-loss-layer] | stop | status | start-node N | stop-node N | classpath" >&2
     exit 2
     ;;
 esac

@@ -56,6 +56,16 @@ public record ClusterNode(String name, Path envFile, Map<String, String> values)
         : Optional.of(new PowerLossLayer(Path.of(tool), Path.of(control)));
   }
 
+  /**
+   * Whether the node's script recorded that it keeps no data on its host ({@code
+   * POWER_LOSS_NO_DATA=1}), as a Pulsar broker, whose state lives in BookKeeper and ZooKeeper: a
+   * power loss kills it and has nothing to drop, so it needs no layer. Any other value, or none,
+   * means the node has data that a power loss must be able to take.
+   */
+  public boolean keepsNoData() {
+    return values.getOrDefault("POWER_LOSS_NO_DATA", "").equals("1");
+  }
+
   /** A numbered node of the cluster (a broker, bookie or server), not a helper role. */
   public boolean numbered() {
     return name.matches("\\d+");

@@ -136,12 +136,16 @@ final class FaultPreflight {
 
   /**
    * A power loss drops what its layer holds: without a layer under a node's data it would be a mere
-   * kill, and the run would claim a durability it never tested.
+   * kill, and the run would claim a durability it never tested. A node whose script recorded that
+   * it keeps no data (a Pulsar broker) needs none: for it a power loss is a kill.
    */
   private void checkLayers(FaultSpec spec) {
     String where = plan.where(spec) + ": field 'action': " + spec.action().word();
     NodeControl control = new NodeControl(cluster);
     for (ClusterNode node : mayHit(spec)) {
+      if (node.powerLossLayer().isEmpty() && node.keepsNoData()) {
+        continue;
+      }
       if (node.powerLossLayer().isEmpty()) {
         throw new BadInputException(
             where

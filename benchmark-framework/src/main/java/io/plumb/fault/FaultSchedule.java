@@ -297,7 +297,31 @@ public final class FaultSchedule implements AutoCloseable {
     String nodes = hit.stream().map(ClusterNode::toString).collect(Collectors.joining(", "));
     String meaning = meaning(spec.target(), leaders);
     String why = meaning == null ? "" : " (" + spec.target() + ": " + meaning + ")";
-    return nodes + why + spec.duration().map(d -> " for " + Durations.text(d)).orElse("");
+    return nodes
+        + why
+        + spec.duration().map(d -> " for " + Durations.text(d)).orElse("")
+        + nothingToDrop(spec, hit);
+  }
+
+  /**
+   * For a power loss, the nodes that keep no data and had no layer to drop: for them it was a kill,
+   * and the console says so rather than let the line suggest they lost something.
+   */
+  private static String nothingToDrop(FaultSpec spec, List<ClusterNode> hit) {
+    if (spec.action() != FaultAction.POWER_LOSS) {
+      return "";
+    }
+    List<String> spared =
+        hit.stream()
+            .filter(n -> n.keepsNoData() && n.powerLossLayer().isEmpty())
+            .map(ClusterNode::toString)
+            .toList();
+    return spared.isEmpty()
+        ? ""
+        : "; "
+            + String.join(", ", spared)
+            + (spared.size() == 1 ? " keeps" : " keep")
+            + " no data: killed, nothing to drop";
   }
 
   /** Waits until {@code time} on the run's clock; true when load stopped first. */

@@ -34,13 +34,19 @@ final class NodeControl {
 
   /**
    * A power failure of every node in {@code nodes} at one instant: each is killed first (nothing of
-   * theirs runs on), then each node's power-loss layer drops what was not yet durable.
+   * theirs runs on), then each node's power-loss layer drops what was not yet durable. A node that
+   * keeps no data of its own and has no layer ({@link ClusterNode#keepsNoData}) loses nothing a
+   * kill would not: it is killed, and there is nothing to drop. Any other node without a layer
+   * fails.
    */
   void powerLoss(List<ClusterNode> nodes) {
     for (ClusterNode node : nodes) {
       kill(node);
     }
     for (ClusterNode node : nodes) {
+      if (node.keepsNoData() && node.powerLossLayer().isEmpty()) {
+        continue;
+      }
       PowerLossLayer layer = layer(node);
       run(
           List.of(layer.tool().toString(), "drop", "--control", layer.control().toString()),

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -169,20 +170,7 @@ class FaultCommandTest {
   void aPowerLossOfAllNodesKillsEveryNodeBeforeAnyLayerDropsAndStartsThemAgain() throws Exception {
     Path home = dir.resolve("home");
     Path calls = dir.resolve("layer-calls.log");
-    Path tool = dir.resolve("plumb-power-loss");
-    Files.writeString(
-        tool,
-        String.join(
-            "\n",
-            "#!/usr/bin/env bash",
-            "alive=0",
-            "for env in " + home.resolve(".plumb/loopback/nodes") + "/*/node.env; do",
-            "  pid=$(sed -n 's/^PID=//p' \"$env\")",
-            "  if kill -0 \"$pid\" 2>/dev/null; then alive=$((alive + 1)); fi",
-            "done",
-            "echo \"$1 $3 alive=$alive\" >>" + calls,
-            ""));
-    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path tool = fakeLayerTool(home, calls);
     nodes = new TestCluster(home, "loopback", 3, 28_950, tool);
     System.setProperty("plumb.home", home.toString());
     List<Long> before =
@@ -222,6 +210,116 @@ class FaultCommandTest {
     assertTrue(
         out.toString(StandardCharsets.UTF_8).contains("fault 1: power-loss node 1, node 2, node 3"),
         out.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A node whose script recorded that it keeps no data (a Pulsar broker) has no layer and needs
+   * none: a power loss of all kills it with the others, drops the layers of the others only, and
+   * starts it again; the console says it lost nothing a kill would not.
+   */
+  @Test
+  void aPowerLossKillsANodeThatKeepsNoDataAndDropsNothingForIt() throws Exception {
+    Path home = dir.resolve("home");
+    Path calls = dir.resolve("layer-calls.log");
+    Path tool = fakeLayerTool(home, calls);
+    nodes = new TestCluster(home, "loopback", 3, 29_000, tool, Map.of(3, "POWER_LOSS_NO_DATA=1\n"));
+    System.setProperty("plumb.home", home.toString());
+    long dataless = nodes.node(3).pid().orElseThrow();
+    Path result = dir.resolve("result.json");
+
+    int status =
+        run(
+            "--faults",
+            plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
+            "-o",
+            result.toString(),
+            "-d",
+            loopback().toString(),
+            workload(3).toString());
+
+    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    Path nodesDir = home.resolve(".plumb/loopback/nodes");
+    List<String> layerCalls = Files.readAllLines(calls);
+    assertEquals(
+        List.of(
+            "drop " + nodesDir.resolve("1/layer.sock") + " alive=0",
+            "drop " + nodesDir.resolve("2/layer.sock") + " alive=0"),
+        layerCalls.stream().filter(l -> l.startsWith("drop ")).toList(),
+        "only the layered nodes drop, once every node (node 3 too) is dead");
+    assertEquals(
+        2,
+        layerCalls.stream().filter(l -> l.startsWith("status ")).count(),
+        "the plan's check asked the two layers: " + layerCalls);
+    assertFalse(ProcessHandle.of(dataless).map(ProcessHandle::isAlive).orElse(false));
+    assertTrue(nodes.node(3).running(), "node 3 started again");
+    JsonNode fault = new ObjectMapper().readTree(result.toFile()).path("faults").path(0);
+    assertEquals(3, fault.path("nodes").size(), fault.toString());
+    assertTrue(fault.path("error").isNull(), fault.toString());
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        console.contains(
+            "fault 1: power-loss node 1, node 2, node 3 for 500 ms; node 3 keeps no data: killed,"
+                + " nothing to drop"),
+        console);
+  }
+
+  /**
+   * Only a node whose script says it keeps no data may go without a layer: in a cluster whose other
+   * nodes have one, a node with neither is refused as before any load, naming it.
+   */
+  @Test
+  void aNodeWithNeitherALayerNorNoDataIsRefusedAmongLayeredOnes() throws Exception {
+    Path home = dir.resolve("home");
+    Path tool = fakeLayerTool(home, dir.resolve("layer-calls.log"));
+    nodes = new TestCluster(home, "loopback", 3, 29_050, tool, Map.of(3, ""));
+    System.setProperty("plumb.home", home.toString());
+    assertBadInput(
+        ": fault 1: field 'action': power-loss needs the power-loss layer under every node's data,"
+            + " and loopback node 3 has none: start the cluster with "
+            + home.resolve("deploy/local/loopback.sh")
+            + " start --nodes N --power-loss-layer",
+        "--faults",
+        plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
+        "-d",
+        loopback().toString(),
+        workload(3).toString());
+    assertTrue(nodes.node(3).running(), "nothing was killed");
+  }
+
+  /** Only the value 1 marks a node without data: any other says nothing of the kind. */
+  @Test
+  void onlyPowerLossNoDataOneMarksANodeWithoutData() {
+    Path env = dir.resolve("node.env");
+    assertTrue(node(env, Map.of("POWER_LOSS_NO_DATA", "1")).keepsNoData());
+    assertFalse(node(env, Map.of("POWER_LOSS_NO_DATA", "0")).keepsNoData());
+    assertFalse(node(env, Map.of("POWER_LOSS_NO_DATA", "yes")).keepsNoData());
+    assertFalse(node(env, Map.of()).keepsNoData());
+  }
+
+  private static ClusterNode node(Path env, Map<String, String> values) {
+    return new ClusterNode("broker", env, values);
+  }
+
+  /**
+   * A stand-in for plumb-power-loss that records each call (its command and control socket) and how
+   * many of the cluster's node processes were alive at that moment.
+   */
+  private Path fakeLayerTool(Path home, Path calls) throws IOException {
+    Path tool = dir.resolve("plumb-power-loss");
+    Files.writeString(
+        tool,
+        String.join(
+            "\n",
+            "#!/usr/bin/env bash",
+            "alive=0",
+            "for env in " + home.resolve(".plumb/loopback/nodes") + "/*/node.env; do",
+            "  pid=$(sed -n 's/^PID=//p' \"$env\")",
+            "  if kill -0 \"$pid\" 2>/dev/null; then alive=$((alive + 1)); fi",
+            "done",
+            "echo \"$1 $3 alive=$alive\" >>" + calls,
+            ""));
+    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return tool;
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,10 +42,31 @@ final class TestCluster implements AutoCloseable {
    */
   TestCluster(Path home, String broker, int nodes, int basePort, Path layerTool)
       throws IOException, InterruptedException {
+    this(home, broker, nodes, basePort, layerTool, Map.of());
+  }
+
+  /**
+   * As above, but node N of {@code instead} gets those lines in its state file in place of the
+   * layer's: {@code POWER_LOSS_NO_DATA=1} for a node that keeps no data (a Pulsar broker), or
+   * nothing for a node its script left off the layer.
+   */
+  TestCluster(
+      Path home,
+      String broker,
+      int nodes,
+      int basePort,
+      Path layerTool,
+      Map<Integer, String> instead)
+      throws IOException, InterruptedException {
     this.stateRoot = home.resolve(".plumb");
+    Files.createDirectories(stateRoot.resolve(broker));
     if (layerTool != null) {
-      Files.createDirectories(stateRoot.resolve(broker));
       Files.writeString(stateRoot.resolve(broker).resolve("layer-tool"), layerTool.toString());
+    }
+    for (Map.Entry<Integer, String> node : instead.entrySet()) {
+      Files.writeString(
+          stateRoot.resolve(broker).resolve("power-loss-" + node.getKey() + ".env"),
+          node.getValue());
     }
     this.basePort = basePort;
     Path script = home.resolve("deploy/local/" + broker + ".sh");
@@ -75,7 +97,9 @@ final class TestCluster implements AutoCloseable {
                 + " path plumb-test-$2 $pid)\" >\"$dir/node.env\"",
             // As a broker script started with --power-loss-layer records its node's layer.
             "    layer=\"$PLUMB_STATE_DIR/" + broker + "/layer-tool\"",
-            "    if [ -f \"$layer\" ]; then printf 'POWER_LOSS_TOOL=%s\\nPOWER_LOSS_CONTROL=%s\\n'"
+            "    instead=\"$PLUMB_STATE_DIR/" + broker + "/power-loss-$2.env\"",
+            "    if [ -f \"$instead\" ]; then cat \"$instead\" >>\"$dir/node.env\";",
+            "    elif [ -f \"$layer\" ]; then printf 'POWER_LOSS_TOOL=%s\\nPOWER_LOSS_CONTROL=%s\\n'"
                 + " \"$(cat \"$layer\")\" \"$dir/layer.sock\" >>\"$dir/node.env\"; fi",
             "    for i in $(seq 100); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && exit 0; sleep 0.1; done",
             "    echo \"node $2 did not listen on $port\" >&2; exit 1 ;;",

@@ -12,7 +12,9 @@ import io.plumb.driver.DriverSettings;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import java.io.IOException;
 import java.net.ConnectException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,6 +74,9 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
   private final Map<String, String> facts = new LinkedHashMap<>();
 
+  /** The bookies registered with the cluster, as BookKeeper names them, read at initialize. */
+  private List<String> bookies = List.of();
+
   /** Topics this instance created and has not deleted, with their partition counts. */
   private final Map<String, Integer> createdTopics = new ConcurrentHashMap<>();
 
@@ -125,7 +130,57 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
     DriverSettings clientSection = driverConfig.settings().section("client");
     readCluster(clientSection);
     refuseMoreCopiesThanBookies(clientSection.section("persistence"));
+    readJournalSync(clientSection);
     createNamespace();
+  }
+
+  /**
+   * Records the bookies' journalSyncData as each reports it ({@value BookieJournalSync#FACT}), and
+   * refuses a file whose {@code expectJournalSync} not every registered bookie has, with one line,
+   * before anything is created: a run meant to show what the journal's fsync buys must not run on
+   * bookies that do otherwise. Without {@code bookieHttpUrls} the fact says it was not read.
+   */
+  private void readJournalSync(DriverSettings clientSection) throws Exception {
+    PulsarClientSettings c = config.client();
+    List<URI> endpoints = c.bookieEndpoints();
+    if (endpoints.isEmpty()) {
+      facts.put(
+          BookieJournalSync.FACT,
+          "not read (client.bookieHttpUrls names no bookie HTTP server to ask)");
+      return;
+    }
+    List<BookieJournalSync.Reading> readings;
+    try {
+      readings = BookieJournalSync.read(endpoints);
+    } catch (IOException e) {
+      facts.put(BookieJournalSync.FACT, "not read (" + e.getMessage() + ")");
+      if (c.expectJournalSync() != null) {
+        close();
+        throw clientSection.error(
+            "expectJournalSync",
+            "expects journalSyncData "
+                + c.expectJournalSync()
+                + " but the bookies' setting could not be read: "
+                + e.getMessage()
+                + " (client.bookieHttpUrls names the bookies' HTTP servers)");
+      }
+      return;
+    }
+    facts.put(BookieJournalSync.FACT, BookieJournalSync.describe(readings, bookies));
+    Boolean expected = c.expectJournalSync();
+    if (expected == null || BookieJournalSync.allAre(readings, bookies, expected)) {
+      return;
+    }
+    close();
+    throw clientSection.error(
+        "expectJournalSync",
+        "expects journalSyncData "
+            + expected
+            + " but the bookies report "
+            + BookieJournalSync.describe(readings, bookies)
+            + " (start them with: deploy/local/pulsar.sh start --nodes 3 --journal-sync "
+            + expected
+            + ")");
   }
 
   /**
@@ -151,7 +206,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
     }
     String cluster = clusterName();
     facts.put("pulsar.brokers", String.valueOf(admin.brokers().getActiveBrokers(cluster).size()));
-    List<String> bookies =
+    bookies =
         admin.bookies().getBookies().getBookies().stream()
             .map(RawBookieInfo::getBookieId)
             .sorted()

@@ -2,6 +2,10 @@ package io.plumb.driver.pulsar;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * OMB's {@code client} section.
@@ -25,6 +29,10 @@ import io.plumb.driver.DriverSettings;
  * @param tlsEnableHostnameVerification TLS: check the host name
  * @param tlsTrustCertsFilePath TLS: trusted certificates
  * @param authentication client authentication plugin and its parameters
+ * @param bookieHttpUrls the bookies' HTTP servers ({@code http://host:port}), where the driver
+ *     reads each bookie's journalSyncData back; empty: not read
+ * @param expectJournalSync the journalSyncData every bookie of the cluster must report, or null for
+ *     any: a run on bookies that sync otherwise is refused before any load
  */
 public record PulsarClientSettings(
     String serviceUrl,
@@ -43,7 +51,9 @@ public record PulsarClientSettings(
     Boolean tlsAllowInsecureConnection,
     Boolean tlsEnableHostnameVerification,
     String tlsTrustCertsFilePath,
-    Authentication authentication) {
+    Authentication authentication,
+    List<String> bookieHttpUrls,
+    Boolean expectJournalSync) {
 
   public PulsarClientSettings {
     serviceUrl = serviceUrl == null ? "pulsar://127.0.0.1:6650" : serviceUrl;
@@ -64,6 +74,7 @@ public record PulsarClientSettings(
     tlsEnableHostnameVerification =
         tlsEnableHostnameVerification != null && tlsEnableHostnameVerification;
     authentication = authentication == null ? new Authentication(null, null) : authentication;
+    bookieHttpUrls = bookieHttpUrls == null ? List.of() : List.copyOf(bookieHttpUrls);
   }
 
   /** Reads OMB's {@code client} section, its nested sections included. */
@@ -97,7 +108,9 @@ public record PulsarClientSettings(
             s.string("tlsTrustCertsFilePath").orElse(null),
             new Authentication(
                 authentication.string("plugin").orElse(null),
-                authentication.string("data").orElse(null)));
+                authentication.string("data").orElse(null)),
+            s.list("bookieHttpUrls").orElse(null),
+            s.bool("expectJournalSync").orElse(null));
     persistence.finish();
     retention.finish();
     authentication.finish();
@@ -108,7 +121,35 @@ public record PulsarClientSettings(
   static PulsarClientSettings defaults() {
     return new PulsarClientSettings(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null);
+        null, null, null, null);
+  }
+
+  /**
+   * {@link #bookieHttpUrls} as URIs, blank entries skipped; fails naming the first entry that is no
+   * {@code http://host:port}.
+   */
+  List<URI> bookieEndpoints() {
+    List<URI> endpoints = new ArrayList<>();
+    for (String entry : bookieHttpUrls) {
+      if (entry == null || entry.isBlank()) {
+        continue;
+      }
+      URI uri;
+      try {
+        uri = new URI(entry.strip());
+      } catch (URISyntaxException e) {
+        uri = null;
+      }
+      if (uri == null
+          || !"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+          || uri.getHost() == null
+          || uri.getPort() < 0) {
+        throw new IllegalArgumentException(
+            "'" + entry.strip() + "' is no http://host:port of a bookie's HTTP server");
+      }
+      endpoints.add(uri);
+    }
+    return endpoints;
   }
 
   /**

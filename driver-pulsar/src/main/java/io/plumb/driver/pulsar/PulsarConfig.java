@@ -75,6 +75,23 @@ public record PulsarConfig(
       throw clientSection.error(
           "namespacePrefix", "'" + prefix + "' is not tenant/namespace-prefix");
     }
+    try {
+      client.bookieEndpoints();
+    } catch (IllegalArgumentException e) {
+      throw clientSection.error("bookieHttpUrls", e.getMessage());
+    }
+    if (client.expectJournalSync() != null && client.topicType() == TopicType.NON_PERSISTENT) {
+      throw clientSection.error(
+          "expectJournalSync",
+          "non-persistent topics are not stored, so there is no journal sync to expect");
+    }
+    if (client.expectJournalSync() != null && client.bookieEndpoints().isEmpty()) {
+      throw clientSection.error(
+          "expectJournalSync",
+          "needs client.bookieHttpUrls, the bookies' HTTP servers where journalSyncData is read back"
+              + " (deploy/local/pulsar.sh's: http://127.0.0.1:8001,http://127.0.0.1:8002,"
+              + "http://127.0.0.1:8003)");
+    }
     if (client.maxBackoffIntervalMs() < 1) {
       throw clientSection.error("maxBackoffIntervalMs", "allowed: 1 or more (milliseconds)");
     }

@@ -2,6 +2,7 @@ package io.plumb.driver.pulsar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BrokerFactNames;
@@ -61,5 +62,10 @@ class PulsarReplicatedClusterTest {
     }
     assertEquals("4.0.7", facts.get(BrokerFactNames.BROKER_VERSION));
     assertEquals("local", facts.get("pulsar.cluster"));
+    // Read from each of the three bookies' HTTP servers, which agree (the script starts them alike,
+    // with --journal-sync or its default).
+    assertTrue(
+        List.of("true", "false").contains(facts.get("pulsar.bookies.journalSyncData")),
+        facts.toString());
   }
 }
