@@ -7,7 +7,9 @@ import io.nats.client.Message;
 import io.nats.client.PushSubscribeOptions;
 import io.nats.client.api.StreamState;
 import io.plumb.driver.MessageListener;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -25,6 +27,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class JetStreamFinalRead {
   private static final int STREAM_NOT_FOUND = 10059;
+  private static final long RETRY_PAUSE_MILLIS = 250;
 
   private JetStreamFinalRead() {}
 
@@ -34,7 +37,10 @@ final class JetStreamFinalRead {
     long deadline = System.nanoTime() + timeout.toNanos();
     StreamState state;
     try {
-      state = connection.jetStreamManagement().getStreamInfo(stream).getStreamState();
+      state =
+          untilDeadline(
+              () -> connection.jetStreamManagement().getStreamInfo(stream).getStreamState(),
+              deadline);
     } catch (JetStreamApiException e) {
       if (e.getApiErrorCode() == STREAM_NOT_FOUND) {
         return "stream " + stream + " no longer exists on the server (0 messages)";
@@ -58,11 +64,14 @@ final class JetStreamFinalRead {
     }
     int prefix = topic.length() + 1;
     JetStreamSubscription subscription =
-        connection
-            .jetStream()
-            .subscribe(
-                Subjects.wildcard(topic),
-                PushSubscribeOptions.builder().stream(stream).ordered(true).build());
+        untilDeadline(
+            () ->
+                connection
+                    .jetStream()
+                    .subscribe(
+                        Subjects.wildcard(topic),
+                        PushSubscribeOptions.builder().stream(stream).ordered(true).build()),
+            deadline);
     try {
       long sequence = 0;
       while (sequence < last) {
@@ -81,5 +90,24 @@ final class JetStreamFinalRead {
       subscription.unsubscribe();
     }
     return end;
+  }
+
+  /**
+   * Asks again while the JetStream API answers nothing, until the read's deadline. Right after a
+   * whole cluster restarts (a power loss of every node), the stream's own Raft group may not have a
+   * leader yet, and its requests time out after jnats's 2 s; the read then failed although the
+   * stream came back moments later (seen in CI under the always-sync policy).
+   */
+  private static <T> T untilDeadline(Callable<T> request, long deadline) throws Exception {
+    while (true) {
+      try {
+        return request.call();
+      } catch (IOException e) {
+        if (System.nanoTime() + RETRY_PAUSE_MILLIS * 1_000_000 >= deadline) {
+          throw e;
+        }
+        Thread.sleep(RETRY_PAUSE_MILLIS);
+      }
+    }
   }
 }
