@@ -157,10 +157,14 @@ public final class FaultSchedule implements AutoCloseable {
       control.powerLoss(hit);
       return cuts;
     }
+    if (spec.action() == FaultAction.KILL) {
+      control.kill(hit);
+      return cuts;
+    }
     for (ClusterNode node : hit) {
       String table = "plumb_fault_" + spec.index() + "_" + node.name().replaceAll("\\W", "_");
       switch (spec.action()) {
-        case KILL, POWER_LOSS -> control.kill(node);
+        case KILL, POWER_LOSS -> {} // above: every node at one instant
         case FREEZE -> control.freeze(node);
         case RESTART -> control.stop(node);
         case ISOLATE -> cuts.add(NetworkCut.isolate(table, node));

@@ -70,6 +70,29 @@ class FaultScheduleTest {
   }
 
   @Test
+  void killingEveryNodeKillsThemAllAndStartsThemAllAgain() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 130);
+    List<Long> before =
+        List.of(1, 2, 3).stream().map(n -> nodes.node(n).pid().orElseThrow()).toList();
+    FaultSchedule schedule =
+        schedule(plan("at: 0s", "action: kill", "target: all", "duration: 500ms"));
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "started again");
+    schedule.loadStopped();
+    FaultRecord record = schedule.records().get(0);
+    assertNull(record.error());
+    assertEquals(List.of("1", "2", "3"), record.nodes());
+    for (int n = 1; n <= 3; n++) {
+      long old = before.get(n - 1);
+      assertFalse(ProcessHandle.of(old).map(ProcessHandle::isAlive).orElse(false), "node " + n);
+      assertNotEquals(old, nodes.node(n).pid().orElseThrow());
+      assertTrue(TestNode.ping(nodes.port(n)), "node " + n + " answers again");
+    }
+  }
+
+  @Test
   void aFrozenNodeIsStoppedUntilItsDurationEndsThenRunsOn() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 10);
     long pid = nodes.node(1).pid().orElseThrow();
