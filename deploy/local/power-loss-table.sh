@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# What fsync costs beside what it buys, broker by broker: each fsync variant on a 3-node cluster
+# whose data directories sit on the power-loss layer (deploy/power-loss), one run after the other
+# on this host.
+#
+#   deploy/local/power-loss-table.sh [BROKER...]     (default: pulsar rabbitmq kafka nats redis)
+#
+# For each variant (a driver file, and the cluster option that goes with it):
+#   1. start a clean 3-node cluster with --power-loss-layer and the variant's option;
+#   2. cost: publish and end-to-end latency at 2,000 msg/s (workloads/replication-cost-1kb-fixed.yaml,
+#      30 s after 30 s of warm-up), then the stable peak (workloads/replication-cost-1kb.yaml,
+#      probes of PROBE_SECONDS);
+#   3. what it buys: REPEATS runs of workloads/power-loss-1kb-2k.yaml (Pulsar: power-loss-1kb-300.yaml,
+#      below its stable peak on the layer) under one plan with two faults: the node that holds the
+#      topic's data loses power at 3 s (back 5 s later), then every node at once at 45 s (back 10 s
+#      later). The gap lets the first node rejoin before the second fault (a Pulsar bookie waits
+#      out its old ZooKeeper session, up to 30 s). Each fault's line gives the acknowledged loss
+#      charged to it (what the final read did not find either) and the topic's unavailability.
+# Then, once per broker, the layer's own cost: the first variant's fixed-rate run again on a clean
+# cluster without the layer.
+# Between measurements every layer is synced (as a kernel's writeback would, given time), so one
+# measurement's unsynced gigabytes neither fill the layer's memory nor land in the next one.
+# Results go to results/power-loss-table-<time>/; the table is printed at the end, and
+#   deploy/local/power-loss-table.sh --table DIR    prints it again from DIR.
+#
+# Environment: PROBE_SECONDS (default 3), REPEATS (default 3), VARIANTS (a regular expression on
+# "broker/file/option": only the variants it matches), MEASURE (which measurements, of "fixed loss peak
+# bare": all four by default; bare is the fixed-rate run without the layer), OUT (a results directory to add to instead of a new one). Builds nothing: run
+# `mvn -q package -DskipTests` and deploy/power-loss/build.sh first. Needs root and FUSE. Every node
+# shares this host's two cores and disk: the costs are relative, the losses the configurations'.
+set -euo pipefail
+shopt -s extglob
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+PROBE_SECONDS="${PROBE_SECONDS:-3}"
+REPEATS="${REPEATS:-3}"
+VARIANTS="${VARIANTS:-.}"
+MEASURE="${MEASURE:-fixed loss peak bare}"
+FIXED_WORKLOAD=workloads/replication-cost-1kb-fixed.yaml
+PEAK_WORKLOAD=workloads/replication-cost-1kb.yaml
+LOSS_WORKLOAD=workloads/power-loss-1kb-2k.yaml
+# Pulsar's 3 bookies on the layer sustain about 400 msg/s of 1 KB on this host (its stable peak
+# there): at 2,000 msg/s its loss runs would measure a backlog, not a power loss.
+declare -A LOSS_WORKLOAD_OF=([pulsar]=workloads/power-loss-1kb-300.yaml)
+STATE_DIR="${PLUMB_STATE_DIR:-$root/.plumb}"
+
+# broker|driver file|cluster option|the plan's target for one node|driver settings (--driver-set)
+# The durable variant of each broker comes first: its fixed-rate run is repeated without the layer.
+# The plan's single-node target is what holds the topic's data: Redis's primary, a bookie of the
+# topic's ledger for Pulsar (its broker keeps no data), the node of RabbitMQ's classic queue
+# (rabbitmq-durable.yaml connects to node 1 only, so its queue lives there).
+VARIANT_LIST=(
+  "pulsar|pulsar-replicated.yaml|--journal-sync true|bookie|client.expectJournalSync=true"
+  "pulsar|pulsar-replicated.yaml|--journal-sync false|bookie|client.expectJournalSync=false"
+  "rabbitmq|rabbitmq-quorum-replicated.yaml||leader|"
+  "rabbitmq|rabbitmq-durable.yaml||node 1|"
+  "rabbitmq|rabbitmq-classic-weak.yaml||leader|"
+  "kafka|kafka-replicated-sync.yaml||leader|"
+  "kafka|kafka-replicated.yaml||leader|"
+  "nats|nats-jetstream-replicated-sync.yaml|--sync always|leader|"
+  "nats|nats-jetstream-replicated.yaml|--sync default|leader|"
+  "redis|redis-replicated-aof-always.yaml||primary|"
+  "redis|redis-replicated-aof-everysec.yaml||primary|"
+  "redis|redis-replicated-aof-no.yaml||primary|"
+)
+
+table() {
+  python3 - "$1" <<'PY'
+import glob, json, os, re, sys
+out = sys.argv[1]
+def load(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return None
+def rng(values, fmt):
+    values = [v for v in values if v is not None]
+    if not values:
+        return "n/a"
+    lo, hi = min(values), max(values)
+    return fmt(lo) if lo == hi else f"{fmt(lo)} to {fmt(hi)}"
+variants = []
+for line in open(os.path.join(out, "variants")):
+    name, broker, file, option = line.rstrip("\n").split("|")
+    variants.append((name, broker, file, option))
+print("\n| broker | driver file | cluster option | synced before the acknowledgement (read back) | stable peak on the layer (msg/s) | publish p50 / p99 at 2,000 msg/s on the layer (ms) | the same without the layer (ms) | acknowledged then lost: one node's power loss | all nodes' power loss | unavailable (s): one node | all nodes | runs |")
+print("|---|---|---|---|---:|---|---|---|---|---|---|---:|")
+for name, broker, file, option in variants:
+    fixed, peak = load(f"{out}/{name}-fixed.json"), load(f"{out}/{name}-peak.json")
+    bare = load(f"{out}/{name}-fixed-no-layer.json")
+    facts = (fixed or peak or {}).get("brokerFacts", {})
+    sync = "; ".join(f"{k}={v}" for k, v in sorted(facts.items())
+                     if re.search(r"flush|sync|queueType|durableQueues|messagePersistence|waitReplicas", k, re.I))
+    stable = (peak or {}).get("search", {}).get("stablePeakMsgPerSec")
+    stable = f"{stable:,.0f}" if isinstance(stable, (int, float)) else "n/a"
+    lat = lambda r: (f"{r['latency']['publish']['p50']:.2f} / {r['latency']['publish']['p99']:.1f}"
+                     if r else "—")
+    one, every, un_one, un_every, runs = [], [], [], [], 0
+    for path in sorted(glob.glob(f"{out}/{name}-loss-*.json")):
+        r = load(path)
+        if not r or len(r.get("faults", [])) != 2:
+            continue
+        runs += 1
+        f1, f2 = r["faults"]
+        one.append(f1["acknowledgedLost"]); every.append(f2["acknowledgedLost"])
+        un_one.append(f1["unavailableSeconds"] if f1["unavailableSeconds"] is not None else 0.0)
+        un_every.append(f2["unavailableSeconds"] if f2["unavailableSeconds"] is not None else 0.0)
+    n = lambda v: f"{v:,}"
+    s = lambda v: f"{v:.1f}"
+    print(f"| {broker} | `{file}` | {option or '—'} | {sync} | {stable} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng(un_one, s)} | {rng(un_every, s)} | {runs} |")
+print("(each loss and unavailability is the range over the runs; one node: the node holding the topic's data)")
+PY
+  echo "(results and consoles in $1)"
+}
+
+if [ "${1:-}" = "--table" ]; then
+  table "${2:?usage: $0 --table DIR}"
+  exit 0
+fi
+
+brokers=("$@")
+[ ${#brokers[@]} -gt 0 ] || brokers=(pulsar rabbitmq kafka nats redis)
+
+out="${OUT:-results/power-loss-table-$(date +%Y%m%d-%H%M%S)}"
+mkdir -p "$out"
+touch "$out/variants"
+running=""
+cleanup() {
+  if [ -n "$running" ]; then
+    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
+  fi
+}
+trap cleanup EXIT
+
+# Starts $1 from a clean state: 3 nodes, then the options that follow.
+fresh() {
+  local broker="$1"
+  shift
+  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
+  sync
+  running="$broker"
+  deploy/local/"$broker".sh start --nodes 3 "$@" >>"$out/$broker-start.log" 2>&1
+}
+
+# Makes every layer of $1's nodes durable.
+sync_layers() {
+  local env control tool
+  for env in "$STATE_DIR/$1"/nodes/*/node.env; do
+    control="$(sed -n 's/^POWER_LOSS_CONTROL=//p' "$env")"
+    tool="$(sed -n 's/^POWER_LOSS_TOOL=//p' "$env")"
+    [ -n "$control" ] && [ -S "$control" ] || continue
+    "$tool" sync --control "$control" >/dev/null
+  done
+}
+
+# Runs bin/benchmark, keeping its console beside the result and the host's load average.
+measure() {
+  local name="$1"
+  shift
+  echo "   $name (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  bin/benchmark "$@" -o "$out/$name.json" >"$out/$name.log" 2>&1 ||
+    echo "   $name ended with status $?: see $out/$name.log"
+}
+
+for broker in "${brokers[@]}"; do
+  first=""
+  for variant in "${VARIANT_LIST[@]}"; do
+    IFS='|' read -r b file option target sets <<<"$variant"
+    [ "$b" = "$broker" ] || continue
+    [[ "$b/$file/$option" =~ $VARIANTS ]] || continue
+    name="$b-${file%.yaml}$(sed 's/--[a-z-]* /-/; s/ //g' <<<"$option")"
+    grep -q "^$name|" "$out/variants" || echo "$name|$b|$file|$option" >>"$out/variants"
+    setting=()
+    [ -z "$sets" ] || setting=(--driver-set "$sets")
+    plan="$out/$name-plan.yaml"
+    printf 'faults:\n  - at: 3s\n    action: power-loss\n    target: %s\n    duration: 5s\n  - at: 45s\n    action: power-loss\n    target: all\n    duration: 10s\n' \
+      "$target" >"$plan"
+    [ -n "$first" ] || first="$name|$file|$option|$sets"
+    [[ " $MEASURE " == *" "@(fixed|loss|peak)" "* ]] || continue
+    echo "== $name: 3 nodes on the power-loss layer ${option}"
+    # shellcheck disable=SC2086 # the option is two words or none
+    fresh "$b" --power-loss-layer $option
+    if [[ " $MEASURE " == *" fixed "* ]]; then
+      measure "$name-fixed" -d "driver-$b/$file" "${setting[@]}" "$FIXED_WORKLOAD"
+      sync_layers "$b"
+    fi
+    for ((run = 1; run <= REPEATS; run++)); do
+      [[ " $MEASURE " == *" loss "* ]] || break
+      measure "$name-loss-$run" -d "driver-$b/$file" "${setting[@]}" --faults "$plan" \
+        "${LOSS_WORKLOAD_OF[$b]:-$LOSS_WORKLOAD}"
+      sync_layers "$b"
+    done
+    # The search last: it writes gigabytes, which the kernel would write back during the next run.
+    if [[ " $MEASURE " == *" peak "* ]]; then
+      measure "$name-peak" -d "driver-$b/$file" "${setting[@]}" --probe-seconds "$PROBE_SECONDS" "$PEAK_WORKLOAD"
+    fi
+  done
+  if [ -n "$first" ] && [[ " $MEASURE " == *" bare "* ]]; then
+    IFS='|' read -r name file option sets <<<"$first"
+    setting=()
+    [ -z "$sets" ] || setting=(--driver-set "$sets")
+    echo "== $name: 3 nodes without the layer ${option}"
+    # shellcheck disable=SC2086
+    fresh "$broker" $option
+    measure "$name-fixed-no-layer" -d "driver-$broker/$file" "${setting[@]}" "$FIXED_WORKLOAD"
+  fi
+  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
+  running=""
+done
+
+table "$out"
