@@ -20,6 +20,18 @@ java_bin="$(dirname "$(readlink -f "$(command -v java)")")"
 bare=(env -i "HOME=$work" "PATH=$java_bin:/usr/bin:/bin" "PLUMB_JAVA_OPTS=-Xms256m -Xmx512m -XX:+UseG1GC")
 
 echo "== $(basename "$archive"): $(ls "$home/lib" | wc -l) jars, $(du -sh "$archive" | cut -f1)"
+# The licence and the notice travel with the jars, and the notice names every third-party jar
+# (deploy/archive/notice.py writes it from the same classpath).
+for file in LICENSE NOTICE; do
+  [[ -s "$home/$file" ]] || { echo "archive: FAILED: no $file in the archive" >&2; exit 1; }
+done
+unlisted="$(cd "$home/lib" && for jar in *.jar; do
+  case "$jar" in benchmark-framework-* | driver-*) continue ;; esac
+  grep -q "^$jar " "$home/NOTICE" || echo "$jar"
+done)"
+[[ -z "$unlisted" ]] ||
+  { echo "archive: FAILED: NOTICE does not name $(echo $unlisted): run deploy/archive/notice.py" >&2; exit 1; }
+echo "archive: ok: LICENSE, and NOTICE names all $(ls "$home/lib" | grep -cv '^\(benchmark-framework\|driver-\)') third-party jars"
 (cd "$home" && "${bare[@]}" bin/benchmark -d benchmark-framework/loopback.yaml \
   -o "$work/result.json" workloads/loopback-smoke.yaml) >"$work/run.log" 2>&1 ||
   { cat "$work/run.log" >&2; echo "archive: FAILED: bin/benchmark from the archive" >&2; exit 1; }
