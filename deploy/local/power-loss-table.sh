@@ -115,8 +115,9 @@ def gone_from_log(broker, r):
 def unavailable_from_goodput(fault, until):
     """The longest stretch of 100 ms slices without an acknowledgement that begins at the fault
     or after it, and before `until` (the next fault): the one-node fault's own outage. Its
-    headline figure can be the next fault's outage instead (Kafka: 47.5 s for a leader whose
-    own outage was 9.5 s), when the window of that outage opens just before the next fault."""
+    headline figure in results written before 2026-11-27 14:30 can be the next fault's outage
+    instead (Kafka: 47.5 s for a leader whose own outage was 9.5 s): that outage's window opens
+    with the sends in flight just before the next fault, and it was charged to both."""
     g = (fault.get("unavailability") or {}).get("goodput") or {}
     rates, start, slice_ = g.get("acknowledgedPerSecond") or [], g.get("fromSeconds", 0), g.get("sliceSeconds", 0.1)
     best, run_start, length = 0.0, None, 0

@@ -35,11 +35,16 @@ final class UnavailabilityAnalysis {
     long end = outages.latest();
     long bar =
         Math.max(outages.sliceNanos(), slowestServiceBefore(outages, measureStart, firstFault));
+    // A window that opens within one usual service time before the next fault is that fault's: its
+    // sends were in flight when it hit. Counted here too, the second of two faults' outage (an
+    // every-node power loss after one node's) was charged to the first as well, because those
+    // sends went out while the first fault's span still ran.
+    long startsBefore = spanEnd == Long.MAX_VALUE ? spanEnd : spanEnd - bar;
     Window worstPartition = Window.NONE;
     String worstPartitionName = null;
     int affected = 0;
     for (SendOutages.Keyed partition : outages.partitions()) {
-      Window window = partition.slices().longestWindow(applied, spanEnd, end);
+      Window window = partition.slices().longestWindow(applied, startsBefore, end);
       if (window.nanos() > bar) {
         affected++;
       }
@@ -51,7 +56,7 @@ final class UnavailabilityAnalysis {
     Window worstProducer = Window.NONE;
     String worstProducerName = null;
     for (SendOutages.Keyed producer : outages.producers()) {
-      Window window = producer.slices().longestWindow(applied, spanEnd, end);
+      Window window = producer.slices().longestWindow(applied, startsBefore, end);
       if (window.nanos() > worstProducer.nanos()) {
         worstProducer = window;
         worstProducerName = producer.name();

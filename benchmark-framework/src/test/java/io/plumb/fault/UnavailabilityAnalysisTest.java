@@ -167,6 +167,33 @@ class UnavailabilityAnalysisTest {
   }
 
   @Test
+  void anOutageThatOpensJustBeforeTheNextFaultIsThatFaultsAlone() {
+    // Sends take 150 ms to be acknowledged. Fault 1 at 10 s stalls the partition for 2 s. Fault 2
+    // at 15 s hits the sends of its last 210 ms in flight: no acknowledgement comes after 14.94 s
+    // until 19 s, so the outage's window opens at the first send after 14.94 s, 60 ms before fault
+    // 2, while fault 1's span still runs. It is fault 2's outage, not fault 1's.
+    long second = FAULT + 5 * SECOND;
+    for (long t = START; t < START + 25 * SECOND; t += MS) {
+      long acknowledged = t + 150 * MS;
+      if (t >= FAULT && t < FAULT + 2 * SECOND) {
+        acknowledged = FAULT + 2 * SECOND;
+      } else if (t >= second - 210 * MS && t < second + 4 * SECOND) {
+        acknowledged = second + 4 * SECOND;
+      }
+      outages.acknowledged(0, 0, t, t, acknowledged);
+    }
+    SendOutages.Snapshot snapshot = outages.snapshot();
+
+    Unavailability first =
+        UnavailabilityAnalysis.of(snapshot, START, FAULT, second, FAULT, Long.MAX_VALUE);
+    Unavailability next =
+        UnavailabilityAnalysis.of(snapshot, START, second, Long.MAX_VALUE, FAULT, Long.MAX_VALUE);
+
+    assertEquals(2.0, first.worstPartitionSeconds(), 0.2, first.toString());
+    assertEquals(4.06, next.worstPartitionSeconds(), 0.05, next.toString());
+  }
+
+  @Test
   void slicesWidenToStayWithinTheirBudgetAndStillFindTheOutage() {
     SendOutages small = new SendOutages(2_000);
     small.nameProducers(0, List.of("t"), new int[] {1});
