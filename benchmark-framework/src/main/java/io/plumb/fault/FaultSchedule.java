@@ -152,31 +152,30 @@ public final class FaultSchedule implements AutoCloseable {
 
   private List<NetworkCut> apply(FaultSpec spec, List<ClusterNode> hit) {
     List<NetworkCut> cuts = new ArrayList<>();
-    if (spec.action() == FaultAction.POWER_LOSS) {
-      // All nodes at one instant: every one is killed before any loses its unsynced data.
-      control.powerLoss(hit);
-      return cuts;
-    }
-    if (spec.action() == FaultAction.KILL) {
-      control.kill(hit);
-      return cuts;
-    }
-    for (ClusterNode node : hit) {
-      String table = "plumb_fault_" + spec.index() + "_" + node.name().replaceAll("\\W", "_");
-      switch (spec.action()) {
-        case KILL, POWER_LOSS -> {} // above: every node at one instant
-        case FREEZE -> control.freeze(node);
-        case RESTART -> control.stop(node);
-        case ISOLATE -> cuts.add(NetworkCut.isolate(table, node));
-        case PARTITION ->
-            cuts.add(
-                NetworkCut.partition(
-                    table,
-                    node,
-                    cluster.nodes().stream().filter(n -> !n.name().equals(node.name())).toList()));
-      }
+    // Kills land on every node hit at one instant; a power loss drops unsynced data only after
+    // every one of them is dead.
+    switch (spec.action()) {
+      case POWER_LOSS -> control.powerLoss(hit);
+      case KILL -> control.kill(hit);
+      default -> hit.forEach(node -> applyTo(node, spec, cuts));
     }
     return cuts;
+  }
+
+  private void applyTo(ClusterNode node, FaultSpec spec, List<NetworkCut> cuts) {
+    String table = "plumb_fault_" + spec.index() + "_" + node.name().replaceAll("\\W", "_");
+    switch (spec.action()) {
+      case KILL, POWER_LOSS -> throw new IllegalStateException("applied to all nodes at once");
+      case FREEZE -> control.freeze(node);
+      case RESTART -> control.stop(node);
+      case ISOLATE -> cuts.add(NetworkCut.isolate(table, node));
+      case PARTITION ->
+          cuts.add(
+              NetworkCut.partition(
+                  table,
+                  node,
+                  cluster.nodes().stream().filter(n -> !n.name().equals(node.name())).toList()));
+    }
   }
 
   private void undo(
