@@ -99,7 +99,8 @@ final class StreamConsumer implements BenchmarkConsumer {
   /**
    * Creates the group on every stream (and the stream itself if no one wrote yet), reading from the
    * start so entries written before the group existed are delivered too. Another member may have
-   * created it already.
+   * created it already. Then joins it as this member: otherwise the server knows the member only
+   * from its first read, and one paused before that read would be missing from XINFO CONSUMERS.
    */
   private void createGroup(Jedis jedis) {
     for (byte[] stream : streams) {
@@ -110,6 +111,7 @@ final class StreamConsumer implements BenchmarkConsumer {
           throw e;
         }
       }
+      jedis.xgroupCreateConsumer(stream, group, consumerName);
     }
   }
 

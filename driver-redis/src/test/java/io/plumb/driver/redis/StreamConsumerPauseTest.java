@@ -93,7 +93,9 @@ class StreamConsumerPauseTest {
   private static long idleMillis(Jedis admin, String stream) {
     List<redis.clients.jedis.resps.StreamConsumersInfo> members =
         admin.xinfoConsumers(stream, "sub");
-    return members.isEmpty() ? 0 : members.get(0).getIdle();
+    // createConsumer joins the group, so the member is there even if it was paused before a read.
+    assertEquals(1, members.size(), "members of the group");
+    return members.get(0).getIdle();
   }
 
   private static StreamEntryID lastDelivered(Jedis admin, String stream) {
