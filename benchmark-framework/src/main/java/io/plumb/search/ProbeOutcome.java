@@ -27,6 +27,7 @@ import java.util.List;
  * @param resultTimeSeconds wall time the probe took, set-up and teardown included
  * @param workerCpuShare the worker JVM's CPU as a share of the host's cores, or NaN
  * @param stealShare the host's CPU time taken by the hypervisor, or NaN
+ * @param latencySpread p99 - p50 of publish and end-to-end latency, how far in-flight counts swing
  */
 public record ProbeOutcome(
     double targetRate,
@@ -49,7 +50,8 @@ public record ProbeOutcome(
     String incompleteReason,
     double resultTimeSeconds,
     double workerCpuShare,
-    double stealShare) {
+    double stealShare,
+    LatencySpread latencySpread) {
 
   /** A probe without host figures (not sampled). */
   public ProbeOutcome(
@@ -93,6 +95,34 @@ public record ProbeOutcome(
         incompleteReason,
         resultTimeSeconds,
         Double.NaN,
-        Double.NaN);
+        Double.NaN,
+        LatencySpread.NONE);
+  }
+
+  /** The same probe with its latencies spread by {@code spread}. */
+  public ProbeOutcome withLatencySpread(LatencySpread spread) {
+    return new ProbeOutcome(
+        targetRate,
+        seconds,
+        publishRate,
+        acknowledgeRate,
+        consumeRate,
+        subscriptions,
+        unacknowledgedSlope,
+        backlogSlope,
+        backlogAtEnd,
+        scheduleLagAtEnd,
+        sendDelayP50Nanos,
+        sendDelayP99Nanos,
+        latencyNanos,
+        failedSends,
+        consumerErrors,
+        producerThreads,
+        generatorBoundReasons,
+        incompleteReason,
+        resultTimeSeconds,
+        workerCpuShare,
+        stealShare,
+        spread);
   }
 }

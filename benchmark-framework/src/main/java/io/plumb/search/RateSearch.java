@@ -1,5 +1,6 @@
 package io.plumb.search;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,9 +30,15 @@ import java.util.function.Consumer;
  *       the answer is a rate that passed every time it was probed.
  * </ol>
  *
- * Every probe is a separate fixed-rate run, so the rate never changes while it is measured, and the
- * result is the highest sustained rate: never one that failed, so never above what producers could
- * send. The caller then measures once at that rate for the workload's full duration.
+ * A probe {@link StepVerdict.Kind#TOO_SHORT_TO_TELL too short to tell} a growing backlog from the
+ * swing of a broker's latency is run again at the same rate for longer ({@link
+ * StepJudge#probeLongEnough}), and every later probe keeps that length. At {@link
+ * StepJudge#LONGEST_PROBE} such a probe counts as failed: the answer is a rate that was shown to
+ * pass.
+ *
+ * <p>Every probe is a separate fixed-rate run, so the rate never changes while it is measured, and
+ * the result is the highest sustained rate: never one that failed, so never above what producers
+ * could send. The caller then measures once at that rate for the workload's full duration.
  */
 public final class RateSearch {
   private final Prober prober;
@@ -55,6 +62,7 @@ public final class RateSearch {
     double failed = Double.POSITIVE_INFINITY;
     StepVerdict failedVerdict = null;
     double rate = clamp(settings.startRate());
+    SearchSettings probing = settings;
     String stage = "grow";
     String incomplete = null;
     String stop = null;
@@ -63,7 +71,7 @@ public final class RateSearch {
         stop = "steps";
         break;
       }
-      ProbeOutcome outcome = prober.probe(rate, settings);
+      ProbeOutcome outcome = prober.probe(rate, probing);
       if (outcome.incompleteReason() != null) {
         StepVerdict verdict =
             new StepVerdict(StepVerdict.Kind.ERRORS, "the probe's run did not complete");
@@ -73,6 +81,11 @@ public final class RateSearch {
       }
       StepVerdict verdict = judge.judge(outcome);
       record(steps, stage, outcome, verdict);
+      if (verdict.kind() == StepVerdict.Kind.TOO_SHORT_TO_TELL
+          && probing.probeDuration().compareTo(StepJudge.LONGEST_PROBE) < 0) {
+        probing = longer(probing, StepJudge.probeLongEnough(outcome, settings.precision()));
+        continue; // the same rate, measured for longer; so is every later probe
+      }
       if (verdict.sustained()) {
         passes.merge(rate, 1, Integer::sum);
       } else if (stage.equals("grow") && failed == Double.POSITIVE_INFINITY) {
@@ -147,6 +160,22 @@ public final class RateSearch {
     SearchStep step = new SearchStep(steps.size() + 1, stage, outcome, verdict);
     steps.add(step);
     onStep.accept(step);
+  }
+
+  /**
+   * Probes of {@code measured} seconds from now on, with a warm-up of a fifth of that (at most 10
+   * s, never shorter than before): a broker whose latency swings that far also takes that long to
+   * fill its pipeline, and the warm-up must cover it.
+   */
+  private static SearchSettings longer(SearchSettings now, Duration measured) {
+    Duration warmup = measured.dividedBy(5);
+    if (warmup.compareTo(Duration.ofSeconds(10)) > 0) {
+      warmup = Duration.ofSeconds(10);
+    }
+    if (warmup.compareTo(now.probeWarmup()) < 0) {
+      warmup = now.probeWarmup();
+    }
+    return now.withProbe(warmup, measured);
   }
 
   private static double highest(TreeMap<Double, Integer> passes) {

@@ -151,7 +151,8 @@ public final class RunProber implements Prober {
         report.incompleteReason(),
         wallSeconds,
         report.resources().workerShareOfHost(),
-        report.resources().stealShare());
+        report.resources().stealShare(),
+        LatencySpread.of(samples));
   }
 
   private ProbeOutcome failed(double rate, String reason) {

@@ -99,6 +99,8 @@ public final class SearchJson {
       node.put("targetLatencyMs", o.latencyNanos() / 1e6);
     }
     node.put("producerThreadTimeInSendPercent", o.producerThreads().sendShare() * 100);
+    node.put("publishLatencySpreadMs", o.latencySpread().publishNanos() / 1e6);
+    node.put("endToEndLatencySpreadMs", o.latencySpread().endToEndNanos() / 1e6);
     node.setAll(verdict(verdict));
     return node;
   }

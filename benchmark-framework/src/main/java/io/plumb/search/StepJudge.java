@@ -2,6 +2,7 @@ package io.plumb.search;
 
 import io.plumb.bottleneck.BottleneckVerdict;
 import io.plumb.bottleneck.ScheduleEvidence;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -25,8 +26,22 @@ import java.util.Optional;
  * </ol>
  *
  * The thresholds are relative to the rate, so the same judge works at 100 msg/s and 1M msg/s.
+ *
+ * <p>A growth counts only if it is more than the rate times the latency's spread ({@link
+ * LatencySpread}, p99 - p50): that much the in-flight count moves at a steady rate as latency
+ * swings. A broker that syncs in batches (a 3-node cluster on the power-loss layer: p50 0.2 s, p99
+ * 0.6 s) fills and drains by hundreds of messages within seconds, and 3 s probes judged rates it
+ * then held for 60 s as failing. Growth above the old thresholds but within the swing is {@link
+ * StepVerdict.Kind#TOO_SHORT_TO_TELL}: the search probes again for longer. Above capacity by a
+ * share e of the rate, the backlog grows by e x rate x T over a probe of T seconds while the swing
+ * stays the rate times the steady spread (taken within periods of a sixth of the probe, where the
+ * climb adds little): a probe of spread / e seconds tells them apart, and {@link #probeLongEnough}
+ * allows twice that.
  */
 public final class StepJudge {
+  /** The longest probe the search lengthens to when a probe was too short to tell. */
+  static final Duration LONGEST_PROBE = Duration.ofSeconds(60);
+
   // A backlog that grows by 2% of the rate per second is an ever-growing one; below that, trends
   // over a few seconds are within the jitter of batching brokers. The amount at the end keeps a
   // steady in-flight backlog from tripping the check on noise alone.
@@ -72,25 +87,46 @@ public final class StepJudge {
           schedule.reason());
     }
     double worrying = Math.max(MIN_WORRYING_MESSAGES, rate * MIN_WORRYING_SECONDS_OF_MESSAGES);
+    String unclear = null;
     if (probe.unacknowledgedSlope() > rate * MAX_GROWTH_SHARE_PER_SECOND
         && probe.publishRate() - probe.acknowledgeRate() > 0
         && probe.unacknowledgedSlope() * probe.seconds() > worrying) {
-      return new StepVerdict(
-          StepVerdict.Kind.ACKNOWLEDGEMENTS_BEHIND,
+      double growth = probe.unacknowledgedSlope() * probe.seconds();
+      double swing = rate * probe.latencySpread().publishNanos() / 1e9;
+      if (growth > swing) {
+        return new StepVerdict(
+            StepVerdict.Kind.ACKNOWLEDGEMENTS_BEHIND,
+            String.format(
+                "the broker acknowledged %.0f msg/s of %.0f sent: unacknowledged messages grew by %.0f per second",
+                probe.acknowledgeRate(), probe.publishRate(), probe.unacknowledgedSlope()));
+      }
+      unclear =
           String.format(
-              "the broker acknowledged %.0f msg/s of %.0f sent: unacknowledged messages grew by %.0f per second",
-              probe.acknowledgeRate(), probe.publishRate(), probe.unacknowledgedSlope()));
+              "unacknowledged messages grew by %.0f in %.1f s, no more than the %.0f that publish latency's spread (p99 - p50 %.0f ms) moves them by at %.0f msg/s",
+              growth, probe.seconds(), swing, probe.latencySpread().publishNanos() / 1e6, rate);
     }
     double deliveryRate = rate * probe.subscriptions();
     if (probe.subscriptions() > 0
         && probe.backlogSlope() > deliveryRate * MAX_GROWTH_SHARE_PER_SECOND
         && probe.backlogAtEnd()
             > Math.max(MIN_WORRYING_MESSAGES, deliveryRate * MIN_WORRYING_SECONDS_OF_MESSAGES)) {
-      return new StepVerdict(
-          StepVerdict.Kind.CONSUMERS_BEHIND,
+      double growth = probe.backlogSlope() * probe.seconds();
+      double swing = deliveryRate * probe.latencySpread().endToEndNanos() / 1e9;
+      if (growth > swing) {
+        return new StepVerdict(
+            StepVerdict.Kind.CONSUMERS_BEHIND,
+            String.format(
+                "consumers received %.0f msg/s of %.0f due: the backlog grew by %.0f per second to %d",
+                probe.consumeRate(), deliveryRate, probe.backlogSlope(), probe.backlogAtEnd()));
+      }
+      unclear =
           String.format(
-              "consumers received %.0f msg/s of %.0f due: the backlog grew by %.0f per second to %d",
-              probe.consumeRate(), deliveryRate, probe.backlogSlope(), probe.backlogAtEnd()));
+              "the backlog grew by %.0f in %.1f s, no more than the %.0f that end-to-end latency's spread (p99 - p50 %.0f ms) moves it by at %.0f msg/s",
+              growth,
+              probe.seconds(),
+              swing,
+              probe.latencySpread().endToEndNanos() / 1e6,
+              deliveryRate);
     }
     if (target.isPresent()) {
       LatencyTarget goal = target.get();
@@ -104,6 +140,13 @@ public final class StepJudge {
                 probe.latencyNanos() / 1e6,
                 goal.limitNanos() / 1e6));
       }
+    }
+    if (unclear != null) {
+      return new StepVerdict(
+          StepVerdict.Kind.TOO_SHORT_TO_TELL, unclear + ": too short a probe to tell a trend");
+    }
+    if (target.isPresent()) {
+      LatencyTarget goal = target.get();
       return new StepVerdict(
           StepVerdict.Kind.SUSTAINED,
           String.format(
@@ -125,5 +168,16 @@ public final class StepJudge {
 
   private static String trim(double value) {
     return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  /**
+   * How long a probe must measure for a broker whose latency spreads as in {@code probe} to tell an
+   * excess of {@code precision} of the rate from the swing: 2 x spread / precision, at least twice
+   * the probe just run, at most {@link #LONGEST_PROBE}.
+   */
+  public static Duration probeLongEnough(ProbeOutcome probe, double precision) {
+    double needed = 2 * probe.latencySpread().widestSeconds() / precision;
+    double seconds = Math.min(LONGEST_PROBE.toSeconds(), Math.max(2 * probe.seconds(), needed));
+    return Duration.ofMillis(Math.round(seconds * 1000));
   }
 }

@@ -24,6 +24,12 @@ public record StepVerdict(Kind kind, String reason) {
     ACKNOWLEDGEMENTS_BEHIND,
     /** Consumers received more slowly than producers sent: the backlog grew. */
     CONSUMERS_BEHIND,
+    /**
+     * Unacknowledged messages or the backlog grew, but by no more than the latency's spread moves
+     * them at a steady rate: the probe was too short to tell. Not sustained; the search probes the
+     * rate again for longer.
+     */
+    TOO_SHORT_TO_TELL,
     /** The rate was sustained but the latency target was missed. */
     LATENCY_TARGET_MISSED,
     /** Sends or consumers failed. */

@@ -253,6 +253,85 @@ class RateSearchTest {
     assertEquals(1, result.steps().size());
   }
 
+  /**
+   * A broker of {@code capacity} msg/s whose latency swings by {@code spreadSeconds} (p99 - p50) at
+   * any rate, as one that syncs in batches does: its in-flight counts grow by up to 90% of that
+   * swing over a probe without any trend. Above capacity the backlog also grows by the excess, and
+   * latency climbs with it.
+   */
+  private static Prober swinging(double capacity, double spreadSeconds) {
+    return (rate, settings) -> {
+      double seconds = settings.probeDuration().toMillis() / 1e3;
+      double excess = Math.max(0, rate - capacity);
+      double growth = excess * seconds + 0.9 * rate * spreadSeconds;
+      double spread = spreadSeconds + 0.5 * excess * seconds / capacity;
+      long spreadNanos = (long) (spread * 1e9);
+      return new ProbeOutcome(
+              rate,
+              seconds,
+              rate,
+              rate - growth / seconds,
+              rate - growth / seconds,
+              1,
+              growth / seconds,
+              growth / seconds,
+              (long) growth,
+              0,
+              10_000,
+              100_000,
+              -1,
+              0,
+              0,
+              BLOCKED,
+              List.of(),
+              null,
+              seconds)
+          .withLatencySpread(new LatencySpread(spreadNanos, spreadNanos));
+    };
+  }
+
+  @Test
+  void aBrokerWhoseLatencySwingsIsProbedForLongerNotFailed() {
+    double capacity = 2_000;
+    SearchResult result = search(swinging(capacity, 0.4), Optional.empty());
+    double found = result.foundRate().orElseThrow();
+    assertTrue(found <= capacity && found >= capacity / 1.05 / 1.05, "found " + found);
+    int first = -1;
+    for (int i = 0; i < result.steps().size(); i++) {
+      if (result.steps().get(i).verdict().kind() == StepVerdict.Kind.TOO_SHORT_TO_TELL) {
+        first = i;
+        break;
+      }
+    }
+    assertTrue(first >= 0, "no probe was too short to tell");
+    SearchStep unclear = result.steps().get(first);
+    SearchStep again = result.steps().get(first + 1);
+    assertEquals(unclear.outcome().targetRate(), again.outcome().targetRate());
+    assertTrue(again.outcome().seconds() >= 16, "probed again for " + again.outcome().seconds());
+    for (SearchStep later : result.steps().subList(first + 1, result.steps().size())) {
+      assertTrue(later.outcome().seconds() >= again.outcome().seconds(), later.toString());
+    }
+    // Judged without the swing, the same broker fails at a fraction of its capacity.
+    Prober unseen =
+        (rate, settings) ->
+            swinging(capacity, 0.4).probe(rate, settings).withLatencySpread(LatencySpread.NONE);
+    double blind = search(unseen, Optional.empty()).foundRate().orElse(0.0);
+    assertTrue(blind < capacity / 2, "found without the swing " + blind);
+  }
+
+  @Test
+  void aProbeStillTooShortToTellAtTheLongestCountsAsFailed() {
+    // A swing of 10 s: no probe of up to a minute tells a trend from it.
+    SearchResult result = search(swinging(1e9, 10), Optional.empty());
+    assertTrue(result.foundRate().isEmpty(), result.conclusion());
+    List<SearchStep> steps = result.steps();
+    assertEquals(2, steps.get(0).outcome().seconds());
+    for (SearchStep later : steps.subList(1, steps.size())) {
+      assertEquals(StepJudge.LONGEST_PROBE.toSeconds(), later.outcome().seconds());
+      assertEquals(StepVerdict.Kind.TOO_SHORT_TO_TELL, later.verdict().kind());
+    }
+  }
+
   private static List<Double> rates(SearchResult result) {
     return result.steps().stream().map(step -> step.outcome().targetRate()).toList();
   }

@@ -1,0 +1,73 @@
+package io.plumb.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.bottleneck.ThreadEvidence;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Growth of in-flight counts judged against the swing the latency's spread explains. */
+class StepJudgeTest {
+  private static final StepJudge JUDGE = new StepJudge(Optional.empty());
+  private static final ThreadEvidence KEPT_UP =
+      new ThreadEvidence(1_000_000_000, 50_000_000, 900_000_000, 50_000_000);
+
+  /** 1,000 msg/s for 3 s; unacknowledged messages and the backlog grew by {@code growth}. */
+  private static ProbeOutcome grew(double growth, long spreadMillis) {
+    return new ProbeOutcome(
+            1000,
+            3,
+            1000,
+            1000 - growth / 3,
+            1000 - growth / 3,
+            1,
+            growth / 3,
+            growth / 3,
+            (long) growth,
+            0,
+            10_000,
+            100_000,
+            -1,
+            0,
+            0,
+            KEPT_UP,
+            List.of(),
+            null,
+            4)
+        .withLatencySpread(new LatencySpread(spreadMillis * 1_000_000, spreadMillis * 1_000_000));
+  }
+
+  @Test
+  void growthWithinTheLatencysSwingIsTooShortToTell() {
+    // p99 - p50 of 400 ms at 1,000 msg/s moves the in-flight count by 400 messages.
+    StepVerdict verdict = JUDGE.judge(grew(300, 400));
+    assertEquals(StepVerdict.Kind.TOO_SHORT_TO_TELL, verdict.kind(), verdict.reason());
+    assertTrue(verdict.reason().contains("400 ms"), verdict.reason());
+  }
+
+  @Test
+  void growthBeyondTheSwingIsFallingBehind() {
+    assertEquals(StepVerdict.Kind.ACKNOWLEDGEMENTS_BEHIND, JUDGE.judge(grew(500, 400)).kind());
+  }
+
+  @Test
+  void withoutSpreadTheSameGrowthIsFallingBehind() {
+    assertEquals(StepVerdict.Kind.ACKNOWLEDGEMENTS_BEHIND, JUDGE.judge(grew(300, 0)).kind());
+  }
+
+  @Test
+  void growthUnderTheOldThresholdsStaysSustainedWhateverTheSpread() {
+    assertEquals(StepVerdict.Kind.SUSTAINED, JUDGE.judge(grew(10, 400)).kind());
+  }
+
+  @Test
+  void aLongerProbeIsLongEnoughToTellFivePercentFromTheSwing() {
+    // 2 x 0.4 s / 0.05 = 16 s; never shorter than twice the probe run, never over the longest.
+    assertEquals(Duration.ofSeconds(16), StepJudge.probeLongEnough(grew(300, 400), 0.05));
+    assertEquals(Duration.ofSeconds(6), StepJudge.probeLongEnough(grew(300, 10), 0.05));
+    assertEquals(StepJudge.LONGEST_PROBE, StepJudge.probeLongEnough(grew(300, 5_000), 0.05));
+  }
+}
