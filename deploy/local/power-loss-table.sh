@@ -8,10 +8,9 @@
 # For each variant (a driver file, and the cluster option that goes with it):
 #   1. start a clean 3-node cluster with --power-loss-layer and the variant's option;
 #   2. cost: publish and end-to-end latency at 2,000 msg/s
-#      (workloads/replication-cost-1kb-fixed.yaml, 30 s after 30 s of warm-up). No stable peak
-#      yet: with probes of a few seconds the peak search judged rates these clusters held for
-#      60 s as failing (a probe's backlog still fills at 0.2 to 0.5 s of latency), so its answer
-#      is not a peak here;
+#      (workloads/replication-cost-1kb-fixed.yaml, 30 s after 30 s of warm-up), and the stable
+#      peak (workloads/replication-cost-1kb.yaml, probes of PROBE_SECONDS, which the search
+#      lengthens where the latency swings too far to tell a trend in that time);
 #   3. what it buys: REPEATS runs of workloads/power-loss-1kb-2k.yaml (Pulsar:
 #      power-loss-1kb-300.yaml, below the rate its bookies sustain on the layer) under one plan
 #      with two faults: the node that holds the topic's data loses power at 3 s (back 5 s later),
@@ -29,8 +28,9 @@
 # Environment:
 #   REPEATS        loss runs per variant (default 3)
 #   VARIANTS       a regular expression on "broker/file/option": only the variants it matches
-#   MEASURE        which of "fixed loss bare" (default all three; bare: the fixed-rate run
+#   MEASURE        which of "fixed loss peak bare" (default all four; bare: the fixed-rate run
 #                  without the layer)
+#   PROBE_SECONDS  the peak search's probes to start with (default 5)
 #   OUT            a results directory to add to, instead of a new one
 # Builds nothing: run `mvn -q package -DskipTests` and deploy/power-loss/build.sh first. Needs root
 # and FUSE. Every node shares this host's two cores and disk: the costs are relative, the losses
@@ -39,10 +39,12 @@ set -euo pipefail
 shopt -s extglob
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+PROBE_SECONDS="${PROBE_SECONDS:-5}"
 REPEATS="${REPEATS:-3}"
 VARIANTS="${VARIANTS:-.}"
-MEASURE="${MEASURE:-fixed loss bare}"
+MEASURE="${MEASURE:-fixed loss peak bare}"
 FIXED_WORKLOAD=workloads/replication-cost-1kb-fixed.yaml
+PEAK_WORKLOAD=workloads/replication-cost-1kb.yaml
 LOSS_WORKLOAD=workloads/power-loss-1kb-2k.yaml
 # Pulsar's 3 bookies on the layer sustain about 400 msg/s of 1 KB on this host (its consumer's
 # rate at 2,000 msg/s): at 2,000 msg/s its loss runs would measure a backlog, not a power loss.
@@ -133,10 +135,10 @@ def unavailable(fault):
     worst = [fault.get("unavailableSeconds"), u.get("worstPartitionSeconds"), u.get("worstProducerSeconds")]
     return max([w for w in worst if w is not None], default=0.0)
 variants = [line.rstrip("\n").split("|") for line in open(os.path.join(out, "variants")) if line.strip()]
-print("\n| broker | driver file | cluster option | read back from the broker | publish p50 / p99 at 2,000 msg/s on the layer (ms) | the same without the layer (ms) | acknowledged then lost: one node loses power | every node loses power | unavailable (s): one node | every node | acknowledged, then not in the log after both (at least) | runs |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---:|")
+print("\n| broker | driver file | cluster option | read back from the broker | stable peak on the layer (msg/s) | publish p50 / p99 at 2,000 msg/s on the layer (ms) | the same without the layer (ms) | acknowledged then lost: one node loses power | every node loses power | unavailable (s): one node | every node | acknowledged, then not in the log after both (at least) | runs |")
+print("|---|---|---|---|---:|---|---|---|---|---|---|---|---:|")
 for name, broker, file, option in variants:
-    fixed = load(f"{out}/{name}-fixed.json")
+    fixed, peak = load(f"{out}/{name}-fixed.json"), load(f"{out}/{name}-peak.json")
     bare = load(f"{out}/{name}-fixed-no-layer.json")
     runs = [r for r in (load(p) for p in sorted(glob.glob(f"{out}/{name}-loss-*.json")))
             if r and len(r.get("faults", [])) == 2]
@@ -144,8 +146,10 @@ for name, broker, file, option in variants:
     # something else than the plan: it is left out of the figures and counted apart.
     losses = [r for r in runs if not any(f.get("error") for f in r["faults"])]
     failed = [r for r in runs if r not in losses]
-    facts = next((r.get("brokerFacts", {}) for r in [fixed] + losses if r), {})
+    facts = next((r.get("brokerFacts", {}) for r in [fixed, peak] + losses if r), {})
     sync = ", ".join(f"{k.split('.')[-1]}={facts[k].split(' (')[0]}" for k in SYNC_FACTS.get(broker, []) if k in facts)
+    stable = (peak or {}).get("search", {}).get("stablePeakMsgPerSec")
+    stable = f"{stable:,.0f}" if isinstance(stable, (int, float)) else "n/a"
     lat = lambda r: (f"{r['latency']['publish']['p50']:.2f} / {r['latency']['publish']['p99']:.1f}"
                      if r else "—")
     one = [r["faults"][0]["acknowledgedLost"] for r in losses]
@@ -155,7 +159,7 @@ for name, broker, file, option in variants:
     n = lambda v: f"{v:,}"
     s = lambda v: f"{v:.1f}"
     note = f" (and {len(failed)} left out: a node did not start again)" if failed else ""
-    print(f"| {broker} | `{file}` | {shown_option} | {sync} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng([unavailable_from_goodput(r['faults'][0], r['faults'][1]['appliedSeconds']) for r in losses], s)} | {rng([unavailable(r['faults'][1]) for r in losses], s)} | {rng([gone_from_log(broker, r) for r in losses], n)} | {len(losses)}{note} |")
+    print(f"| {broker} | `{file}` | {shown_option} | {sync} | {stable} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng([unavailable_from_goodput(r['faults'][0], r['faults'][1]['appliedSeconds']) for r in losses], s)} | {rng([unavailable(r['faults'][1]) for r in losses], s)} | {rng([gone_from_log(broker, r) for r in losses], n)} | {len(losses)}{note} |")
 print("(loss and unavailability: the range over the runs; one node: the node holding the topic's data; unavailable: the longest a partition or the producer went without an acknowledgement)")
 PY
   echo "(results and consoles in $1)"
@@ -224,7 +228,7 @@ for broker in "${brokers[@]}"; do
     printf 'faults:\n  - at: 3s\n    action: power-loss\n    target: %s\n    duration: 5s\n  - at: 45s\n    action: power-loss\n    target: all\n    duration: 10s\n' \
       "$target" >"$plan"
     [ -n "$first" ] || first="$name|$file|$option|$sets"
-    [[ " $MEASURE " == *" "@(fixed|loss)" "* ]] || continue
+    [[ " $MEASURE " == *" "@(fixed|loss|peak)" "* ]] || continue
     echo "== $name: 3 nodes on the power-loss layer ${option}"
     # shellcheck disable=SC2086 # the option is two words or none
     fresh "$b" --power-loss-layer $option
@@ -238,6 +242,10 @@ for broker in "${brokers[@]}"; do
         "${LOSS_WORKLOAD_OF[$b]:-$LOSS_WORKLOAD}"
       sync_layers "$b"
     done
+    # The search last: it writes gigabytes, which the kernel would write back during the next run.
+    if [[ " $MEASURE " == *" peak "* ]]; then
+      measure "$name-peak" -d "driver-$b/$file" "${setting[@]}" --probe-seconds "$PROBE_SECONDS" "$PEAK_WORKLOAD"
+    fi
   done
   if [ -n "$first" ] && [[ " $MEASURE " == *" bare "* ]]; then
     IFS='|' read -r name file option sets <<<"$first"
