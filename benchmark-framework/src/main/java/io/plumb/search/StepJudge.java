@@ -92,8 +92,8 @@ public final class StepJudge {
         && probe.publishRate() - probe.acknowledgeRate() > 0
         && probe.unacknowledgedSlope() * probe.seconds() > worrying) {
       double growth = probe.unacknowledgedSlope() * probe.seconds();
-      double swing = rate * probe.latencySpread().publishNanos() / 1e9;
-      if (growth > swing) {
+      long spread = probe.latencySpread().publishNanos();
+      if (growth > swing(rate, spread)) {
         return new StepVerdict(
             StepVerdict.Kind.ACKNOWLEDGEMENTS_BEHIND,
             String.format(
@@ -101,9 +101,7 @@ public final class StepJudge {
                 probe.acknowledgeRate(), probe.publishRate(), probe.unacknowledgedSlope()));
       }
       unclear =
-          String.format(
-              "unacknowledged messages grew by %.0f in %.1f s, no more than the %.0f that publish latency's spread (p99 - p50 %.0f ms) moves them by at %.0f msg/s",
-              growth, probe.seconds(), swing, probe.latencySpread().publishNanos() / 1e6, rate);
+          tooShort("the count of unacknowledged messages", "publish", growth, probe, rate, spread);
     }
     double deliveryRate = rate * probe.subscriptions();
     if (probe.subscriptions() > 0
@@ -111,22 +109,15 @@ public final class StepJudge {
         && probe.backlogAtEnd()
             > Math.max(MIN_WORRYING_MESSAGES, deliveryRate * MIN_WORRYING_SECONDS_OF_MESSAGES)) {
       double growth = probe.backlogSlope() * probe.seconds();
-      double swing = deliveryRate * probe.latencySpread().endToEndNanos() / 1e9;
-      if (growth > swing) {
+      long spread = probe.latencySpread().endToEndNanos();
+      if (growth > swing(deliveryRate, spread)) {
         return new StepVerdict(
             StepVerdict.Kind.CONSUMERS_BEHIND,
             String.format(
                 "consumers received %.0f msg/s of %.0f due: the backlog grew by %.0f per second to %d",
                 probe.consumeRate(), deliveryRate, probe.backlogSlope(), probe.backlogAtEnd()));
       }
-      unclear =
-          String.format(
-              "the backlog grew by %.0f in %.1f s, no more than the %.0f that end-to-end latency's spread (p99 - p50 %.0f ms) moves it by at %.0f msg/s",
-              growth,
-              probe.seconds(),
-              swing,
-              probe.latencySpread().endToEndNanos() / 1e6,
-              deliveryRate);
+      unclear = tooShort("the backlog", "end-to-end", growth, probe, deliveryRate, spread);
     }
     if (target.isPresent()) {
       LatencyTarget goal = target.get();
@@ -164,6 +155,18 @@ public final class StepJudge {
             probe.acknowledgeRate(),
             probe.consumeRate(),
             probe.sendDelayP99Nanos() / 1e6));
+  }
+
+  /** How far the in-flight count moves at {@code rate} as latency swings by {@code spreadNanos}. */
+  private static double swing(double rate, long spreadNanos) {
+    return rate * spreadNanos / 1e9;
+  }
+
+  private static String tooShort(
+      String count, String family, double growth, ProbeOutcome probe, double rate, long spread) {
+    return String.format(
+        "%s grew by %.0f in %.1f s, no more than the %.0f that %s latency's spread (p99 - p50 %.0f ms) moves it by at %.0f msg/s",
+        count, growth, probe.seconds(), swing(rate, spread), family, spread / 1e6, rate);
   }
 
   private static String trim(double value) {
