@@ -106,16 +106,17 @@ func (h *handle) Allocate(ctx context.Context, off uint64, size uint64, mode uin
 }
 
 // getattr is fstat(2): the backing file's attributes with the size programs see.
+// The fstat and the unsynced size are read under the file's lock: an fsync between them would
+// move the unsynced bytes into the backing file after the fstat saw its older, shorter size.
 func (h *handle) getattr(out *fuse.AttrOut) syscall.Errno {
+	h.f.mu.Lock()
+	defer h.f.mu.Unlock()
 	var st syscall.Stat_t
 	if err := syscall.Fstat(h.f.fd, &st); err != nil {
 		return errnoOf(err)
 	}
 	out.FromStat(&st)
-	h.f.mu.Lock()
-	s := h.f.sizeSeen()
-	h.f.mu.Unlock()
-	if s >= 0 {
+	if s := h.f.sizeSeen(); s >= 0 {
 		out.Size = uint64(s)
 		out.Blocks = (uint64(s) + 511) / 512
 	}

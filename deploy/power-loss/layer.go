@@ -241,17 +241,6 @@ func (l *layer) closeState(f *fileState) {
 	delete(l.files, f.ino)
 }
 
-// sizeSeen is the size programs see of the file ino, or -1 if it is the backing file's.
-func (l *layer) sizeSeen(ino uint64) int64 {
-	f := l.existing(ino)
-	if f == nil {
-		return -1
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.sizeSeen()
-}
-
 // dropResult says what a drop discarded.
 type dropResult struct {
 	bytes, files, names, openFiles int

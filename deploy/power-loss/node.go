@@ -32,12 +32,28 @@ func (n *node) backingPath() string {
 	return filepath.Join(n.l.backing, n.EmbeddedInode().Path(n.Root()))
 }
 
-// fixAttr puts the size programs see over the backing file's durable size.
+// fixAttr puts the size programs see over the size in a, which the caller read from the backing
+// file by its path. With no state for the file there is no unsynced data and no fsync to race
+// with, and that size stands. With a state, the size is read again under the file's lock: an fsync that ran since the
+// caller's stat moved unsynced bytes into the backing file, and the stat's older, shorter size is
+// not the file's.
 func (l *layer) fixAttr(ino uint64, a *fuse.Attr) {
-	if s := l.sizeSeen(ino); s >= 0 {
-		a.Size = uint64(s)
-		a.Blocks = (uint64(s) + 511) / 512
+	f := l.existing(ino)
+	if f == nil {
+		return
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := f.sizeSeen()
+	if s < 0 {
+		var st unix.Stat_t
+		if f.fd < 0 || unix.Fstat(f.fd, &st) != nil {
+			return
+		}
+		s = st.Size
+	}
+	a.Size = uint64(s)
+	a.Blocks = (uint64(s) + 511) / 512
 }
 
 func (n *node) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
