@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * since all of its messages go through one channel.
  *
  * <p>The connection recovers by itself when lost (the client's automatic recovery); sends that were
- * awaiting a confirm on it fail (see {@link PartitionPublisher}).
+ * awaiting a confirm on it fail (see {@link PartitionPublisher}). Each channel declares the
+ * exchange (a no-op while it exists): a transient exchange is gone once every node restarted, and
+ * the connection's recovery, or the publisher's new channel, declares it again.
  */
 final class AmqpProducer implements BenchmarkProducer {
 
@@ -34,6 +36,7 @@ final class AmqpProducer implements BenchmarkProducer {
       Connection connection,
       String exchange,
       int partitions,
+      PartitionPublisher.ChannelSetup declareExchange,
       RabbitMqConfig config,
       ScheduledExecutorService timers)
       throws IOException {
@@ -42,7 +45,7 @@ final class AmqpProducer implements BenchmarkProducer {
     this.publishers = new PartitionPublisher[partitions];
     for (int p = 0; p < partitions; p++) {
       publishers[p] =
-          new PartitionPublisher(connection.createChannel(), p, exchange, routingKeys[p], config);
+          new PartitionPublisher(connection, declareExchange, p, exchange, routingKeys[p], config);
     }
     this.partitioner = new Partitioner(partitions);
     long period = Math.max(10, Math.min(1000, config.confirmTimeoutMs() / 4));

@@ -3,6 +3,7 @@ package io.plumb.driver.rabbitmq;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.MessageProperties;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.plumb.driver.SendListener;
@@ -25,6 +26,11 @@ import java.util.concurrent.TimeoutException;
  * fails at once, without waiting; and a send the broker leaves unanswered on a live connection
  * fails after {@code confirmTimeoutMs}. A failed send may still have reached the queue.
  *
+ * <p>A channel the broker closed while its connection lives (a publish to an exchange that is gone,
+ * as a transient exchange is after every node restarted) is not the client's to recover: the next
+ * send opens a new channel on the connection and declares the exchange on it again, at most once
+ * per {@code recoveryIntervalMs}; sends in between fail at once.
+ *
  * <p>With {@code maxUnconfirmed}, at most that many sends await a confirm: a send beyond waits for
  * room up to {@code maxBlockMs}, and fails when none came; from then on sends fail at once until
  * the broker confirms again. Without it the socket is the only bound: a broker that stops reading
@@ -35,7 +41,18 @@ final class PartitionPublisher {
   /** What to tell when a publish sequence number is confirmed. */
   private record Pending(long token, SendListener listener, long publishedAt) {}
 
-  private final Channel channel;
+  /** Declares on a new channel what its publishes need (the exchange). */
+  @FunctionalInterface
+  interface ChannelSetup {
+    void apply(Channel channel) throws IOException;
+  }
+
+  private final Connection connection;
+  private final ChannelSetup setup;
+  private final long reopenIntervalNanos;
+  // Replaced only when the broker closed it; guarded by this object's monitor for the replacing.
+  private volatile Channel channel;
+  private long reopenNotBefore;
   // This publisher's queue, numbered as consumers number it: every completion names it.
   private final int partition;
   private final String exchange;
@@ -53,9 +70,16 @@ final class PartitionPublisher {
   private volatile boolean stalled;
 
   PartitionPublisher(
-      Channel channel, int partition, String exchange, String routingKey, RabbitMqConfig config)
+      Connection connection,
+      ChannelSetup setup,
+      int partition,
+      String exchange,
+      String routingKey,
+      RabbitMqConfig config)
       throws IOException {
-    this.channel = channel;
+    this.connection = connection;
+    this.setup = setup;
+    this.reopenIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.recoveryIntervalMs());
     this.partition = partition;
     this.exchange = exchange;
     this.routingKey = routingKey;
@@ -68,31 +92,96 @@ final class PartitionPublisher {
     this.windowSize = config.maxUnconfirmed();
     this.window = confirms && windowSize > 0 ? new Semaphore(windowSize) : null;
     this.maxBlockMillis = config.maxBlockMs();
-    if (confirms) {
-      // The client's recovery puts a recovered channel back in confirm mode, with its listeners.
-      channel.confirmSelect();
-      channel.addConfirmListener(
-          new ConfirmListener() {
-            @Override
-            public void handleAck(long seq, boolean multiple) {
-              stalled = false;
-              complete(seq, multiple, null);
-            }
+    this.channel = open();
+  }
 
-            @Override
-            public void handleNack(long seq, boolean multiple) {
-              stalled = false;
-              complete(seq, multiple, new IOException("broker nacked the message"));
-            }
-          });
-      channel.addShutdownListener(this::failAll);
+  /**
+   * A new channel, set up for publishing: the exchange declared and, with confirms, in confirm mode
+   * with this publisher's listeners (the client's recovery restores both on a recovered channel).
+   */
+  private Channel open() throws IOException {
+    Channel opened = connection.createChannel();
+    try {
+      setup.apply(opened);
+      if (confirms) {
+        listenForConfirms(opened);
+      }
+    } catch (IOException | RuntimeException e) {
+      if (opened.isOpen()) {
+        try {
+          opened.abort();
+        } catch (IOException ignored) {
+          // closing a channel that failed its setup
+        }
+      }
+      throw e;
+    }
+    return opened;
+  }
+
+  private void listenForConfirms(Channel opened) throws IOException {
+    opened.confirmSelect();
+    opened.addConfirmListener(
+        new ConfirmListener() {
+          @Override
+          public void handleAck(long seq, boolean multiple) {
+            stalled = false;
+            complete(seq, multiple, null);
+          }
+
+          @Override
+          public void handleNack(long seq, boolean multiple) {
+            stalled = false;
+            complete(seq, multiple, new IOException("broker nacked the message"));
+          }
+        });
+    // Only while it is the current channel: once replaced, pending holds the new channel's sends.
+    opened.addShutdownListener(
+        cause -> {
+          if (channel == opened) {
+            failPending(cause);
+          }
+        });
+  }
+
+  /**
+   * The channel to publish on: the current one, or a new one when the broker closed the current one
+   * and the connection lives (once per {@code recoveryIntervalMs}). A closed channel is returned as
+   * it is, and the publish on it fails at once.
+   */
+  private Channel channel() {
+    Channel current = channel;
+    if (current.isOpen()) {
+      return current;
+    }
+    synchronized (this) {
+      current = channel;
+      ShutdownSignalException reason = current.getCloseReason();
+      boolean closedByBroker =
+          reason != null && !reason.isHardError() && !reason.isInitiatedByApplication();
+      long now = System.nanoTime();
+      if (current.isOpen()
+          || !closedByBroker
+          || !connection.isOpen()
+          || now - reopenNotBefore < 0) {
+        return current;
+      }
+      reopenNotBefore = now + reopenIntervalNanos;
+      // Confirms never cross channels: what the closed channel left unconfirmed fails now.
+      failPending(reason);
+      try {
+        channel = open();
+      } catch (IOException | RuntimeException e) {
+        // Still closed; tried again after the interval.
+      }
+      return channel;
     }
   }
 
   void publish(byte[] payload, long token, SendListener listener) {
     if (!confirms) {
       try {
-        channel.basicPublish(exchange, routingKey, properties, payload);
+        channel().basicPublish(exchange, routingKey, properties, payload);
       } catch (Exception | Error e) {
         listener.sendCompleted(token, partition, e);
         return;
@@ -116,15 +205,16 @@ final class PartitionPublisher {
     // uncontended monitor adds next to nothing. basicPublish writes the payload into the frame
     // before returning, so the array is not kept.
     synchronized (this) {
-      long seq = channel.getNextPublishSeqNo();
+      Channel publishing = channel();
+      long seq = publishing.getNextPublishSeqNo();
       pending.put(seq, new Pending(token, listener, System.nanoTime()));
       try {
-        channel.basicPublish(exchange, routingKey, properties, payload);
+        publishing.basicPublish(exchange, routingKey, properties, payload);
       } catch (Exception | Error e) {
         finish(pending.remove(seq), e);
         return;
       }
-      if (channel.getNextPublishSeqNo() != seq + 1) {
+      if (publishing.getNextPublishSeqNo() != seq + 1) {
         // The client's recovery replaced the channel between reading the number and publishing:
         // the message went out under another number on the new channel, whose confirm this entry
         // would never match. Its fate is unknown: failed.
@@ -179,10 +269,6 @@ final class PartitionPublisher {
     }
   }
 
-  private void failAll(ShutdownSignalException cause) {
-    failPending(cause);
-  }
-
   /**
    * Fails every send the broker has left unconfirmed for longer than {@code confirmTimeoutMs}; the
    * producer calls it periodically.
@@ -206,8 +292,9 @@ final class PartitionPublisher {
   /** Waits for the broker's confirms of everything published so far (no-op without confirms). */
   void awaitConfirms(long timeoutMillis)
       throws IOException, InterruptedException, TimeoutException {
-    if (confirms && channel.isOpen()) {
-      channel.waitForConfirms(timeoutMillis);
+    Channel current = channel;
+    if (confirms && current.isOpen()) {
+      current.waitForConfirms(timeoutMillis);
     }
   }
 

@@ -162,17 +162,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     return CompletableFuture.runAsync(
         () -> {
           try (Channel channel = adminConnection.createChannel()) {
-            BuiltinExchangeType type =
-                config.exchangeType() == ExchangeType.TOPIC
-                    ? BuiltinExchangeType.TOPIC
-                    : BuiltinExchangeType.DIRECT;
-            channel.exchangeDeclare(
-                topic,
-                type,
-                config.durable(),
-                false,
-                false,
-                Map.of(PARTITIONS_ARGUMENT, partitions));
+            declareExchange(channel, topic, partitions);
             partitionsByTopic.put(topic, partitions);
             readReplication(channel, topic);
           } catch (Exception e) {
@@ -180,6 +170,21 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
           }
         },
         executor);
+  }
+
+  /**
+   * Declares the topic's exchange, a no-op while it exists. Producers and consumers declare it too,
+   * on their own connections: a transient exchange ({@code durable: false}) is gone once every node
+   * has restarted, and the client's recovery declares again what its connection declared, exchanges
+   * before the queues bound to them.
+   */
+  private void declareExchange(Channel channel, String topic, int partitions) throws IOException {
+    BuiltinExchangeType type =
+        config.exchangeType() == ExchangeType.TOPIC
+            ? BuiltinExchangeType.TOPIC
+            : BuiltinExchangeType.DIRECT;
+    channel.exchangeDeclare(
+        topic, type, config.durable(), false, false, Map.of(PARTITIONS_ARGUMENT, partitions));
   }
 
   /**
@@ -217,11 +222,13 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     return CompletableFuture.supplyAsync(
         () -> {
           try {
+            int partitions = partitions(topic);
             AmqpProducer producer =
                 new AmqpProducer(
                     connections.open("plumb-producer-" + topic),
                     topic,
-                    partitions(topic),
+                    partitions,
+                    channel -> declareExchange(channel, topic, partitions),
                     config,
                     timers);
             clients.add(producer);
@@ -272,15 +279,17 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
       }
       int partitions = partitions(topic);
       String[] keys = RoutingKeys.forPartitions(partitions);
-      // Each consumer declares and binds the queue it reads as well (the same declaration, so a
-      // no-op while the queue exists): its connection's recovery then declares it again before it
-      // consumes, as does a consumer the broker cancelled because the queue went with its node.
+      // Each consumer declares the exchange and declares and binds the queue it reads as well (the
+      // same declarations, so no-ops while they exist): its connection's recovery then declares
+      // them again before it consumes, as does a consumer the broker cancelled because the queue
+      // went with its node.
       SubscriptionGroup group =
           new SubscriptionGroup(
               topic,
               subscription,
               partitions,
               (channel, p, queue) -> {
+                declareExchange(channel, topic, partitions);
                 declareQueue(channel, queue);
                 channel.queueBind(queue, topic, keys[p]);
               });

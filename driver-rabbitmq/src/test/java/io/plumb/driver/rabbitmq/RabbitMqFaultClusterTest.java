@@ -10,6 +10,7 @@ import io.plumb.coordinator.SmokeRun;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.fault.Unavailability;
 import io.plumb.result.Counters;
+import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>the weak file (a classic transient queue, on node 1 only) loses acknowledged messages, on
  *       purpose: the messages sitting in the queue die with its node, and until the consumer has
  *       declared the queue again on a surviving node what is published routes to no queue and is
- *       confirmed anyway.
+ *       confirmed anyway;
+ *   <li>the weak file's transient exchange is gone once every node was killed and started again;
+ *       producers and consumers declare it again (the client's connection recovery, and a new
+ *       channel where the broker closed one for publishing to the missing exchange), so messages
+ *       flow again after the restart.
  * </ul>
  */
 class RabbitMqFaultClusterTest {
@@ -48,6 +53,21 @@ class RabbitMqFaultClusterTest {
           "    action: kill",
           "    target: leader",
           "    duration: 10s",
+          "");
+
+  /** Long enough for all three nodes to boot again, which takes 20 to 45 s, and run after. */
+  private static final SmokeRun LONG_RUN =
+      new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(75), 1024);
+
+  private static final String KILL_ALL =
+      String.join(
+          "\n",
+          "drainIdle: 10s",
+          "faults:",
+          "  - at: 5s",
+          "    action: kill",
+          "    target: all",
+          "    duration: 5s",
           "");
 
   @TempDir Path scratch;
@@ -109,6 +129,45 @@ class RabbitMqFaultClusterTest {
     // The consumer came back: what was published after it declared the queue again arrived.
     assertTrue(counters.received() > counters.acknowledged() / 2, counters.toString());
     assertFalse(fault.nodes().isEmpty(), fault.toString());
+  }
+
+  @Test
+  void weakFileDeclaresItsTransientExchangeAgainWhenEveryNodeRestarts() throws Exception {
+    Path plan = scratch.resolve("kill-all.yaml");
+    Files.writeString(plan, KILL_ALL);
+    RunReport report =
+        LONG_RUN.runWithFaults(Path.of("rabbitmq-classic-weak.yaml"), plan, Map.of(), scratch);
+    System.out.println("kill all: " + report.counters() + " " + report.faults());
+
+    assertEquals(1, report.faults().size(), report.faults().toString());
+    FaultOutcome fault = report.faults().get(0);
+    assertNull(fault.error(), fault.toString());
+    assertEquals(3, fault.nodes().size(), fault.toString());
+    assertNotNull(fault.undoneSeconds(), fault.toString());
+    // Before the fix every publish after the restart failed (the broker closed the channel: no
+    // exchange) and the consumer's binding could not be recovered, to the end of the run.
+    long acknowledged = 0;
+    long received = 0;
+    double periodStart = 0;
+    for (PeriodSample sample : report.samples()) {
+      if (periodStart >= fault.undoneSeconds()) {
+        acknowledged += sample.stats().acknowledged();
+        received += sample.stats().received();
+      }
+      periodStart += sample.seconds();
+    }
+    assertTrue(
+        acknowledged > 0 && received > 0,
+        "after every node ran again at "
+            + fault.undoneSeconds()
+            + " s: "
+            + acknowledged
+            + " acknowledged, "
+            + received
+            + " received; "
+            + report.counters()
+            + " "
+            + report.errors());
   }
 
   private RunReport runWithKillLeader(String driverFile) throws Exception {
