@@ -143,7 +143,7 @@ class RedisFaultClusterTest {
    * writing to the old primary, which acknowledges at once (no WAIT), until the other two Sentinels
    * promote a replica and the driver moves (2 s down-after and the election); the consumer reads a
    * replica, which never gets those writes; the healed old primary becomes a replica and discards
-   * them. At 2,000 msg/s that is thousands of acknowledged messages lost, every time.
+   * them. At 2,000 msg/s that is a thousand acknowledged messages lost or more, every time.
    */
   @Test
   void weakFileLosesAcknowledgedMessagesWhenThePrimaryIsPartitioned() throws Exception {
@@ -156,11 +156,13 @@ class RedisFaultClusterTest {
     assertEquals(0, report.counters().failed(), "no WAIT, nothing fails: " + f);
     long lost = report.counters().lost();
     System.out.println("redis-replicated-weak.yaml, partition of the primary: lost " + lost);
-    // At least the 2 s before Sentinel even marks the primary down, at 2,000 msg/s.
-    assertTrue(lost > 2_000, "acknowledged then lost: " + lost + "; " + f);
+    // What the old primary acknowledged from the partition until the driver followed the
+    // promotion: 0.9 to 5 s of writes in CI's runs (1,782 to 9,895 lost at 2,000 msg/s), so at
+    // least half a second of them.
+    assertTrue(lost > 1_000, "acknowledged then lost: " + lost + "; " + f);
     assertEquals(
         lost, f.acknowledgedLost() + report.beforeFirstFault().acknowledgedLost(), f.toString());
-    assertTrue(f.acknowledgedLost() > 2_000, "lost in the fault's own window: " + f);
+    assertTrue(f.acknowledgedLost() > 1_000, "lost in the fault's own window: " + f);
   }
 
   /** A plan of one fault on the leader, {@code at} s into the measured phase, for {@code s} s. */
