@@ -1,11 +1,13 @@
 package io.plumb.fault;
 
+import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.PublishTimeline;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
  * Turns what a run recorded into one {@link FaultOutcome} per fault, and what happened before the
@@ -33,11 +35,16 @@ import java.util.List;
  * <ul>
  *   <li>Unavailability starts at the first of those messages that failed or stalled (never before
  *       the fault) and ends with the first acknowledgement of a message due in a later slice.
- *   <li>Recovery ends at the start of the first period, after the fault, that with the period after
- *       it has consumer throughput at least 90% of the median before the first fault and an
- *       end-to-end p99 no more than 10% (and at least 1 ms) above the baseline: the medians of the
- *       one-second figures before the first fault. The median, not the highest: a bar set by the
- *       worst second before the fault gets more lenient the longer the run waits for its fault.
+ *   <li>Recovery ends at the start of the first period, after the fault, that has consumer
+ *       throughput at least 90% of the median one-second figure before the first fault and that,
+ *       with the period after it taken as one (counts added, histograms merged), has that
+ *       throughput too and an end-to-end p99 no more than 10% (and at least 1 ms) above the p99 of
+ *       every message received before the first fault. The median second and the whole
+ *       distribution, not the worst second: a bar set by the worst second gets more lenient the
+ *       longer the run waits for its fault. Two seconds merged, not each second alone: a one-second
+ *       p99 at 2,000 msg/s is the 20th slowest message, and on a shared 2-core host it swung from
+ *       0.5 to 3.4 times its median second to second with nothing wrong, so two seconds each under
+ *       the bar came by luck: a Kafka leader kill read "not recovered" in 2 of 7 runs of one test.
  * </ul>
  */
 public final class FaultAnalysis {
@@ -51,6 +58,11 @@ public final class FaultAnalysis {
   public record Period(long start, long end, PeriodStats stats) {
     double rate() {
       return end > start ? stats.received() / ((end - start) / 1e9) : 0;
+    }
+
+    /** This period and {@code next} as one: their counts added, their histograms merged. */
+    Period through(Period next) {
+      return new Period(start, next.end, stats.plus(next.stats));
     }
   }
 
@@ -306,9 +318,10 @@ public final class FaultAnalysis {
       if (period.start() >= nextFault) {
         return null;
       }
-      boolean healthy = baseline.healthy(period);
-      boolean nextHealthy = i + 1 >= periods.size() || baseline.healthy(periods.get(i + 1));
-      if (healthy && nextHealthy) {
+      Period pair = i + 1 < periods.size() ? period.through(periods.get(i + 1)) : period;
+      // The first second must keep up on its own: merged with a good one, the last second of an
+      // outage would otherwise count as recovered.
+      if (baseline.keepsUp(period) && baseline.healthy(pair)) {
         return (period.start() - applied) / 1e9;
       }
     }
@@ -316,10 +329,14 @@ public final class FaultAnalysis {
   }
 
   /**
-   * The medians of the one-second consumer throughput and end-to-end p99 before the first fault:
-   * what "recovered" means.
+   * Consumer throughput, the median of the one-second figures before the first fault, and the
+   * end-to-end p99 of all messages received before it: what "recovered" means.
    */
   private record Baseline(double rate, long p99) {
+    boolean keepsUp(Period period) {
+      return period.stats().received() == 0 ? rate == 0 : period.rate() / rate >= 1 - TOLERANCE;
+    }
+
     boolean healthy(Period period) {
       if (period.stats().received() == 0) {
         return rate == 0;
@@ -340,31 +357,24 @@ public final class FaultAnalysis {
     }
     long firstFault = applied.get(0).appliedAt();
     List<Double> rates = new ArrayList<>();
-    List<Long> p99s = new ArrayList<>();
+    Histogram endToEnd = Histograms.forMerging();
     for (Period period : periods) {
       if (period.end() <= firstFault && period.end() > period.start()) {
         rates.add(period.rate());
-        p99s.add(
-            period.stats().received() == 0
-                ? 0
-                : period.stats().endToEndLatency().getValueAtPercentile(99));
+        endToEnd.add(period.stats().endToEndLatency());
       }
     }
     if (rates.isEmpty() || rates.stream().allMatch(rate -> rate == 0)) {
       return null; // no whole period before the first fault: nothing to recover to
     }
     Collections.sort(rates);
-    Collections.sort(p99s);
-    return new Baseline(median(rates), Math.round(medianOfLongs(p99s)));
+    return new Baseline(
+        median(rates), endToEnd.getTotalCount() == 0 ? 0 : endToEnd.getValueAtPercentile(99));
   }
 
   private static double median(List<Double> sorted) {
     int n = sorted.size();
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
-
-  private static double medianOfLongs(List<Long> sorted) {
-    return median(sorted.stream().map(Long::doubleValue).toList());
   }
 
   private static FaultOutcome notApplied(FaultRecord record) {

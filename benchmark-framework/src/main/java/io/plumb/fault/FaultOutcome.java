@@ -19,9 +19,9 @@ import java.util.List;
  * @param availableAgain false when the worst partition had not acknowledged again by the end
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window
- * @param recoverySeconds from the fault until consumer throughput was back to at least 90% of the
- *     baseline and end-to-end p99 within 10% (or 1 ms) of the baseline, for two periods in a row;
- *     null when they were not back before the next fault or the end
+ * @param recoverySeconds from the fault until two periods in a row, taken as one, had consumer
+ *     throughput back to at least 90% of the baseline and end-to-end p99 within 10% (or 1 ms) of
+ *     the baseline; null when they were not back before the next fault or the end
  * @param publishFailures sends that failed, of messages due in this fault's window
  * @param slowPublishes sends acknowledged later than the plan's stall threshold
  * @param acknowledgedLost messages the broker acknowledged and the run counts as lost, of those due
@@ -34,7 +34,8 @@ import java.util.List;
  * @param error why the action or its undoing failed; null when both worked
  * @param recoveryBaselineRate the median one-second consumer throughput (msg/s) before the first
  *     fault, which recovery is judged against; null when no period preceded it
- * @param recoveryBaselineP99Seconds the median one-second end-to-end p99 before the first fault
+ * @param recoveryBaselineP99Seconds the end-to-end p99 of every message received before the first
+ *     fault
  * @param unavailability per partition and per producer, from actual send times, with the goodput
  *     around the fault; null when the fault was not applied
  */

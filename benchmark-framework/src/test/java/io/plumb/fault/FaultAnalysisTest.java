@@ -262,7 +262,7 @@ class FaultAnalysisTest {
   }
 
   @Test
-  void recoveryIsJudgedAgainstTheMedianSecondBeforeTheFaultNotTheWorstOne() {
+  void recoveryIsJudgedAgainstEveryMessageBeforeTheFaultNotTheWorstSecond() {
     long fault = START + 10 * SECOND;
     PublishTimeline timeline = new PublishTimeline(SECOND);
     for (long t = START; t < START + 20 * SECOND; t += MS) {
@@ -270,10 +270,13 @@ class FaultAnalysisTest {
     }
     List<FaultAnalysis.Period> periods = new ArrayList<>();
     for (int s = 0; s < 20; s++) {
-      // One noisy second before the fault (a burst at 200 ms p99); after the fault, 60 ms p99
-      // for three seconds: under the worst second before it, far above the usual 5 ms.
-      long p99 = s == 3 ? 200 * MS : s >= 10 && s < 13 ? 60 * MS : 5 * MS;
-      periods.add(period(s, s == 3 ? 3000 : 1000, p99, 0));
+      // One noisy second before the fault (a burst of 3,000, 2% of them at 200 ms); after the
+      // fault, 60 ms p99 for three seconds: under the worst second before it, far above the usual
+      // 5 ms, which is also the p99 of all 12,000 messages before the fault.
+      periods.add(
+          s == 3
+              ? tailPeriod(s, 3000, 2 * MS, 200 * MS)
+              : period(s, 1000, s >= 10 && s < 13 ? 60 * MS : 5 * MS, 0));
     }
 
     FaultOutcome outcome =
@@ -284,6 +287,36 @@ class FaultAnalysisTest {
 
     assertEquals(3.0, outcome.recoverySeconds(), 1e-9, "back to 5 ms from 13 s on");
     assertEquals(1000, outcome.recoveryBaselineRate(), 1e-9);
+    assertEquals(0.005, outcome.recoveryBaselineP99Seconds(), 0.0002);
+  }
+
+  @Test
+  void aSlowTailEveryOtherSecondDoesNotHoldUpRecovery() {
+    // Seen on Kafka on a shared 2-core host: after the fault the consumer keeps up, and a
+    // one-second p99 (the 20th slowest message of 2,000) swings above and below the baseline by
+    // turns. Judged second by second, no two in a row were under the bar: "not recovered".
+    long fault = START + 10 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START; t < START + 20 * SECOND; t += MS) {
+      timeline.acknowledged(t, t + 2 * MS);
+    }
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      boolean outage = s >= 10 && s < 12;
+      boolean slowTail = s >= 12 && s % 2 == 0;
+      periods.add(
+          outage
+              ? period(s, 0, 0, 0)
+              : slowTail ? tailPeriod(s, 1000, 2 * MS, 8 * MS) : period(s, 1000, 5 * MS, 0));
+    }
+
+    FaultOutcome outcome =
+        FaultAnalysis.figures(
+                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+            .faults()
+            .get(0);
+
+    assertEquals(2.0, outcome.recoverySeconds(), 1e-9, "keeping up, 5 ms p99 a pair, from 12 s");
     assertEquals(0.005, outcome.recoveryBaselineP99Seconds(), 0.0002);
   }
 
@@ -332,6 +365,16 @@ class FaultAnalysisTest {
     endToEnd.recordValueWithCount(p99, Math.max(1, received * 2 / 100));
     PeriodStats stats =
         new PeriodStats.Builder().build().plus(statsWith(received, duplicates, endToEnd));
+    long start = START + second * SECOND;
+    return new FaultAnalysis.Period(start, start + SECOND, stats);
+  }
+
+  /** 98% of {@code received} at {@code usual}, 2% at {@code tail}. */
+  private static FaultAnalysis.Period tailPeriod(int second, long received, long usual, long tail) {
+    org.HdrHistogram.Histogram endToEnd = io.plumb.stats.Histograms.forMerging();
+    endToEnd.recordValueWithCount(usual, received * 98 / 100);
+    endToEnd.recordValueWithCount(tail, received * 2 / 100);
+    PeriodStats stats = new PeriodStats.Builder().build().plus(statsWith(received, 0, endToEnd));
     long start = START + second * SECOND;
     return new FaultAnalysis.Period(start, start + SECOND, stats);
   }
