@@ -20,11 +20,25 @@ public final class Main {
   }
 
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    String sub = subcommand(args);
+    CommandLine commandLine = commandLine(args, out);
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    commandLine.setExecutionExceptionHandler(errorHandler(err));
+    commandLine.setParameterExceptionHandler(
+        parameterHandler(err, sub.isEmpty() ? "bin/benchmark" : "bin/benchmark " + sub));
+    return commandLine.execute(arguments(args));
+  }
+
+  /**
+   * The command {@code args} address: a run, or the report or comparison when the first argument
+   * names it. It parses {@link #arguments(String[])}.
+   */
+  public static CommandLine commandLine(String[] args, PrintStream out) {
     // `report` is dispatched here rather than as a picocli subcommand: picocli would first demand
     // the run's required --drivers and WORKLOAD, which a report has no use for.
-    String sub = args.length > 0 && List.of("report", "compare").contains(args[0]) ? args[0] : "";
     CommandLine commandLine =
-        switch (sub) {
+        switch (subcommand(args)) {
           case "report" -> new CommandLine(new ReportCommand(out));
           case "compare" ->
               new CommandLine(new CompareCommand(out))
@@ -33,17 +47,16 @@ public final class Main {
                   .setUnmatchedOptionsArePositionalParams(true);
           default -> new CommandLine(new BenchmarkCommand(out));
         };
-    boolean report = !sub.isEmpty();
-    if (report) {
-      args = Arrays.copyOfRange(args, 1, args.length);
-    }
-    HelpLayout.apply(commandLine);
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setExecutionExceptionHandler(errorHandler(err));
-    commandLine.setParameterExceptionHandler(
-        parameterHandler(err, report ? "bin/benchmark " + sub : "bin/benchmark"));
-    return commandLine.execute(args);
+    return HelpLayout.apply(commandLine);
+  }
+
+  /** {@code args} without the name of the report or comparison, when they start with one. */
+  public static String[] arguments(String[] args) {
+    return subcommand(args).isEmpty() ? args : Arrays.copyOfRange(args, 1, args.length);
+  }
+
+  private static String subcommand(String[] args) {
+    return args.length > 0 && List.of("report", "compare").contains(args[0]) ? args[0] : "";
   }
 
   static CommandLine.IExecutionExceptionHandler errorHandler(PrintStream err) {

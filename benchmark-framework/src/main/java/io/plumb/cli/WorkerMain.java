@@ -13,12 +13,17 @@ public final class WorkerMain {
     System.exit(OneLineErrors.run(() -> run(args, System.out, System.err), System.err));
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine commandLine = HelpLayout.apply(new CommandLine(new WorkerCommand(out)));
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    CommandLine commandLine = commandLine(out);
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler(Main.errorHandler(err));
     commandLine.setParameterExceptionHandler(Main.parameterHandler(err, "bin/benchmark-worker"));
     return commandLine.execute(args);
+  }
+
+  /** The worker's command line, as {@link #run} parses it. */
+  public static CommandLine commandLine(PrintStream out) {
+    return HelpLayout.apply(new CommandLine(new WorkerCommand(out)));
   }
 }
