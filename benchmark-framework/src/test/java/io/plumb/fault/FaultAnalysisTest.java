@@ -85,20 +85,11 @@ class FaultAnalysisTest {
 
   @Test
   void aFaultThatNobodyNoticesCostsNothing() {
-    long fault = START + 10 * SECOND;
-    PublishTimeline timeline = new PublishTimeline(SECOND);
-    for (long t = START; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
     List<FaultAnalysis.Period> periods = new ArrayList<>();
     for (int s = 0; s < 20; s++) {
       periods.add(period(s, 1000, 5 * MS, 0));
     }
-    FaultOutcome outcome =
-        FaultAnalysis.figures(
-                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
-            .faults()
-            .get(0);
+    FaultOutcome outcome = oneFaultAtTenSeconds(periods);
     assertNull(outcome.unavailableSeconds());
     assertEquals(0.0, outcome.recoverySeconds(), 1e-9);
     assertEquals(0, outcome.acknowledgedLost());
@@ -263,11 +254,6 @@ class FaultAnalysisTest {
 
   @Test
   void recoveryIsJudgedAgainstEveryMessageBeforeTheFaultNotTheWorstSecond() {
-    long fault = START + 10 * SECOND;
-    PublishTimeline timeline = new PublishTimeline(SECOND);
-    for (long t = START; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
     List<FaultAnalysis.Period> periods = new ArrayList<>();
     for (int s = 0; s < 20; s++) {
       // One noisy second before the fault (a burst of 3,000, 2% of them at 200 ms); after the
@@ -279,11 +265,7 @@ class FaultAnalysisTest {
               : period(s, 1000, s >= 10 && s < 13 ? 60 * MS : 5 * MS, 0));
     }
 
-    FaultOutcome outcome =
-        FaultAnalysis.figures(
-                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
-            .faults()
-            .get(0);
+    FaultOutcome outcome = oneFaultAtTenSeconds(periods);
 
     assertEquals(3.0, outcome.recoverySeconds(), 1e-9, "back to 5 ms from 13 s on");
     assertEquals(1000, outcome.recoveryBaselineRate(), 1e-9);
@@ -295,11 +277,6 @@ class FaultAnalysisTest {
     // Seen on Kafka on a shared 2-core host: after the fault the consumer keeps up, and a
     // one-second p99 (the 20th slowest message of 2,000) swings above and below the baseline by
     // turns. Judged second by second, no two in a row were under the bar: "not recovered".
-    long fault = START + 10 * SECOND;
-    PublishTimeline timeline = new PublishTimeline(SECOND);
-    for (long t = START; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
     List<FaultAnalysis.Period> periods = new ArrayList<>();
     for (int s = 0; s < 20; s++) {
       boolean outage = s >= 10 && s < 12;
@@ -310,11 +287,7 @@ class FaultAnalysisTest {
               : slowTail ? tailPeriod(s, 1000, 2 * MS, 8 * MS) : period(s, 1000, 5 * MS, 0));
     }
 
-    FaultOutcome outcome =
-        FaultAnalysis.figures(
-                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
-            .faults()
-            .get(0);
+    FaultOutcome outcome = oneFaultAtTenSeconds(periods);
 
     assertEquals(2.0, outcome.recoverySeconds(), 1e-9, "keeping up, 5 ms p99 a pair, from 12 s");
     assertEquals(0.005, outcome.recoveryBaselineP99Seconds(), 0.0002);
@@ -324,11 +297,6 @@ class FaultAnalysisTest {
   void aConsumerThatWasBehindBeforeTheFaultRecoversWhenItKeepsUpAfterIt() {
     // Seen on a starved 2-core host: before the fault the consumer took 470 msg/s of 1,000 with a
     // 5.5 s p99; after it, 1,000 msg/s at 20 ms. Healthier than the baseline is recovered.
-    long fault = START + 10 * SECOND;
-    PublishTimeline timeline = new PublishTimeline(SECOND);
-    for (long t = START; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
     List<FaultAnalysis.Period> periods = new ArrayList<>();
     for (int s = 0; s < 20; s++) {
       boolean behind = s < 10;
@@ -338,11 +306,7 @@ class FaultAnalysisTest {
       periods.add(period(s, received, p99, 0));
     }
 
-    FaultOutcome outcome =
-        FaultAnalysis.figures(
-                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
-            .faults()
-            .get(0);
+    FaultOutcome outcome = oneFaultAtTenSeconds(periods);
 
     assertEquals(2.0, outcome.recoverySeconds(), 1e-9, "keeping up from 12 s on");
     assertEquals(470, outcome.recoveryBaselineRate(), 1e-9);
@@ -353,6 +317,22 @@ class FaultAnalysisTest {
     PublishTimeline.Snapshot snapshot = timeline.snapshot();
     snapshot.addLost(intended);
     return snapshot;
+  }
+
+  /**
+   * The one fault's figures: applied at 10 s, into 20 s of publishing at 1,000 msg/s, each message
+   * acknowledged 2 ms after it was due; {@code periods} say what the consumer saw.
+   */
+  private FaultOutcome oneFaultAtTenSeconds(List<FaultAnalysis.Period> periods) {
+    long fault = START + 10 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    for (long t = START; t < START + 20 * SECOND; t += MS) {
+      timeline.acknowledged(t, t + 2 * MS);
+    }
+    return FaultAnalysis.figures(
+            plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+        .faults()
+        .get(0);
   }
 
   private FaultRecord applied(long at) {
