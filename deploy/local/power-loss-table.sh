@@ -11,8 +11,7 @@
 #      (workloads/replication-cost-1kb-fixed.yaml, 30 s after 30 s of warm-up), and the stable
 #      peak (workloads/replication-cost-1kb.yaml, probes of PROBE_SECONDS, which the search
 #      lengthens where the latency swings too far to tell a trend in that time);
-#   3. what it buys: REPEATS runs of workloads/power-loss-1kb-2k.yaml (Pulsar:
-#      power-loss-1kb-300.yaml, below the rate its bookies sustain on the layer) under one plan
+#   3. what it buys: REPEATS runs of workloads/power-loss-1kb-2k.yaml under one plan
 #      with two faults: the node that holds the topic's data loses power at 3 s (back 5 s later),
 #      then every node at once at 45 s (back 10 s later). The gap lets the first node rejoin
 #      before the second fault (a Pulsar bookie waits out its old ZooKeeper session, up to 30 s).
@@ -46,9 +45,6 @@ MEASURE="${MEASURE:-fixed loss peak bare}"
 FIXED_WORKLOAD=workloads/replication-cost-1kb-fixed.yaml
 PEAK_WORKLOAD=workloads/replication-cost-1kb.yaml
 LOSS_WORKLOAD=workloads/power-loss-1kb-2k.yaml
-# Pulsar's 3 bookies on the layer sustain about 400 msg/s of 1 KB on this host (its consumer's
-# rate at 2,000 msg/s): at 2,000 msg/s its loss runs would measure a backlog, not a power loss.
-declare -A LOSS_WORKLOAD_OF=([pulsar]=workloads/power-loss-1kb-300.yaml)
 STATE_DIR="${PLUMB_STATE_DIR:-$root/.plumb}"
 
 # broker|driver file|cluster option|the plan's target for one node|driver settings (--driver-set)
@@ -239,7 +235,7 @@ for broker in "${brokers[@]}"; do
     for ((run = 1; run <= REPEATS; run++)); do
       [[ " $MEASURE " == *" loss "* ]] || break
       measure "$name-loss-$run" -d "driver-$b/$file" "${setting[@]}" --faults "$plan" \
-        "${LOSS_WORKLOAD_OF[$b]:-$LOSS_WORKLOAD}"
+        "$LOSS_WORKLOAD"
       sync_layers "$b"
     done
     # The search last: it writes gigabytes, which the kernel would write back during the next run.
