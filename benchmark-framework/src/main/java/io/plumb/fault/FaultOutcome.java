@@ -19,9 +19,10 @@ import java.util.List;
  * @param availableAgain false when the worst partition had not acknowledged again by the end
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window
- * @param recoverySeconds from the fault until two periods in a row, taken as one, had consumer
- *     throughput back to at least 90% of the baseline and end-to-end p99 within 10% (or 1 ms) of
- *     the baseline; null when they were not back before the next fault or the end
+ * @param recoverySeconds from the fault until a period whose consumer throughput was back to at
+ *     least 90% of the baseline and which, taken as one with the next, had that throughput and an
+ *     end-to-end p99 within 10% (or 1 ms) of the baseline ({@link RecoveryBaseline}); null when
+ *     they were not back before the next fault or the end
  * @param publishFailures sends that failed, of messages due in this fault's window
  * @param slowPublishes sends acknowledged later than the plan's stall threshold
  * @param acknowledgedLost messages the broker acknowledged and the run counts as lost, of those due
