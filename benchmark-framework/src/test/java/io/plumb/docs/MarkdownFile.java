@@ -86,20 +86,19 @@ record MarkdownFile(Path root, Path path, List<String> lines) {
    */
   List<QuotedCommand> quotedCommands() {
     List<QuotedCommand> commands = new ArrayList<>();
-    boolean fenced = false;
+    boolean[] fenced = fenced();
     boolean indented = false;
     StringBuilder joined = new StringBuilder();
     int firstLine = 0;
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
       if (FENCE.matcher(line).find()) {
-        fenced = !fenced;
         continue;
       }
       String text = line.strip();
       boolean afterBlank = i == 0 || lines.get(i - 1).isBlank();
       indented = line.startsWith("    ") && !text.isEmpty() && (indented || afterBlank);
-      if (!fenced && !indented && joined.isEmpty()) {
+      if (!fenced[i] && !indented && joined.isEmpty()) {
         continue;
       }
       if (text.startsWith("$ ")) {
@@ -122,17 +121,12 @@ record MarkdownFile(Path root, Path path, List<String> lines) {
   /** Links to files of the project (not to web addresses), outside code. */
   List<Link> relativeLinks() {
     List<Link> links = new ArrayList<>();
-    boolean fenced = false;
+    boolean[] fenced = fenced();
     for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      if (FENCE.matcher(line).find()) {
-        fenced = !fenced;
+      if (fenced[i]) {
         continue;
       }
-      if (fenced) {
-        continue;
-      }
-      Matcher link = LINK.matcher(INLINE_CODE.matcher(line).replaceAll(""));
+      Matcher link = LINK.matcher(INLINE_CODE.matcher(lines.get(i)).replaceAll(""));
       while (link.find()) {
         String target = link.group(1);
         if (!target.matches("^[a-z]+:.*")) {
@@ -147,14 +141,10 @@ record MarkdownFile(Path root, Path path, List<String> lines) {
   Set<String> anchors() {
     Set<String> anchors = new HashSet<>();
     Map<String, Integer> seen = new HashMap<>();
-    boolean fenced = false;
-    for (String line : lines) {
-      if (FENCE.matcher(line).find()) {
-        fenced = !fenced;
-        continue;
-      }
-      Matcher heading = HEADING.matcher(line);
-      if (fenced || !heading.matches()) {
+    boolean[] fenced = fenced();
+    for (int i = 0; i < lines.size(); i++) {
+      Matcher heading = HEADING.matcher(lines.get(i));
+      if (fenced[i] || !heading.matches()) {
         continue;
       }
       String slug = slug(heading.group(2));
@@ -162,6 +152,18 @@ record MarkdownFile(Path root, Path path, List<String> lines) {
       anchors.add(times == 0 ? slug : slug + "-" + times);
     }
     return anchors;
+  }
+
+  /** Per line: whether it is a fence (```) or between two, where nothing is prose. */
+  private boolean[] fenced() {
+    boolean[] fenced = new boolean[lines.size()];
+    boolean inside = false;
+    for (int i = 0; i < lines.size(); i++) {
+      boolean fence = FENCE.matcher(lines.get(i)).find();
+      fenced[i] = inside || fence;
+      inside ^= fence;
+    }
+    return fenced;
   }
 
   /** GitHub's rule: lower case, letters, digits, '-' and '_' kept, spaces to '-'. */
