@@ -48,6 +48,7 @@ public final class EventRing {
   private final long[] cursors = new long[48];
   private final Thread owner;
   private final BooleanSupplier collectorStopped;
+  private final Runnable wakeCollector;
 
   /**
    * A producer loop publishes its stamped events in batches of this many: every publication moves
@@ -64,13 +65,15 @@ public final class EventRing {
   private static final int OWN_PUBLISHED = 10;
   private static final int OWN_DEFERRED_FROM = 11;
   private static final int OWN_DEFERRING = 12;
+  private static final int OWN_WOKEN_AT_HEAD = 13;
   private final long[] own = new long[24];
 
   /**
    * @param owner the only thread that writes to this ring
    * @param collectorStopped true once nobody will drain this ring again
+   * @param wakeCollector wakes the collector from its wait between passes
    */
-  EventRing(int capacity, Thread owner, BooleanSupplier collectorStopped) {
+  EventRing(int capacity, Thread owner, BooleanSupplier collectorStopped, Runnable wakeCollector) {
     if (Integer.bitCount(capacity) != 1) {
       throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
     }
@@ -78,6 +81,8 @@ public final class EventRing {
     this.mask = capacity - 1;
     this.owner = owner;
     this.collectorStopped = collectorStopped;
+    this.wakeCollector = wakeCollector;
+    own[OWN_WOKEN_AT_HEAD] = -1;
   }
 
   // ---- owner side ----
@@ -256,8 +261,28 @@ public final class EventRing {
   }
 
   private void publishUpTo(long end) {
-    own[OWN_PUBLISHED] = end;
+    long[] state = own;
+    state[OWN_PUBLISHED] = end;
     WORD.setRelease(cursors, TAIL, end);
+    if (end - state[OWN_KNOWN_HEAD] > (mask >> 1)) {
+      wakeCollectorIfHalfFull(end);
+    }
+  }
+
+  /**
+   * The collector waits up to a few milliseconds between passes, which a producer at millions of
+   * messages a second fills a ring in: left to its own time it would find the ring full and the
+   * producer waiting. So the owner wakes it once the ring is half full, once per position of the
+   * collector (the head is read only when the owner's stale copy says half full).
+   */
+  private void wakeCollectorIfHalfFull(long end) {
+    long[] state = own;
+    long head = (long) WORD.getAcquire(cursors, HEAD);
+    state[OWN_KNOWN_HEAD] = head;
+    if (end - head > (mask >> 1) && state[OWN_WOKEN_AT_HEAD] != head) {
+      state[OWN_WOKEN_AT_HEAD] = head;
+      wakeCollector.run();
+    }
   }
 
   /**

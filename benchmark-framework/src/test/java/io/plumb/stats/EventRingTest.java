@@ -88,7 +88,7 @@ class EventRingTest {
 
   @Test
   void eventsOutsideASendArePublishedAtOnceWithTheirOwnTimes() {
-    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false, () -> {});
     ring.acknowledged(3, 0, 100, 150, 900);
     ring.delivered(1, -1, 7, 1024, 42, 1_000, 1_750);
     ring.sendFailed(2, 0, 0, 0);
@@ -111,7 +111,7 @@ class EventRingTest {
 
   @Test
   void aDeliveryMarkedAfterALaterOneKeepsItsMarkAndEverythingElse() {
-    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false, () -> {});
     ring.delivered(0xFF_FFFF, -1, Integer.MAX_VALUE, 1024, 42, 1_000, 1_750, true);
     ring.delivered(2, 7, 3, 64, 41, 1_000, 2_000, false);
     Recorded sink = new Recorded();
@@ -124,8 +124,33 @@ class EventRingTest {
   }
 
   @Test
+  void aRingHalfFullWakesTheCollectorOncePerDrain() {
+    List<Integer> wakesAtEvent = new ArrayList<>();
+    int[] events = {0};
+    EventRing ring =
+        new EventRing(8, Thread.currentThread(), () -> false, () -> wakesAtEvent.add(events[0]));
+    for (int i = 0; i < 7; i++) {
+      events[0]++;
+      ring.foreign(0);
+    }
+    assertEquals(List.of(4), wakesAtEvent, "woken as the fourth of 8 slots filled, and only then");
+
+    assertEquals(7, ring.drainTo(new Recorded()));
+    for (int i = 0; i < 3; i++) {
+      events[0]++;
+      ring.foreign(0);
+    }
+    assertEquals(List.of(4), wakesAtEvent, "3 of 8 slots in use since the drain");
+    for (int i = 0; i < 3; i++) {
+      events[0]++;
+      ring.foreign(0);
+    }
+    assertEquals(List.of(4, 11), wakesAtEvent, "half full again since the drain, woken once");
+  }
+
+  @Test
   void eventsInsideASendAreStampedWithTheTimeSendReturned() {
-    EventRing ring = new EventRing(64, Thread.currentThread(), () -> false);
+    EventRing ring = new EventRing(64, Thread.currentThread(), () -> false, () -> {});
     ring.deferTimes();
     ring.delivered(0, 3, 1, 100, 9, 5_000, 0);
     ring.acknowledged(0, 0, 5_000, 5_010, 0);
@@ -139,7 +164,7 @@ class EventRingTest {
 
   @Test
   void stampedEventsArePublishedInBatchesAndOnFlush() {
-    EventRing ring = new EventRing(1024, Thread.currentThread(), () -> false);
+    EventRing ring = new EventRing(1024, Thread.currentThread(), () -> false, () -> {});
     Recorded sink = new Recorded();
     for (int i = 0; i < 31; i++) {
       ring.deferTimes();
@@ -161,7 +186,7 @@ class EventRingTest {
 
   @Test
   void aFullRingWaitsForTheCollectorAndLosesNothing() throws Exception {
-    EventRing ring = new EventRing(16, Thread.currentThread(), () -> false);
+    EventRing ring = new EventRing(16, Thread.currentThread(), () -> false, () -> {});
     int total = 100_000;
     Recorded sink = new Recorded();
     AtomicBoolean done = new AtomicBoolean();
@@ -195,7 +220,7 @@ class EventRingTest {
 
   @Test
   void completionsCarryTheLow32BitsOfTheirSequenceNumber() {
-    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false, () -> {});
     ring.acknowledged(1, (5L << 32) + 77, 100, 150, 900);
     ring.sendFailed(1, 78, 200, 1_200);
     Recorded sink = new Recorded();
@@ -205,7 +230,7 @@ class EventRingTest {
 
   @Test
   void completionsCarryTheirPartitionAndActualSendTimeInTheSameFourWords() {
-    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false);
+    EventRing ring = new EventRing(8, Thread.currentThread(), () -> false, () -> {});
     long intended = 5_000_000_000L;
     ring.acknowledged(1, 7, 3, intended, intended + 1_234, intended + 9_000);
     ring.acknowledged(1, 8, 65_534, intended, intended - 20, intended + 9_000);
@@ -227,7 +252,7 @@ class EventRingTest {
 
   @Test
   void aFullRingWithNobodyDrainingDiscardsInsteadOfBlockingForever() {
-    EventRing ring = new EventRing(4, Thread.currentThread(), () -> true);
+    EventRing ring = new EventRing(4, Thread.currentThread(), () -> true, () -> {});
     assertTimeoutPreemptively(
         Duration.ofSeconds(5),
         () -> {
