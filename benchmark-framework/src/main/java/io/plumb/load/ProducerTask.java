@@ -94,12 +94,16 @@ public final class ProducerTask implements SendListener {
     this.loopRing = ring;
   }
 
+  /** Asks {@link #sendNext} to read the clock itself, after Plumb's own work for the message. */
+  static final long READ_CLOCK = Long.MIN_VALUE;
+
   /**
-   * Sends the next scheduled message and returns the clock's reading just before the driver's
-   * send(), which is the actual send time. The loop defers the ring's times around this call, so
-   * completions and deliveries inside send() are stamped with the loop's next clock reading.
+   * Sends the next scheduled message and returns its actual send time: {@code sentAt}, or with
+   * {@link #READ_CLOCK} the clock's reading just before the driver's send(). The loop defers the
+   * ring's times around this call, so completions and deliveries inside send() are stamped with the
+   * loop's next clock reading.
    */
-  long sendNext() {
+  long sendNext(long sentAt) {
     long sequence = nextSequence++;
     byte[] payload =
         buffer.holding(bodies.length == 1 ? bodies[0] : bodies[bodyPicker.nextInt(bodies.length)]);
@@ -112,7 +116,7 @@ public final class ProducerTask implements SendListener {
         schedule.intendedTime(sequence));
     String key = keys.next();
     // Read after Plumb's own work for this message, so the loop times only the driver's send().
-    long now = clock.now();
+    long now = sentAt == READ_CLOCK ? clock.now() : sentAt;
     inFlight.put(sequence, now);
     try {
       producer.send(key, payload, sequence, this);
