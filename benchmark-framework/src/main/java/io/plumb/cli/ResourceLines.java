@@ -1,8 +1,10 @@
 package io.plumb.cli;
 
+import io.plumb.resources.HostStalls;
 import io.plumb.resources.ResourceReport;
 import io.plumb.resources.ResourceSample;
 import java.io.PrintStream;
+import java.util.Locale;
 
 /**
  * The console's lines on resources over the measured phase: the worker JVM (or, with remote
@@ -54,11 +56,11 @@ final class ResourceLines {
                     broker.bytesWritten() / MB / whole.seconds()));
   }
 
-  /** One JVM's CPU, GC and heap, with its host's steal and load. */
+  /** One JVM's CPU, GC and heap, with its host's steal, stalls and load. */
   private static void jvm(PrintStream out, String name, ResourceReport jvm) {
     ResourceSample whole = jvm.whole();
     out.printf(
-        "%s CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d pauses in %.1f ms (longest %.1f ms; %s) | heap max %.0f MB | steal %.1f%% | load max %.2f%n",
+        "%s CPU %.2f cores (user %.2f, system %.2f; %.0f%% of %d) | GC %d pauses in %.1f ms (longest %.1f ms; %s) | heap max %.0f MB | steal %.1f%% | %s | load max %.2f%n",
         name,
         whole.workerCores(),
         whole.workerUserCores(),
@@ -71,7 +73,23 @@ final class ResourceLines {
         gcSource(whole.gcSource()),
         jvm.heapUsedMaxBytes() / MB,
         100 * whole.stealShare(),
+        stalls(whole),
         jvm.loadAverageMax());
+  }
+
+  /** Host stalls as this JVM saw them: what delayed every thread alike, the generator's too. */
+  private static String stalls(ResourceSample whole) {
+    double threshold = HostStalls.STALL_NANOS / 1e6;
+    if (whole.hostStalls() == 0) {
+      return String.format(Locale.ROOT, "host stalls none over %.0f ms", threshold);
+    }
+    return String.format(
+        Locale.ROOT,
+        "host stalls %d over %.0f ms (%.1f ms in all, longest %.1f ms)",
+        whole.hostStalls(),
+        threshold,
+        whole.hostStallMillis(),
+        whole.hostLongestStallMillis());
   }
 
   /** The source in a word where it read pauses; where none did (the JVM ran out of heap), why. */

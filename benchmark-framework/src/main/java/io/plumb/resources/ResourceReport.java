@@ -121,6 +121,10 @@ public record ResourceReport(
     ObjectNode host = summary.putObject("host");
     host.put("stealPercent", round(100 * whole.stealShare()));
     host.put("loadAverage1mMax", round(loadAverageMax));
+    host.put("stallThresholdMillis", HostStalls.STALL_NANOS / 1e6);
+    host.put("stalls", whole.hostStalls());
+    host.put("stallMillis", round(whole.hostStallMillis()));
+    host.put("longestStallMillis", round(whole.hostLongestStallMillis()));
     ObjectNode brokers = summary.putObject("brokers");
     whole
         .brokers()
@@ -147,6 +151,8 @@ public record ResourceReport(
       period.put("heapUsedMB", round(sample.heapUsedBytes() / MB));
       period.put("stealPercent", round(100 * sample.stealShare()));
       period.put("loadAverage1m", round(sample.loadAverage()));
+      period.put("hostStalls", sample.hostStalls());
+      period.put("hostLongestStallMillis", round(sample.hostLongestStallMillis()));
       ObjectNode perBroker = period.putObject("brokers");
       sample
           .brokers()

@@ -16,6 +16,10 @@ import oshi.hardware.CentralProcessor.TickType;
  * @param gcSource where the pauses were read
  * @param stealShare the share of the host's CPU time the hypervisor took, 0 to 1
  * @param loadAverage the host's 1-minute load average at the end, or negative when unknown
+ * @param hostStalls stalls of the host in the interval: wake-ups of a thread that sleeps 1 ms at a
+ *     time, late by more than {@link HostStalls#STALL_NANOS}
+ * @param hostStallMillis their summed lateness
+ * @param hostLongestStallMillis the longest of them
  */
 public record ResourceSample(
     double seconds,
@@ -29,6 +33,9 @@ public record ResourceSample(
     long heapUsedBytes,
     double stealShare,
     double loadAverage,
+    long hostStalls,
+    double hostStallMillis,
+    double hostLongestStallMillis,
     Map<String, Broker> brokers) {
 
   /**
@@ -45,7 +52,8 @@ public record ResourceSample(
     return workerUserCores + workerSystemCores;
   }
 
-  static ResourceSample between(Snapshot from, Snapshot to, long gcLongestPauseNanos) {
+  static ResourceSample between(
+      Snapshot from, Snapshot to, long gcLongestPauseNanos, long hostLongestStallNanos) {
     double seconds = Math.max(1e-9, (to.wallNanos() - from.wallNanos()) / 1e9);
     long totalTicks = 0;
     for (int i = 0; i < to.cpuTicks().length; i++) {
@@ -85,6 +93,9 @@ public record ResourceSample(
         to.heapUsedBytes(),
         stealShare,
         to.loadAverage(),
+        to.hostStalls() - from.hostStalls(),
+        (to.hostStallNanos() - from.hostStallNanos()) / 1e6,
+        hostLongestStallNanos / 1e6,
         brokers);
   }
 

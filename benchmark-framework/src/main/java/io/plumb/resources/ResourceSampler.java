@@ -62,7 +62,9 @@ public final class ResourceSampler {
     }
     try {
       Snapshot now = source.read();
-      periods.add(ResourceSample.between(last, now, now.gcLongestPauseNanos()));
+      periods.add(
+          ResourceSample.between(
+              last, now, now.gcLongestPauseNanos(), now.hostLongestStallNanos()));
       last = now;
     } catch (RuntimeException e) {
       stop("resources not sampled after period " + periods.size() + ": " + e);
@@ -81,12 +83,15 @@ public final class ResourceSampler {
     }
     long heapMax = 0;
     long longestPauseNanos = 0;
+    long longestStallNanos = 0;
     double loadMax = -1;
     Map<String, Long> residentMax = new LinkedHashMap<>();
     for (ResourceSample sample : periods) {
       heapMax = Math.max(heapMax, sample.heapUsedBytes());
       longestPauseNanos =
           Math.max(longestPauseNanos, Math.round(sample.gcLongestPauseMillis() * 1e6));
+      longestStallNanos =
+          Math.max(longestStallNanos, Math.round(sample.hostLongestStallMillis() * 1e6));
       loadMax = Math.max(loadMax, sample.loadAverage());
       sample
           .brokers()
@@ -96,7 +101,7 @@ public final class ResourceSampler {
         failure == null ? scope : scope + "; " + failure,
         last.cores(),
         periods,
-        ResourceSample.between(first, last, longestPauseNanos),
+        ResourceSample.between(first, last, longestPauseNanos, longestStallNanos),
         heapMax,
         loadMax,
         residentMax,

@@ -19,6 +19,9 @@ import java.util.Map;
  * @param cpuTicks the host's CPU ticks by OSHI's TickType order (user, nice, system, idle, iowait,
  *     irq, softirq, steal)
  * @param loadAverage the host's 1-minute load average, or negative when unknown
+ * @param hostStalls stalls of the host seen by this JVM's {@link HostStalls} thread so far
+ * @param hostStallNanos their summed length
+ * @param hostLongestStallNanos the longest since the previous snapshot was read
  */
 public record Snapshot(
     long wallNanos,
@@ -33,6 +36,9 @@ public record Snapshot(
     int cores,
     long[] cpuTicks,
     double loadAverage,
+    long hostStalls,
+    long hostStallNanos,
+    long hostLongestStallNanos,
     Map<String, Broker> brokers) {
 
   public Snapshot {

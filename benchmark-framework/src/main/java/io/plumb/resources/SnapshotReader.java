@@ -16,7 +16,8 @@ import oshi.software.os.OperatingSystem;
  *
  * <p>GC pauses come from this JVM's one recording ({@link JvmPauses}), started with its first
  * reader (JFR takes a while to start, and a pause before it has is never seen); {@link #close}
- * leaves it running for the JVM's other readers.
+ * leaves it running for the JVM's other readers. Host stalls come from the {@link HostStalls}
+ * thread, which runs while a reader is open.
  */
 public final class SnapshotReader implements ResourceSource {
   private final OperatingSystem os;
@@ -24,6 +25,7 @@ public final class SnapshotReader implements ResourceSource {
   private final int workerPid;
   private final List<BrokerProcess> brokers;
   private PauseReader pauses;
+  private HostStalls.Reader stalls;
 
   /**
    * A reader of this JVM and {@code brokers}, set up now (OSHI's first use takes a while); where
@@ -48,6 +50,7 @@ public final class SnapshotReader implements ResourceSource {
     this.workerPid = (int) ProcessHandle.current().pid();
     this.brokers = List.copyOf(brokers);
     this.pauses = JvmPauses.reader();
+    this.stalls = HostStalls.open();
   }
 
   @Override
@@ -61,6 +64,7 @@ public final class SnapshotReader implements ResourceSource {
     // would otherwise be put down to JFR.
     String gcSource = pauses.description();
     PauseTotals gc = pauses.read();
+    HostStalls.Totals stalled = stalls.read();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     double[] load = processor.getSystemLoadAverage(1);
     Map<String, Snapshot.Broker> brokerFigures = new LinkedHashMap<>();
@@ -90,6 +94,9 @@ public final class SnapshotReader implements ResourceSource {
         processor.getLogicalProcessorCount(),
         processor.getSystemCpuLoadTicks(),
         load.length > 0 ? load[0] : -1,
+        stalled.count(),
+        stalled.nanos(),
+        stalled.longestNanos(),
         brokerFigures);
   }
 
@@ -98,6 +105,7 @@ public final class SnapshotReader implements ResourceSource {
     if (pauses != null) {
       pauses.close();
       pauses = null;
+      stalls.close();
     }
   }
 }
