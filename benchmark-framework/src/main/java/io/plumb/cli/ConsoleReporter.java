@@ -180,7 +180,7 @@ final class ConsoleReporter implements RunListener {
         c.duplicated(),
         c.outOfOrder(),
         c.consumerErrors());
-    out.println(FinalReadLine.describe(report.finalRead()));
+    out.println(FinalReadLine.describe(report.finalRead(), c.acknowledged()));
     if (!report.faults().isEmpty()) {
       out.println(FaultLines.beforeFirstFault(report.beforeFirstFault()));
     }

@@ -10,7 +10,12 @@ final class FinalReadLine {
 
   private FinalReadLine() {}
 
-  static String describe(FinalReadFigures read) {
+  /**
+   * @param acknowledged the run's acknowledged messages: beside what the read found, so that a log
+   *     that came back short after a power loss shows as such even where the consumer, which kept
+   *     up, lost nothing
+   */
+  static String describe(FinalReadFigures read, long acknowledged) {
     if (!read.ran()) {
       return "Final read   not run (" + read.whyNot() + "): loss judged by the drain";
     }
@@ -21,7 +26,12 @@ final class FinalReadLine {
                 .map(e -> e.getKey() + ": " + e.getValue())
                 .collect(Collectors.joining("; "));
     return String.format(
-        "Final read   %,d message(s) in %.1f s | acknowledged and found only by the read (not lost) %,d | %s",
-        read.messagesRead(), read.seconds(), read.acknowledgedFoundOnlyByRead(), ends);
+        "Final read   %,d message(s) in %.1f s, of a run that had %,d acknowledged | acknowledged and"
+            + " found only by the read (not lost) %,d | %s",
+        read.messagesRead(),
+        read.seconds(),
+        acknowledged,
+        read.acknowledgedFoundOnlyByRead(),
+        ends);
   }
 }

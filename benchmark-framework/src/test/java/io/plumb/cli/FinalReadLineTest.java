@@ -15,16 +15,17 @@ class FinalReadLineTest {
     ends.put("t-0", "end offsets 10 + 12 on 2 partitions");
     ends.put("t-1", "last ID 5-0");
     assertEquals(
-        "Final read   1,234 message(s) in 2.5 s | acknowledged and found only by the read (not"
-            + " lost) 56 | t-0: end offsets 10 + 12 on 2 partitions; t-1: last ID 5-0",
-        FinalReadLine.describe(new FinalReadFigures(true, null, 2.5, 1234, 56, ends)));
+        "Final read   1,234 message(s) in 2.5 s, of a run that had 1,300 acknowledged |"
+            + " acknowledged and found only by the read (not lost) 56 | t-0: end offsets 10 + 12 on"
+            + " 2 partitions; t-1: last ID 5-0",
+        FinalReadLine.describe(new FinalReadFigures(true, null, 2.5, 1234, 56, ends), 1300));
   }
 
   @Test
   void aReadThatDidNotRunSaysWhyAndThatTheDrainJudged() {
     assertEquals(
         "Final read   not run (Redis Pub/Sub keeps no messages): loss judged by the drain",
-        FinalReadLine.describe(FinalReadFigures.notRun("Redis Pub/Sub keeps no messages")));
+        FinalReadLine.describe(FinalReadFigures.notRun("Redis Pub/Sub keeps no messages"), 10));
   }
 
   @Test
@@ -34,8 +35,8 @@ class FinalReadLineTest {
       ends.put("t-" + i, "x");
     }
     assertEquals(
-        "Final read   0 message(s) in 0.0 s | acknowledged and found only by the read (not lost) 0"
-            + " | 5 topics read to their end",
-        FinalReadLine.describe(new FinalReadFigures(true, null, 0, 0, 0, ends)));
+        "Final read   0 message(s) in 0.0 s, of a run that had 40,246 acknowledged | acknowledged"
+            + " and found only by the read (not lost) 0 | 5 topics read to their end",
+        FinalReadLine.describe(new FinalReadFigures(true, null, 0, 0, 0, ends), 40_246));
   }
 }
