@@ -32,6 +32,11 @@ public final class HostStalls {
   /** Stalls seen while at least one reader was open, and their summed length. */
   public record Totals(long count, long nanos, long longestNanos) {}
 
+  /** Readers open now in this JVM. */
+  static synchronized int openReaders() {
+    return readers;
+  }
+
   /** Opens a reader, starting the thread if it is the first. */
   static synchronized Reader open() {
     if (readers++ == 0) {

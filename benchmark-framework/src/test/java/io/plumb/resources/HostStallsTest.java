@@ -4,15 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunListener;
-import io.plumb.coordinator.RunOptions;
+import io.plumb.coordinator.LoopbackRuns;
 import io.plumb.result.RunReport;
-import io.plumb.worker.LocalWorker;
-import io.plumb.workload.WorkloadReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,31 +22,8 @@ class HostStallsTest {
 
   @Test
   void aStoppedJvmShowsAsAHostStallAsLong() throws Exception {
-    Path workload =
-        Files.writeString(
-            dir.resolve("workload.yaml"),
-            """
-            topics: 1
-            partitionsPerTopic: 1
-            messageSize: 128
-            subscriptionsPerTopic: 1
-            consumerPerSubscription: 1
-            producersPerTopic: 1
-            producerRate: 1000
-            testDurationSeconds: 3
-            warmupDurationSeconds: 0
-            """);
-    Path driver =
-        Files.writeString(
-            dir.resolve("loopback.yaml"),
-            "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
-            driver,
-            new LocalWorker(),
-            RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
-            RunListener.SILENT);
+    int readersBefore = HostStalls.openReaders();
+    BenchmarkRun run = LoopbackRuns.oneTopic(dir, 1000, 3);
     long pid = ProcessHandle.current().pid();
     // A process of its own sends both signals: nothing in this JVM runs while it is stopped.
     Process stopper =
@@ -75,22 +46,7 @@ class HostStallsTest {
         report.resources().toJson().at("/summary/host/longestStallMillis").asDouble()
             >= STOPPED_MILLIS * 0.8,
         report.resources().toJson().toString());
-    awaitNoStallThread();
-  }
-
-  /** The thread runs while a reader is open; the run closed its reader, and no other is open. */
-  private static void awaitNoStallThread() throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    List<Thread> left;
-    while (!(left = stallThreads()).isEmpty() && System.nanoTime() < deadline) {
-      left.get(0).join(100);
-    }
-    assertEquals(List.of(), stallThreads(), "the stall thread outlived its readers");
-  }
-
-  private static List<Thread> stallThreads() {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(thread -> thread.getName().equals("plumb-host-stalls") && thread.isAlive())
-        .toList();
+    // The thread runs while a reader is open: the run's is closed once it has reported.
+    assertEquals(readersBefore, HostStalls.openReaders(), "the run left its reader open");
   }
 }
