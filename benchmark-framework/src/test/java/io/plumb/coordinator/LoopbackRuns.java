@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** Runs short workloads on the loopback driver for the engine's tests. */
-final class LoopbackRuns {
+/** Runs short workloads on the loopback driver, in this JVM, for the engine's tests. */
+public final class LoopbackRuns {
   private LoopbackRuns() {}
 
   static RunReport run(Path dir, String workloadYaml, String driverExtra) throws IOException {
@@ -19,17 +19,45 @@ final class LoopbackRuns {
   /** The same with {@code options} (its period is set to one second). */
   static RunReport run(Path dir, String workloadYaml, String driverExtra, RunOptions options)
       throws IOException {
+    return prepare(dir, workloadYaml, driverExtra, options.withPeriod(Duration.ofSeconds(1)))
+        .execute();
+  }
+
+  /**
+   * A run, not started, of {@code workloadYaml} with {@code options} as they are; the workload and
+   * the driver file (the loopback driver's, plus {@code driverExtra}) are written to {@code dir}.
+   */
+  public static BenchmarkRun prepare(
+      Path dir, String workloadYaml, String driverExtra, RunOptions options) throws IOException {
     Path workload = dir.resolve("workload.yaml");
     Files.writeString(workload, workloadYaml);
     Path driver = dir.resolve("loopback.yaml");
     Files.writeString(
         driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n" + driverExtra);
     return new BenchmarkRun(
-            WorkloadReader.read(workload),
-            driver,
-            new LocalWorker(),
-            options.withPeriod(Duration.ofSeconds(1)),
-            RunListener.SILENT)
-        .execute();
+        WorkloadReader.read(workload), driver, new LocalWorker(), options, RunListener.SILENT);
+  }
+
+  /**
+   * A run, not started, of one topic with one producer and one consumer at {@code rate} msg/s of
+   * 128-byte messages for {@code seconds}, without warm-up, in periods of one second.
+   */
+  public static BenchmarkRun oneTopic(Path dir, int rate, int seconds) throws IOException {
+    return prepare(
+        dir,
+        """
+        topics: 1
+        partitionsPerTopic: 1
+        messageSize: 128
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: %d
+        testDurationSeconds: %d
+        warmupDurationSeconds: 0
+        """
+            .formatted(rate, seconds),
+        "",
+        RunOptions.defaults().withPeriod(Duration.ofSeconds(1)));
   }
 }

@@ -1,14 +1,10 @@
 package io.plumb.report;
 
-import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.LoopbackRuns;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
-import io.plumb.worker.LocalWorker;
-import io.plumb.workload.WorkloadReader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -18,9 +14,7 @@ public final class LoopbackResults {
 
   /** Runs {@code rate} msg/s of {@code size}-byte messages for one second; returns the result. */
   public static Path write(Path dir, String name, int rate, int size) throws IOException {
-    Path workload = dir.resolve(name + ".yaml");
-    Files.writeString(
-        workload,
+    String workload =
         """
         name: %s
         topics: 1
@@ -33,19 +27,10 @@ public final class LoopbackResults {
         testDurationSeconds: 1
         warmupDurationSeconds: 0
         """
-            .formatted(name, size, rate));
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+            .formatted(name, size, rate);
     // Quarter-second periods: four points per timeline from a one-second run.
     RunOptions options = RunOptions.defaults().withPeriod(Duration.ofMillis(250));
-    var report =
-        new BenchmarkRun(
-                WorkloadReader.read(workload),
-                driver,
-                new LocalWorker(),
-                options,
-                RunListener.SILENT)
-            .execute();
+    var report = LoopbackRuns.prepare(dir, workload, "", options).execute();
     Path result = dir.resolve(name + ".json");
     ResultWriter.write(ResultJson.render(report), result);
     return result;

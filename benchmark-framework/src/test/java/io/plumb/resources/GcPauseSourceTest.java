@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunListener;
-import io.plumb.coordinator.RunOptions;
+import io.plumb.coordinator.LoopbackRuns;
 import io.plumb.result.RunReport;
-import io.plumb.worker.LocalWorker;
-import io.plumb.workload.WorkloadReader;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -41,33 +37,9 @@ class GcPauseSourceTest {
             .map(GarbageCollectorMXBean::getName)
             .toList();
     assertTrue(collectors.contains("G1 Young Generation"), "this JVM runs " + collectors);
-    Path workload =
-        Files.writeString(
-            dir.resolve("workload.yaml"),
-            """
-            topics: 1
-            partitionsPerTopic: 1
-            messageSize: 128
-            subscriptionsPerTopic: 1
-            consumerPerSubscription: 1
-            producersPerTopic: 1
-            producerRate: 1000
-            testDurationSeconds: 3
-            warmupDurationSeconds: 0
-            """);
-    Path driver =
-        Files.writeString(
-            dir.resolve("loopback.yaml"),
-            "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
     // Created first: its resource reader starts this JVM's JFR (unless an earlier test did) while
     // the rest of it is set up.
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
-            driver,
-            new LocalWorker(),
-            RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
-            RunListener.SILENT);
+    BenchmarkRun run = LoopbackRuns.oneTopic(dir, 1000, 3);
     awaitRecording();
     HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
     String interval = vm.getVMOption(PERIODIC).getValue();
