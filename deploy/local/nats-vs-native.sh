@@ -9,7 +9,7 @@
 # the ratio of runs taken side by side means anything.
 #
 # natscli is built once from the Go module proxy into ${PLUMB_STATE_DIR:-<repo>/.plumb}/bin
-# (github.com/nats-io/natscli v0.2.4, needs Go). Builds nothing else: run
+# (github.com/nats-io/natscli v0.5.0, needs Go). Builds nothing else: run
 # `mvn -q package -DskipTests` first. Starts the local server if it is not running (and stops it
 # again at the end in that case).
 #
@@ -28,8 +28,9 @@ MONITOR_PORT="${PLUMB_NATS_MONITOR_PORT:-8222}"
 URL="nats://127.0.0.1:$PORT"
 DRIVER_FILE="$REPO/driver-nats/nats.yaml"
 WORKLOAD="$REPO/workloads/nats-vs-native.yaml"
-NATSCLI_VERSION="v0.2.4"
-NATS="$STATE_DIR/bin/nats"
+NATSCLI_VERSION="v0.5.0"
+# One binary per version, so a new pin builds afresh instead of running an older build.
+NATS="$STATE_DIR/bin/nats-$NATSCLI_VERSION"
 
 die() {
   echo "nats-vs-native: $*" >&2
@@ -88,7 +89,7 @@ conns = json.load(sys.stdin).get("connections") or []
 sys.exit(0 if any(subject in (c.get("subscriptions_list") or []) for c in conns) else 1)' "$1"
 }
 
-# "Pub stats: 235,481 msgs/sec ~ ..." -> 235481
+# "NATS Core NATS publisher stats: 511,671 msgs/sec ~ ..." -> 511671 (natscli 0.5)
 rate_of() {
   grep "$1 stats:" "$2" | tail -n 1 | sed -E 's/.*stats: ([0-9,.]+) msgs\/sec.*/\1/' | tr -d ,
 }
@@ -110,7 +111,7 @@ native_run() {
     { cat "$TMP/native-pub-$1.out" >&2; die "nats bench pub failed"; }
   wait "$SUB_PID" || echo "pair $1: nats bench sub did not receive all $MSGS messages" >&2
   SUB_PID=""
-  echo "$(rate_of Pub "$TMP/native-pub-$1.out") $(rate_of Sub "$TMP/native-sub-$1.out")"
+  echo "$(rate_of publisher "$TMP/native-pub-$1.out") $(rate_of subscriber "$TMP/native-sub-$1.out")"
 }
 
 plumb_run() {
