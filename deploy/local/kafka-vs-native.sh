@@ -25,6 +25,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib/native-pairs.sh
+source "$REPO/deploy/local/lib/native-pairs.sh"
 PAIRS="${PLUMB_KVN_PAIRS:-5}"
 RECORDS="${PLUMB_KVN_RECORDS:-6000000}"
 BOOTSTRAP="127.0.0.1:${PLUMB_KAFKA_PORT:-9092}"
@@ -40,6 +42,8 @@ die() {
   exit 1
 }
 
+# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
+native_pairs_refuse_busy_host kafka-vs-native
 [[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
 ls "$REPO"/driver-kafka/target/driver-kafka-*.jar >/dev/null 2>&1 ||
   die "driver-kafka is not built: run 'mvn -q package -DskipTests' in $REPO first"
@@ -118,7 +122,7 @@ native_run() {
     { cat "$OUT/native-$1.err" >&2; die "ProducerPerformance failed"; }
   kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete \
     --topic "$topic" >/dev/null 2>&1 || true
-  # Prints "<whole run> <after the first 5 s>" in records/sec. ProducerPerformance prints one
+  # Prints "<after the first 5 s> <whole run>" in records/sec. ProducerPerformance prints one
   # line per 5 s window, "N records sent, R records/sec (...)", then a final line for the whole
   # run (which includes JVM and connection start-up). Dropping the first window matches Plumb,
   # whose figure excludes its 5 s warm-up.
@@ -130,7 +134,7 @@ if len(rows) < 3:
     sys.exit("ProducerPerformance printed too few lines: raise PLUMB_KVN_RECORDS")
 windows, whole = rows[:-1], rows[-1]
 steady = windows[1:]
-print(whole[1], sum(n for n, _ in steady) / sum(n / r for n, r in steady))
+print(sum(n for n, _ in steady) / sum(n / r for n, r in steady), whole[1])
 PY
 }
 
@@ -151,27 +155,13 @@ echo "  native: --num-records $RECORDS --throughput -1 ${NATIVE_PAYLOAD_ARGS[*]}
 echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate 400000, above what the broker takes)"
 echo
 
-RATIOS=()
-for ((i = 1; i <= PAIRS; i++)); do
-  # Alternate which side goes first, so a drift on the shared host does not favour one side.
-  if ((i % 2)); then
-    native="$(native_run "$i")"
-    plumb="$(plumb_run "$i")"
-  else
-    plumb="$(plumb_run "$i")"
-    native="$(native_run "$i")"
-  fi
-  read -r native_whole native_steady <<<"$native"
-  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native_steady\"):.3f}')")"
-  RATIOS+=("$ratio")
-  printf 'pair %d: native %8.0f msg/s (whole run %8.0f)   plumb %8.0f msg/s   plumb/native %s\n' \
-    "$i" "$native_steady" "$native_whole" "$plumb" "$ratio"
-done
-median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
-echo
-echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
-interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
-echo "plumb/native over $PAIRS pairs: $interval"
+print_pair() {
+  local native_steady native_whole
+  read -r native_steady native_whole <<<"$3"
+  printf 'pair %d: native %8.0f msg/s (whole run %8.0f)   plumb %8.0f msg/s   plumb/native %s' \
+    "$1" "$native_steady" "$native_whole" "$4" "$2"
+}
+
+native_pairs_run "$PAIRS" "$REPO/bin/benchmark"
 echo "(native: records/sec after its first 5 s window, as Plumb's figure excludes its 5 s warm-up;"
 echo " 'whole run' includes the JVM and connection start-up; outputs: $OUT)"

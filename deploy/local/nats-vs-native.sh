@@ -20,6 +20,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib/native-pairs.sh
+source "$REPO/deploy/local/lib/native-pairs.sh"
 STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
 PAIRS="${PLUMB_NVN_PAIRS:-5}"
 MSGS="${PLUMB_NVN_MSGS:-3000000}"
@@ -37,6 +39,8 @@ die() {
   exit 1
 }
 
+# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
+native_pairs_refuse_busy_host nats-vs-native
 [[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
 ls "$REPO"/driver-nats/target/driver-nats-*.jar >/dev/null 2>&1 ||
   die "driver-nats is not built: run 'mvn -q package -DskipTests' in $REPO first"
@@ -129,24 +133,12 @@ echo "  native: natscli $NATSCLI_VERSION: nats bench sub + nats bench pub, --msg
 echo "  plumb:  $(basename "$DRIVER_FILE") with $(basename "$WORKLOAD") (open loop above what the server takes)"
 echo
 
-RATIOS=()
-for ((i = 1; i <= PAIRS; i++)); do
-  # Alternate which side goes first, so a drift on the shared host does not favour one side.
-  if ((i % 2)); then
-    read -r native native_sub <<<"$(native_run "$i")"
-    read -r plumb plumb_sub <<<"$(plumb_run "$i")"
-  else
-    read -r plumb plumb_sub <<<"$(plumb_run "$i")"
-    read -r native native_sub <<<"$(native_run "$i")"
-  fi
-  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
-  RATIOS+=("$ratio")
-  printf 'pair %d: native pub %10.0f msg/s (sub %10.0f)   plumb pub %10.0f msg/s (consume %10.0f)   plumb/native %s\n' \
-    "$i" "$native" "${native_sub:-0}" "$plumb" "$plumb_sub" "$ratio"
-done
-median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
-echo
-echo "median plumb/native (publish rate): $median"
-# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
-interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
-echo "plumb/native over $PAIRS pairs: $interval"
+print_pair() {
+  local native native_sub plumb plumb_sub
+  read -r native native_sub <<<"$3"
+  read -r plumb plumb_sub <<<"$4"
+  printf 'pair %d: native pub %10.0f msg/s (sub %10.0f)   plumb pub %10.0f msg/s (consume %10.0f)   plumb/native %s' \
+    "$1" "$native" "${native_sub:-0}" "$plumb" "$plumb_sub" "$2"
+}
+
+native_pairs_run "$PAIRS" "$REPO/bin/benchmark"

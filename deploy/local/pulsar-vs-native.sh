@@ -20,14 +20,17 @@
 #
 # Environment:
 #   PLUMB_PVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
-#   PLUMB_PVN_SECONDS   pulsar-perf run time (default 25: Plumb's 5 s warm-up + 20 s measured)
+#   PLUMB_PVN_SECONDS   pulsar-perf run time (default 32: its first 10 s window is dropped, as
+#                       Plumb's 10 s warm-up is, and the next two are measured, as Plumb's 20 s are)
 #   PLUMB_PVN_WARMUP    seconds of the discarded warm-up run before each pair (default 10)
 #   PLUMB_PVN_OUT       where each run's output is kept (default results/pulsar-vs-native-<time>/)
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib/native-pairs.sh
+source "$REPO/deploy/local/lib/native-pairs.sh"
 PAIRS="${PLUMB_PVN_PAIRS:-5}"
-SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-25}"
+SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-32}"
 WARMUP_SECONDS="${PLUMB_PVN_WARMUP:-10}"
 SERVICE_URL="pulsar://127.0.0.1:6650"
 HTTP_URL="http://127.0.0.1:8081"
@@ -42,6 +45,8 @@ die() {
   exit 1
 }
 
+# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
+native_pairs_refuse_busy_host pulsar-vs-native
 [[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
 ls "$REPO"/driver-pulsar/target/driver-pulsar-*.jar >/dev/null 2>&1 ||
   die "driver-pulsar is not built: run 'mvn -q package -DskipTests' in $REPO first"
@@ -128,9 +133,21 @@ prepare_broker() {
 native_run() {
   perf_produce "native-$1" "$SECONDS_PER_RUN" ||
     { tail -n 20 "$OUT/native-$1.out" >&2; die "pulsar-perf failed (pair $1)"; }
-  # Final summary: "Aggregated throughput stats --- N records sent --- R msg/s --- ..."
-  grep 'Aggregated throughput stats' "$OUT/native-$1.out" | tail -n 1 |
-    sed -E 's/.*records sent --- ([0-9.]+) msg\/s.*/\1/'
+  # Prints "<after the first 10 s> <whole run>" in msg/s. pulsar-perf prints the acknowledged
+  # rate of every 10 s ("Throughput produced: N msg --- R msg/s --- ..."), the first window
+  # counting from before its client and producer exist, and at its end the average of the whole
+  # run ("Aggregated throughput stats --- N records sent --- R msg/s"). Dropping the first window
+  # matches Plumb, whose figure excludes its 10 s warm-up.
+  python3 - "$OUT/native-$1.out" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+windows = [float(r) for r in re.findall(r'Throughput produced: +\d+ msg --- +([\d.]+) msg/s', text)]
+whole = re.findall(r'Aggregated throughput stats --- \d+ records sent --- ([\d.]+) msg/s', text)
+if len(windows) < 2 or not whole:
+    sys.exit("pulsar-perf printed too few lines: raise PLUMB_PVN_SECONDS")
+steady = windows[1:]
+print(sum(steady) / len(steady), whole[-1])
+PY
 }
 
 plumb_run() {
@@ -151,26 +168,13 @@ echo "  each pair: $( ((STARTED_BROKER)) && echo "a freshly started broker, then
 echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo
 
-RATIOS=()
-for ((i = 1; i <= PAIRS; i++)); do
-  prepare_broker "$i"
-  # Alternate which side goes first, so a drift on the shared host does not favour one side.
-  if ((i % 2)); then
-    native="$(native_run "$i")"
-    plumb="$(plumb_run "$i")"
-  else
-    plumb="$(plumb_run "$i")"
-    native="$(native_run "$i")"
-  fi
-  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
-  RATIOS+=("$ratio")
-  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s\n' \
-    "$i" "$native" "$plumb" "$ratio"
-done
-median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
-echo
-echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
-interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
-echo "plumb/native over $PAIRS pairs: $interval"
-echo "(pulsar-perf's average includes its start; Plumb's excludes its 5 s warm-up; outputs: $OUT)"
+print_pair() {
+  local native_steady native_whole
+  read -r native_steady native_whole <<<"$3"
+  printf 'pair %d: native %10.0f msg/s (whole run %10.0f)   plumb %10.0f msg/s   plumb/native %s' \
+    "$1" "$native_steady" "$native_whole" "$4" "$2"
+}
+
+native_pairs_run "$PAIRS" "$REPO/bin/benchmark"
+echo "(native: msg/s after its first 10 s window, as Plumb's figure excludes its 10 s warm-up;"
+echo " 'whole run' includes the client's start; outputs: $OUT)"

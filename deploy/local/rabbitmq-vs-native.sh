@@ -20,6 +20,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib/native-pairs.sh
+source "$REPO/deploy/local/lib/native-pairs.sh"
 STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
 PAIRS="${PLUMB_RVN_PAIRS:-5}"
 SECONDS_PER_RUN="${PLUMB_RVN_SECONDS:-25}"
@@ -36,6 +38,8 @@ die() {
   exit 1
 }
 
+# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
+native_pairs_refuse_busy_host rabbitmq-vs-native
 [[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
 ls "$REPO"/driver-rabbitmq/target/driver-rabbitmq-*.jar >/dev/null 2>&1 ||
   die "driver-rabbitmq is not built: run 'mvn -q package -DskipTests' in $REPO first"
@@ -89,9 +93,20 @@ native_run() {
     --qos "$PREFETCH" --multi-ack-every "$ACK_BATCH" --exchange "rvn-native-$1" --type direct \
     >"$OUT/native-$1.out" 2>"$OUT/native-$1.err" ||
     { tail -n 20 "$OUT/native-$1.err" >&2; die "PerfTest failed (pair $1)"; }
-  # Summary line: "id: test-..., sending rate avg: 23456 msg/s"
-  grep 'sending rate avg' "$OUT/native-$1.out" | tail -n 1 |
-    sed -E 's/.*sending rate avg: ([0-9.]+) msg\/s.*/\1/'
+  # Prints "<after the first 5 s> <whole run>" in msg/s. PerfTest prints the rate of every second
+  # ("id: test-..., time 6.000 s, sent: 23456 msg/s, ...") and at its end the average of the
+  # whole run, its start included ("id: test-..., sending rate avg: 23456 msg/s"). Dropping the
+  # first 5 s matches Plumb, whose figure excludes its 5 s warm-up.
+  python3 - "$OUT/native-$1.out" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+seconds = [(float(t), int(r)) for t, r in re.findall(r'time:? ([\d.]+) ?s, sent: (\d+) msg/s', text)]
+whole = re.findall(r'sending rate avg: ([\d.]+) msg/s', text)
+steady = [r for t, r in seconds if t > 5.0]
+if not steady or not whole:
+    sys.exit("PerfTest printed too few lines: raise PLUMB_RVN_SECONDS")
+print(sum(steady) / len(steady), whole[-1])
+PY
 }
 
 plumb_run() {
@@ -111,25 +126,13 @@ echo "  native: PerfTest ${SECONDS_PER_RUN} s, no rate limit"
 echo "  plumb:  $(basename "$DRIVER_FILE") + $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo
 
-RATIOS=()
-for ((i = 1; i <= PAIRS; i++)); do
-  # Alternate which side goes first, so a drift on the shared host does not favour one side.
-  if ((i % 2)); then
-    native="$(native_run "$i")"
-    plumb="$(plumb_run "$i")"
-  else
-    plumb="$(plumb_run "$i")"
-    native="$(native_run "$i")"
-  fi
-  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
-  RATIOS+=("$ratio")
-  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s\n' \
-    "$i" "$native" "$plumb" "$ratio"
-done
-median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
-echo
-echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
-interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
-echo "plumb/native over $PAIRS pairs: $interval"
-echo "(PerfTest's average includes its start; Plumb's excludes its 5 s warm-up; outputs: $OUT)"
+print_pair() {
+  local native_steady native_whole
+  read -r native_steady native_whole <<<"$3"
+  printf 'pair %d: native %10.0f msg/s (whole run %10.0f)   plumb %10.0f msg/s   plumb/native %s' \
+    "$1" "$native_steady" "$native_whole" "$4" "$2"
+}
+
+native_pairs_run "$PAIRS" "$REPO/bin/benchmark"
+echo "(native: msg/s after its first 5 s, as Plumb's figure excludes its 5 s warm-up;"
+echo " 'whole run' includes the JVM and connection start-up; outputs: $OUT)"

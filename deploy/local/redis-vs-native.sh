@@ -23,6 +23,8 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib/native-pairs.sh
+source "$REPO/deploy/local/lib/native-pairs.sh"
 PAIRS="${PLUMB_RVN_PAIRS:-5}"
 REQUESTS="${PLUMB_RVN_REQUESTS:-3000000}"
 PORT="${PLUMB_REDIS_PORT:-6379}"
@@ -34,6 +36,8 @@ die() {
   exit 1
 }
 
+# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
+native_pairs_refuse_busy_host redis-vs-native
 [[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
 ls "$REPO"/driver-redis/target/driver-redis-*.jar >/dev/null 2>&1 ||
   die "driver-redis is not built: run 'mvn -q package -DskipTests' in $REPO first"
@@ -110,25 +114,8 @@ echo "  native: redis-benchmark -c 1 -P $DEPTH -n $REQUESTS xadd <stream> ${TRIM
 echo "  plumb:  $(basename "$DRIVER_FILE") with $(basename "$WORKLOAD") (open loop above what the server takes)"
 echo
 
-RATIOS=()
-for ((i = 1; i <= PAIRS; i++)); do
-  # Alternate which side goes first, so a drift on the shared host does not favour one side.
-  if ((i % 2)); then
-    native="$(native_run "$i")"
-    plumb="$(plumb_run "$i")"
-  else
-    plumb="$(plumb_run "$i")"
-    native="$(native_run "$i")"
-  fi
-  ratio="$(python3 -c "print(f'{float(\"$plumb\") / float(\"$native\"):.3f}')")"
-  RATIOS+=("$ratio")
-  load="$(cut -d' ' -f1-3 /proc/loadavg)"
-  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s   (load average %s)\n' \
-    "$i" "$native" "$plumb" "$ratio" "$load"
-done
-median="$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${RATIOS[@]}")"
-echo
-echo "median plumb/native: $median"
-# The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
-interval="$(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$REPO/bin/benchmark" "${RATIOS[@]}")"
-echo "plumb/native over $PAIRS pairs: $interval"
+print_pair() {
+  printf 'pair %d: native %10.0f msg/s   plumb %10.0f msg/s   plumb/native %s' "$1" "$3" "$4" "$2"
+}
+
+native_pairs_run "$PAIRS" "$REPO/bin/benchmark"

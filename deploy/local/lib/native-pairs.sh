@@ -1,0 +1,65 @@
+# Sourced by deploy/local/<broker>-vs-native.sh: the harness they share. A script defines
+#   native_run I   runs the broker's own tool once (pair I); prints its rate first, then anything else
+#   plumb_run I    runs bin/benchmark once (pair I); prints its rate first, then anything else
+#   print_pair I RATIO "NATIVE" "PLUMB"
+#                  prints the pair's line from what the two runs printed
+# and calls native_pairs_refuse_busy_host before it starts anything, then native_pairs_run.
+#
+# Environment:
+#   PLUMB_VN_MAX_LOAD   the highest 1-minute load average at which the comparison starts (default:
+#                       half the host's cores); "any" starts whatever the load. Two cores shared
+#                       with other work swing a single run 2-4x, so a ratio measured beside other
+#                       work says more about that work than about Plumb or the broker.
+
+# The 1-minute load average.
+native_pairs_load() {
+  cut -d' ' -f1 /proc/loadavg
+}
+
+# Exits 1 with one line when the host is busier than PLUMB_VN_MAX_LOAD. $1: the script's name.
+native_pairs_refuse_busy_host() {
+  local name="$1" max="${PLUMB_VN_MAX_LOAD:-}" load
+  if [[ "$max" == any ]]; then
+    return 0
+  fi
+  if [[ -z "$max" ]]; then
+    max="$(python3 -c 'import os; print(os.cpu_count() / 2)')"
+  fi
+  [[ "$max" =~ ^[0-9]+([.][0-9]+)?$ ]] ||
+    { echo "$name: PLUMB_VN_MAX_LOAD=$max: allowed: a number (a load average) or any" >&2; exit 1; }
+  load="$(native_pairs_load)"
+  if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > float(sys.argv[2]) else 1)' "$load" "$max"; then
+    echo "$name: the host's 1-minute load average is $load, above $max: other work would swing the" \
+      "ratios; wait for it to end, or set PLUMB_VN_MAX_LOAD=any (or a higher number) to run anyway" >&2
+    exit 1
+  fi
+}
+
+# Runs $1 pairs, alternating which side goes first, and prints each pair with the load average
+# after it, then the median ratio Plumb/native and the interval bin/benchmark --repeat would give.
+# $2: bin/benchmark, which computes the interval.
+native_pairs_run() {
+  local pairs="$1" benchmark="$2" i native plumb ratio
+  local ratios=()
+  echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  for ((i = 1; i <= pairs; i++)); do
+    # Alternate which side goes first, so a drift on the shared host does not favour one side.
+    if ((i % 2)); then
+      native="$(native_run "$i")"
+      plumb="$(plumb_run "$i")"
+    else
+      plumb="$(plumb_run "$i")"
+      native="$(native_run "$i")"
+    fi
+    ratio="$(python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]):.3f}")' \
+      "${plumb%% *}" "${native%% *}")"
+    ratios+=("$ratio")
+    echo "$(print_pair "$i" "$ratio" "$native" "$plumb")   (load average $(native_pairs_load))"
+  done
+  echo
+  echo "median plumb/native: $(python3 -c 'import statistics, sys
+print(f"{statistics.median(map(float, sys.argv[1:])):.3f}")' "${ratios[@]}")"
+  # The same statistics as bin/benchmark --repeat (Hodges-Lehmann, exact signed-rank interval).
+  echo "plumb/native over $pairs pairs: $(PLUMB_MAIN_CLASS=io.plumb.repeat.IntervalMain "$benchmark" "${ratios[@]}")"
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}

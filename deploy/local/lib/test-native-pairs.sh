@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Tests deploy/local/lib/native-pairs.sh without a broker: stand-in runs print known rates, and a
+# stand-in bin/benchmark prints the ratios it was given. Checks the order of the runs (alternating
+# which side goes first), the ratios, the median, and the refusal of a busy host. Seconds; run by
+# bin/test-all.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-native-pairs.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+fail() {
+  echo "native-pairs: FAILED: $*" >&2
+  exit 1
+}
+
+cat >"$WORK/benchmark" <<'EOF'
+#!/usr/bin/env bash
+echo "interval of $*"
+EOF
+chmod +x "$WORK/benchmark"
+
+# Pairs with native rates 100, 200, 400 and Plumb rates 50, 200, 500: ratios 0.5, 1, 1.25.
+(
+  # shellcheck source=native-pairs.sh
+  source "$HERE/native-pairs.sh"
+  native_rates=(0 100 200 400)
+  plumb_rates=(0 50 200 500)
+  native_run() {
+    echo "native $1" >>"$WORK/order"
+    echo "${native_rates[$1]} extra-native"
+  }
+  plumb_run() {
+    echo "plumb $1" >>"$WORK/order"
+    echo "${plumb_rates[$1]} extra-plumb"
+  }
+  print_pair() { printf 'pair %s ratio %s [%s] [%s]' "$@"; }
+  native_pairs_run 3 "$WORK/benchmark"
+) >"$WORK/out"
+
+order="$(tr '\n' ' ' <"$WORK/order")"
+[[ "$order" == "native 1 plumb 1 plumb 2 native 2 native 3 plumb 3 " ]] ||
+  fail "runs in the order '$order', not alternating which side goes first"
+grep -q '^pair 1 ratio 0.500 \[100 extra-native\] \[50 extra-plumb\]   (load average [0-9.]*)$' "$WORK/out" ||
+  fail "pair 1 printed as: $(grep '^pair 1' "$WORK/out")"
+grep -q '^pair 3 ratio 1.250 ' "$WORK/out" || fail "pair 3 printed as: $(grep '^pair 3' "$WORK/out")"
+grep -qx 'median plumb/native: 1.000' "$WORK/out" || fail "median line: $(grep median "$WORK/out")"
+grep -qx 'plumb/native over 3 pairs: interval of 0.500 1.000 1.250' "$WORK/out" ||
+  fail "interval line: $(grep 'over 3 pairs' "$WORK/out")"
+grep -q '^load average at the start: ' "$WORK/out" || fail "no load average at the start"
+grep -q '^load average at the end: ' "$WORK/out" || fail "no load average at the end"
+echo "native-pairs: ok: runs alternate, ratios, median and interval as expected"
+
+# A host busier than the limit is refused with one line naming the load and the way round it.
+refuse() {
+  (
+    # shellcheck source=native-pairs.sh
+    source "$HERE/native-pairs.sh"
+    native_pairs_refuse_busy_host test-script
+    echo started
+  )
+}
+# The test itself keeps the load above 0.00, so a limit of 0 refuses.
+if PLUMB_VN_MAX_LOAD=0 refuse >"$WORK/refused.out" 2>"$WORK/refused.err"; then
+  fail "a load limit of 0 did not refuse at load $(cut -d' ' -f1 /proc/loadavg)"
+fi
+[[ "$(wc -l <"$WORK/refused.err")" -eq 1 ]] &&
+  grep -q '^test-script: the host.s 1-minute load average is .*PLUMB_VN_MAX_LOAD=any' "$WORK/refused.err" ||
+  fail "refusal printed: $(cat "$WORK/refused.err")"
+[[ ! -s "$WORK/refused.out" ]] || fail "a refused host started: $(cat "$WORK/refused.out")"
+if PLUMB_VN_MAX_LOAD=lots refuse >/dev/null 2>"$WORK/bad.err"; then
+  fail "PLUMB_VN_MAX_LOAD=lots was taken"
+fi
+grep -qx 'test-script: PLUMB_VN_MAX_LOAD=lots: allowed: a number (a load average) or any' "$WORK/bad.err" ||
+  fail "PLUMB_VN_MAX_LOAD=lots printed: $(cat "$WORK/bad.err")"
+PLUMB_VN_MAX_LOAD=any refuse | grep -qx started || fail "PLUMB_VN_MAX_LOAD=any did not start"
+PLUMB_VN_MAX_LOAD=1000 refuse | grep -qx started || fail "a load limit of 1000 did not start"
+echo "native-pairs: ok: a host above PLUMB_VN_MAX_LOAD is refused in one line; 'any' starts"
