@@ -111,7 +111,9 @@ EOF
 perf_produce() {
   local topic="persistent://public/default/pvn-$1-$(date +%s)"
   # shellcheck disable=SC2086
-  java $JAVA_OPTS -Dlog4j.configurationFile="$OUT/log4j2.xml" -cp "$PULSAR_CLASSPATH" \
+  # pulsar-perf checks its -time only between sends: a send blocked on a stalled broker would hold
+  # it forever, so it gets two minutes more than asked.
+  timeout "$(($2 + 120))" java $JAVA_OPTS -Dlog4j.configurationFile="$OUT/log4j2.xml" -cp "$PULSAR_CLASSPATH" \
     org.apache.pulsar.testclient.PulsarPerfTestTool "$OUT/client.conf" produce \
     --service-url "$SERVICE_URL" --admin-url "$HTTP_URL" -np 1 -n 1 -r 100000000 -s 1024 \
     -time "$2" "${PERF_FLAGS[@]}" "$topic" \
@@ -121,7 +123,7 @@ perf_produce() {
 }
 
 # A clean broker (when this script started it) with a warm JIT, before each pair.
-prepare_broker() {
+before_pair() {
   if ((STARTED_BROKER)); then
     "$REPO/deploy/local/pulsar.sh" stop >/dev/null
     "$REPO/deploy/local/pulsar.sh" start >/dev/null

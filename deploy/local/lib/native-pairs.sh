@@ -3,6 +3,8 @@
 #   plumb_run I    runs bin/benchmark once (pair I); prints its rate first, then anything else
 #   print_pair I RATIO "NATIVE" "PLUMB"
 #                  prints the pair's line from what the two runs printed
+# and, where each pair needs it (a restarted broker, a warm-up run),
+#   before_pair I  runs before pair I's two runs
 # and calls native_pairs_refuse_busy_host before it starts anything, then native_pairs_run.
 #
 # Environment:
@@ -43,6 +45,9 @@ native_pairs_run() {
   local ratios=()
   echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
   for ((i = 1; i <= pairs; i++)); do
+    if declare -F before_pair >/dev/null; then
+      before_pair "$i"
+    fi
     # Alternate which side goes first, so a drift on the shared host does not favour one side.
     if ((i % 2)); then
       native="$(native_run "$i")"

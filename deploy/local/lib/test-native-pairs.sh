@@ -35,12 +35,13 @@ chmod +x "$WORK/benchmark"
     echo "${plumb_rates[$1]} extra-plumb"
   }
   print_pair() { printf 'pair %s ratio %s [%s] [%s]' "$@"; }
+  before_pair() { echo "before $1" >>"$WORK/order"; }
   native_pairs_run 3 "$WORK/benchmark"
 ) >"$WORK/out"
 
 order="$(tr '\n' ' ' <"$WORK/order")"
-[[ "$order" == "native 1 plumb 1 plumb 2 native 2 native 3 plumb 3 " ]] ||
-  fail "runs in the order '$order', not alternating which side goes first"
+[[ "$order" == "before 1 native 1 plumb 1 before 2 plumb 2 native 2 before 3 native 3 plumb 3 " ]] ||
+  fail "runs in the order '$order', not before_pair then the two sides, alternating which goes first"
 grep -q '^pair 1 ratio 0.500 \[100 extra-native\] \[50 extra-plumb\]   (load average [0-9.]*)$' "$WORK/out" ||
   fail "pair 1 printed as: $(grep '^pair 1' "$WORK/out")"
 grep -q '^pair 3 ratio 1.250 ' "$WORK/out" || fail "pair 3 printed as: $(grep '^pair 3' "$WORK/out")"
@@ -49,7 +50,7 @@ grep -qx 'plumb/native over 3 pairs: interval of 0.500 1.000 1.250' "$WORK/out" 
   fail "interval line: $(grep 'over 3 pairs' "$WORK/out")"
 grep -q '^load average at the start: ' "$WORK/out" || fail "no load average at the start"
 grep -q '^load average at the end: ' "$WORK/out" || fail "no load average at the end"
-echo "native-pairs: ok: runs alternate, ratios, median and interval as expected"
+echo "native-pairs: ok: before_pair, runs alternating, ratios, median and interval as expected"
 
 # A host busier than the limit is refused with one line naming the load and the way round it.
 refuse() {
