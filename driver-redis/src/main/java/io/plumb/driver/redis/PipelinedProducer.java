@@ -8,7 +8,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * A producer with its own connection and sender thread, pipelining like {@code redis-benchmark -P
@@ -53,13 +52,11 @@ final class PipelinedProducer implements BenchmarkProducer {
   /** Pause between failed connection attempts. */
   static final long RECONNECT_PAUSE_MILLIS = 100;
 
-  private final Supplier<ProducerConnection> connect;
-  private final Supplier<HostAndPort> primary; // null: a fixed server
+  private final SenderConnection connection;
   private final long maxBlockNanos; // 0: send() waits for room as long as it takes
   private final CommandEncoder encoder;
-  private final ReplicaWait replicaWait; // null: no WAIT
-  private final byte[] waitCommand;
   private final int partitions;
+  private int roundRobin; // the calling thread's
   private final int depth;
   private final SendBatch[] ring;
   private final Thread sender;
@@ -78,11 +75,6 @@ final class PipelinedProducer implements BenchmarkProducer {
   // The ring stayed full for maxBlockNanos: sends fail at once until there is room again.
   private boolean stalled;
   private Throwable closedBecause;
-
-  // The sender's; read by close() and primaryChanged() only to abort it. Null while the sender has
-  // none (the last attempt to connect failed).
-  private volatile ProducerConnection connection;
-  private int roundRobin; // the calling thread's
 
   PipelinedProducer(
       Supplier<ProducerConnection> connect,
@@ -109,12 +101,9 @@ final class PipelinedProducer implements BenchmarkProducer {
       int maxPendingSends,
       long maxBlockMillis,
       ReplicaWait replicaWait) {
-    this.connect = connect;
-    this.primary = primary;
+    this.connection = new SenderConnection(connect, primary, replicaWait);
     this.maxBlockNanos = TimeUnit.MILLISECONDS.toNanos(maxBlockMillis);
     this.encoder = encoder;
-    this.replicaWait = replicaWait;
-    this.waitCommand = replicaWait == null ? null : replicaWait.command();
     this.partitions = partitions;
     this.depth = depth;
     int queued = (maxPendingSends + depth - 1) / depth;
@@ -123,7 +112,7 @@ final class PipelinedProducer implements BenchmarkProducer {
       ring[i] = new SendBatch(depth, INITIAL_BYTES_PER_COMMAND);
     }
     // Connect before returning so a bad address fails createProducer, not the first send.
-    this.connection = connect.get();
+    connection.open();
     this.sender = new Thread(this::run, "plumb-redis-sender-" + topic);
     sender.setDaemon(true);
     sender.start();
@@ -273,7 +262,7 @@ final class PipelinedProducer implements BenchmarkProducer {
           finish(done);
           continue;
         }
-        if (!connectedToPrimary()) {
+        if (!connection.connectedToPrimary()) {
           if (done != null) {
             finish(done);
             done = null;
@@ -282,15 +271,15 @@ final class PipelinedProducer implements BenchmarkProducer {
             continue; // `next` and everything queued failed; try again with the next batch
           }
         }
-        boolean written = write(next);
+        boolean written = connection.write(next);
         if (done != null) {
           finish(done);
         }
-        if (written && readReplies(next)) {
+        if (written && connection.readReplies(next)) {
           previous = next;
         } else {
           finish(next);
-          dropConnection();
+          connection.drop();
         }
       }
     } catch (InterruptedException e) {
@@ -299,14 +288,8 @@ final class PipelinedProducer implements BenchmarkProducer {
       // A bug rather than the server: fail what the producer holds and all later sends.
       shutDown(previous, e);
     } finally {
-      dropConnection();
+      connection.drop();
     }
-  }
-
-  /** The sender has a connection, and it goes to the primary as Sentinel names it now. */
-  private boolean connectedToPrimary() {
-    ProducerConnection c = connection;
-    return c != null && (primary == null || c.address().equals(primary.get()));
   }
 
   /**
@@ -317,11 +300,11 @@ final class PipelinedProducer implements BenchmarkProducer {
    * @return true if connected
    */
   private boolean connect(SendBatch batch) throws InterruptedException {
-    dropConnection();
+    connection.drop();
     RuntimeException failure;
     try {
       if (!isClosed()) {
-        connection = connect.get();
+        connection.open();
         return true;
       }
       failure = new JedisConnectionException("connection lost while closing");
@@ -356,71 +339,12 @@ final class PipelinedProducer implements BenchmarkProducer {
     }
   }
 
-  private void dropConnection() {
-    ProducerConnection c = connection;
-    connection = null;
-    if (c != null) {
-      c.close();
-    }
-  }
-
   /**
    * Sentinel named a new primary: a connection to another server is aborted at once, failing the
    * batch in flight there, and the sender connects to the new one before its next batch.
    */
   void primaryChanged(HostAndPort now) {
-    ProducerConnection c = connection;
-    if (c != null && !c.address().equals(now)) {
-      c.abort();
-    }
-  }
-
-  private boolean write(SendBatch batch) {
-    if (waitCommand != null) {
-      batch.commands.write(waitCommand); // the batch is cleared when it completes
-    }
-    try {
-      connection.write(batch.commands.array(), batch.commands.length());
-      return true;
-    } catch (JedisConnectionException e) {
-      batch.failFrom(0, e);
-      return false;
-    }
-  }
-
-  /** Reads one reply per message; false if the connection broke (the rest are failed). */
-  private boolean readReplies(SendBatch batch) {
-    for (int i = 0; i < batch.count(); i++) {
-      try {
-        connection.reply();
-      } catch (JedisDataException e) {
-        batch.failed(i, e);
-      } catch (RuntimeException e) {
-        batch.failFrom(i, e);
-        return false;
-      }
-    }
-    return replicaWait == null || readWaitReply(batch);
-  }
-
-  /**
-   * Reads WAIT's reply: too few replicas, or an error reply (e.g. the server became a replica),
-   * fails every message of the batch not failed already; false if the connection broke.
-   */
-  private boolean readWaitReply(SendBatch batch) {
-    try {
-      RuntimeException shortfall = replicaWait.check(connection.reply());
-      if (shortfall != null) {
-        batch.failUnfailed(shortfall);
-      }
-      return true;
-    } catch (JedisDataException e) {
-      batch.failUnfailed(e);
-      return true;
-    } catch (RuntimeException e) {
-      batch.failUnfailed(e);
-      return false;
-    }
+    connection.abortIfNotTo(now);
   }
 
   /** Fails everything not yet completed, and every later send, with {@code why}. */
@@ -469,10 +393,7 @@ final class PipelinedProducer implements BenchmarkProducer {
     // closing the connection under it fails the batch in flight and the rest.
     sender.join(TimeUnit.SECONDS.toMillis(30));
     if (sender.isAlive()) {
-      ProducerConnection c = connection;
-      if (c != null) {
-        c.abort();
-      }
+      connection.abort();
       sender.join();
     }
   }

@@ -3,7 +3,6 @@ package io.plumb.driver.redis;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
@@ -15,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,7 +51,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       new SharedSubscriptions<>();
   private final SharedSubscriptions<ReplicaSubscription> replicaSubscriptions =
       new SharedSubscriptions<>();
-  private final Map<String, String> facts = new ConcurrentHashMap<>();
+  private final RedisBrokerFacts facts = new RedisBrokerFacts();
 
   public RedisBenchmarkDriver() {
     this(System.getenv());
@@ -82,33 +80,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
           "--driver-set sentinels=HOST:PORT,...");
     }
     try (Jedis jedis = endpoint.pool().getResource()) {
-      facts.put("redis.address", address());
-      facts.put("redis.mode", config.mode().toString());
-      if (endpoint.sentinels()) {
-        facts.put("redis.sentinels", String.join(",", config.sentinels()));
-        facts.put("redis.sentinelMaster", config.sentinelMaster());
-      }
-      if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
-        facts.put("redis.consumeFrom", config.consumeFrom().toString());
-      }
-      String version = serverVersion(jedis.info("server"));
-      facts.put("redis.version", version);
-      facts.put(BrokerFactNames.BROKER_VERSION, version);
-      // Refuse before CONFIG SET below changes anything on the server.
-      Replication replication = Replication.parse(jedis.info("replication"));
-      replication.refuseUnreachableWait(
-          config.waitReplicas(), endpoint.describe(), driverConfig.settings());
-      facts.putAll(replication.facts(address()));
-      if (config.waitReplicas() > 0) {
-        facts.put("redis.waitReplicas", String.valueOf(config.waitReplicas()));
-        facts.put("redis.waitTimeoutMillis", String.valueOf(config.waitTimeoutMillis()));
-      }
-      applyDurability(jedis, replication, driverConfig);
-      facts.put("redis.producer", config.producer().toString());
-      if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
-        facts.put("redis.streams.pipelineDepth", String.valueOf(config.pipelineDepth()));
-        facts.put("redis.streams.maxLen", String.valueOf(config.maxLen()));
-      }
+      facts.gather(jedis, config, endpoint, driverConfig);
     } catch (JedisConnectionException e) {
       endpoint.close();
       throw new BrokerUnreachableException(
@@ -125,46 +97,6 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       endpoint.close();
       throw e;
     }
-  }
-
-  /**
-   * The file's durability settings, on the primary and on every replica online (see {@link
-   * Durability}), read back into the facts: {@code redis.appendonly} and {@code redis.appendfsync}
-   * the primary's, {@code redis.replicaDurability} each replica's, and {@code redis.configRewrite}
-   * whether every server's config file keeps them for a restart.
-   */
-  private void applyDurability(Jedis jedis, Replication replication, DriverConfig driverConfig)
-      throws Exception {
-    Durability.apply(jedis, config, driverConfig.file(), address())
-        .forEach((k, v) -> facts.put("redis." + k, v));
-    if (!Durability.asked(config)) {
-      return;
-    }
-    List<String> notKept = new ArrayList<>();
-    String why = Durability.keep(jedis, address());
-    if (why != null) {
-      notKept.add(why);
-    }
-    if (!replication.onlineReplicas().isEmpty()) {
-      List<String> replicas =
-          Durability.applyToReplicas(
-              replication.onlineReplicas(),
-              endpoint.dataConfig(),
-              config,
-              driverConfig.file(),
-              notKept);
-      facts.put("redis.replicaDurability", String.join("; ", replicas));
-    }
-    facts.put(
-        "redis.configRewrite",
-        notKept.isEmpty()
-            ? "every server's config file keeps the settings for a restart"
-            : "failed, a restart loses the settings: " + String.join("; ", notKept));
-  }
-
-  /** The server the driver writes to now, as host:port. */
-  private String address() {
-    return endpoint.primary().toString();
   }
 
   /**
@@ -189,15 +121,6 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       throw new IllegalArgumentException("this driver names no " + target);
     }
     return leaderOf(topic);
-  }
-
-  private static String serverVersion(String info) {
-    for (String line : info.split("\r?\n")) {
-      if (line.startsWith("redis_version:")) {
-        return line.substring("redis_version:".length()).strip();
-      }
-    }
-    return "unknown";
   }
 
   /** A new dedicated connection to the primary, for a Pub/Sub subscriber. */
@@ -426,12 +349,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
    */
   @Override
   public Map<String, String> brokerFacts() {
-    if (endpoint != null && !endpoint.pool().isClosed()) {
-      try (Jedis jedis = endpoint.pool().getResource()) {
-        facts.putAll(Replication.parse(jedis.info("replication")).facts(address()));
-      }
-    }
-    return new TreeMap<>(facts);
+    return facts.withReplicationNow(endpoint);
   }
 
   /** The parsed driver file, after overrides (for tests and diagnostics). */
