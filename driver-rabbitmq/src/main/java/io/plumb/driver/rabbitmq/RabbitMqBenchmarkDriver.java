@@ -1,6 +1,5 @@
 package io.plumb.driver.rabbitmq;
 
-import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.plumb.driver.BenchmarkConsumer;
@@ -21,10 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,15 +36,11 @@ import java.util.concurrent.TimeoutException;
 @DriverAliases({"io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver"})
 public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
 
-  /** Exchange argument recording the partition count, for workers that did not create the topic. */
-  static final String PARTITIONS_ARGUMENT = "x-plumb-partitions";
-
   private RabbitMqConfig config;
   private AmqpConnections connections;
   private ManagementApi management;
   private Connection adminConnection;
-  private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
-  private final Map<String, SubscriptionGroup> groups = new ConcurrentHashMap<>();
+  private AmqpTopics topics;
   private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
   private final Map<String, String> facts = new LinkedHashMap<>();
   private ClusterView cluster;
@@ -103,6 +96,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     // Before any queue exists: a file asking for more copies than there are nodes is refused.
     cluster = new ClusterView(management);
     cluster.check(settings, config.replicas(), config.queueType().replicasArgument());
+    topics = new AmqpTopics(config, adminConnection, management, cluster);
     probeBroker();
   }
 
@@ -116,31 +110,18 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     facts.put("rabbitmq.version", String.valueOf(version));
     String probe = "plumb-probe-" + UUID.randomUUID();
     try (Channel channel = adminConnection.createChannel()) {
-      declareQueue(channel, probe);
-      declareQueue(channel, probe);
+      topics.declareQueue(channel, probe);
+      topics.declareQueue(channel, probe);
       channel.queueDelete(probe);
     } catch (Exception e) {
       throw new IOException(
           "broker refused a " + config.queueType().brokerName() + " queue: " + e.getMessage(), e);
     }
     facts.put("rabbitmq.queueType", config.queueType().brokerName() + " (declared and verified)");
-    facts.put("rabbitmq.durableQueues", String.valueOf(durableQueues()));
+    facts.put("rabbitmq.durableQueues", String.valueOf(topics.durableQueues()));
     facts.put("rabbitmq.messagePersistence", String.valueOf(config.messagePersistence()));
     facts.put("rabbitmq.publisherConfirms", String.valueOf(config.publisherConfirms()));
     facts.put("rabbitmq.prefetchCount", String.valueOf(config.prefetchCount()));
-  }
-
-  private boolean durableQueues() {
-    return config.durable() || config.queueType().alwaysDurable();
-  }
-
-  private void declareQueue(Channel channel, String queue) throws IOException {
-    channel.queueDeclare(
-        queue,
-        durableQueues(),
-        false,
-        false,
-        config.queueType().declareArguments(config.replicas()));
   }
 
   /**
@@ -161,10 +142,8 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
     return CompletableFuture.runAsync(
         () -> {
-          try (Channel channel = adminConnection.createChannel()) {
-            declareExchange(channel, topic, partitions);
-            partitionsByTopic.put(topic, partitions);
-            readReplication(channel, topic);
+          try {
+            topics.create(topic, partitions);
           } catch (Exception e) {
             throw new IllegalStateException("cannot create exchange " + topic + ": " + e, e);
           }
@@ -172,63 +151,18 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
         executor);
   }
 
-  /**
-   * Declares the topic's exchange, a no-op while it exists. Producers and consumers declare it too,
-   * on their own connections: a transient exchange ({@code durable: false}) is gone once every node
-   * has restarted, and the client's recovery declares again what its connection declared, exchanges
-   * before the queues bound to them.
-   */
-  private void declareExchange(Channel channel, String topic, int partitions) throws IOException {
-    BuiltinExchangeType type =
-        config.exchangeType() == ExchangeType.TOPIC
-            ? BuiltinExchangeType.TOPIC
-            : BuiltinExchangeType.DIRECT;
-    channel.exchangeDeclare(
-        topic, type, config.durable(), false, false, Map.of(PARTITIONS_ARGUMENT, partitions));
-  }
-
-  /**
-   * Asks the broker how many copies a queue of this topic gets. The topic's queues are declared
-   * when each subscription's first consumer arrives, after the run's facts are read; so a witness
-   * queue is declared exactly as they will be (same type, arguments and durability), read back
-   * through the management API, and deleted.
-   */
-  private void readReplication(Channel channel, String topic) throws Exception {
-    if (!cluster.readable()) {
-      return;
-    }
-    String witness = topic + ".plumb-replicas";
-    declareQueue(channel, witness);
-    try {
-      cluster.record(witness);
-    } finally {
-      channel.queueDelete(witness);
-    }
-  }
-
-  private int partitions(String topic) throws Exception {
-    Integer known = partitionsByTopic.get(topic);
-    if (known != null) {
-      return known;
-    }
-    // Another worker created the topic: read the count back from the exchange's arguments.
-    int discovered = management.exchangeIntArgument(topic, PARTITIONS_ARGUMENT);
-    partitionsByTopic.put(topic, discovered);
-    return discovered;
-  }
-
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     return CompletableFuture.supplyAsync(
         () -> {
           try {
-            int partitions = partitions(topic);
+            int partitions = topics.partitions(topic);
             AmqpProducer producer =
                 new AmqpProducer(
                     connections.open("plumb-producer-" + topic),
                     topic,
                     partitions,
-                    channel -> declareExchange(channel, topic, partitions),
+                    channel -> topics.declareExchange(channel, topic, partitions),
                     config,
                     timers);
             clients.add(producer);
@@ -246,7 +180,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     return CompletableFuture.supplyAsync(
         () -> {
           try {
-            SubscriptionGroup group = group(topic, subscription);
+            SubscriptionGroup group = topics.group(topic, subscription);
             AmqpConsumer consumer =
                 new AmqpConsumer(
                     connections.open("plumb-consumer-" + topic + "-" + subscription),
@@ -263,44 +197,6 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
           }
         },
         executor);
-  }
-
-  /** The subscription's group, declaring and binding its partition queues the first time. */
-  private SubscriptionGroup group(String topic, String subscription) throws Exception {
-    String id = topic + "\u0000" + subscription;
-    SubscriptionGroup existing = groups.get(id);
-    if (existing != null) {
-      return existing;
-    }
-    synchronized (groups) {
-      existing = groups.get(id);
-      if (existing != null) {
-        return existing;
-      }
-      int partitions = partitions(topic);
-      String[] keys = RoutingKeys.forPartitions(partitions);
-      // Each consumer declares the exchange and declares and binds the queue it reads as well (the
-      // same declarations, so no-ops while they exist): its connection's recovery then declares
-      // them again before it consumes, as does a consumer the broker cancelled because the queue
-      // went with its node.
-      SubscriptionGroup group =
-          new SubscriptionGroup(
-              topic,
-              subscription,
-              partitions,
-              (channel, p, queue) -> {
-                declareExchange(channel, topic, partitions);
-                declareQueue(channel, queue);
-                channel.queueBind(queue, topic, keys[p]);
-              });
-      try (Channel channel = adminConnection.createChannel()) {
-        for (int p = 0; p < partitions; p++) {
-          group.declare(channel, p);
-        }
-      }
-      groups.put(id, group);
-      return group;
-    }
   }
 
   /**
@@ -325,33 +221,21 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     }
     Connection connection = connections.open("plumb-final-read-" + topic + "-" + subscription);
     try {
-      return QueueFinalRead.read(connection, topic, subscription, partitions(topic), sink, timeout);
+      return QueueFinalRead.read(
+          connection, topic, subscription, topics.partitions(topic), sink, timeout);
     } finally {
       connection.abort();
     }
   }
 
   @Override
-  public CompletableFuture<Void> deleteTopics(List<String> topics) {
+  public CompletableFuture<Void> deleteTopics(List<String> names) {
     return CompletableFuture.runAsync(
         () -> {
-          try (Channel channel = adminConnection.createChannel()) {
-            for (String topic : topics) {
-              for (Map.Entry<String, SubscriptionGroup> e : groups.entrySet()) {
-                if (e.getKey().startsWith(topic + "\u0000")) {
-                  // Its consumers, cancelled by the deletion, must not declare the queues again.
-                  e.getValue().markDeleted();
-                  for (String queue : e.getValue().queues()) {
-                    channel.queueDelete(queue);
-                  }
-                  groups.remove(e.getKey());
-                }
-              }
-              channel.exchangeDelete(topic);
-              partitionsByTopic.remove(topic);
-            }
+          try {
+            topics.delete(names);
           } catch (Exception e) {
-            throw new IllegalStateException("cannot delete topics " + topics + ": " + e, e);
+            throw new IllegalStateException("cannot delete topics " + names + ": " + e, e);
           }
         },
         executor);
@@ -384,30 +268,11 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
    * queue's node. Every node of {@code managementUris} is asked in turn until one answers.
    */
   Optional<String> leaderOf(String topic) throws Exception {
-    Optional<String> queue = firstQueue(topic);
+    Optional<String> queue = topics.firstQueue(topic);
     if (queue.isEmpty()) {
       return Optional.empty();
     }
     return management.leader(queue.get(), LEADER_TIMEOUT);
-  }
-
-  /** Partition 0's queue of the topic's first subscription: this driver's, else the broker's. */
-  private Optional<String> firstQueue(String topic) throws Exception {
-    TreeSet<String> queues = new TreeSet<>();
-    for (SubscriptionGroup group : groups.values()) {
-      if (group.topic().equals(topic)) {
-        queues.add(group.queues().get(0));
-      }
-    }
-    if (queues.isEmpty()) {
-      // Consumers on another worker: the broker's queues named <topic>.<subscription>.0.
-      for (String name : management.queueNames()) {
-        if (name.startsWith(topic + ".") && name.endsWith(".0")) {
-          queues.add(name);
-        }
-      }
-    }
-    return queues.isEmpty() ? Optional.empty() : Optional.of(queues.first());
   }
 
   /** The node leading the topic's first queue, and its followers: the other nodes. */
