@@ -2,10 +2,6 @@ package io.plumb.driver.nats;
 
 import static java.util.stream.Collectors.joining;
 
-import io.nats.client.Connection;
-import io.nats.client.ConnectionListener;
-import io.nats.client.Consumer;
-import io.nats.client.ErrorListener;
 import io.nats.client.JetStream;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
@@ -24,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,17 +51,14 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
 
   private final Map<String, String> environment;
   private NatsDriverConfig config;
-  private Connection publishConnection;
-  private Connection consumeConnection;
+  private final PublishAndConsumeConnections connections = new PublishAndConsumeConnections();
   private JetStream jetStream;
 
   /** The topics' streams, in JetStream mode; null in core mode. */
   private JetStreamTopics streams;
 
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
-  private final Map<Consumer, MessageListener> slowConsumerListeners = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
-  private final Set<JetStreamProducer> producers = ConcurrentHashMap.newKeySet();
 
   public NatsBenchmarkDriver() {
     this(System.getenv());
@@ -81,8 +73,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   public void initialize(DriverConfig driverConfig) throws Exception {
     config = NatsDriverConfig.read(driverConfig.settings(), environment);
     try {
-      publishConnection = connect("plumb-publish");
-      consumeConnection = connect("plumb-consume");
+      connections.open(config);
     } catch (java.io.IOException e) {
       close();
       throw new BrokerUnreachableException(
@@ -95,12 +86,12 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     }
     facts.put("nats.url", config.natsHostUrl());
     facts.put("nats.mode", config.mode().toString());
-    facts.put("nats.server.version", publishConnection.getServerInfo().getVersion());
+    facts.put("nats.server.version", connections.publish().getServerInfo().getVersion());
     facts.put(
         "nats.server.jetstream",
-        String.valueOf(publishConnection.getServerInfo().isJetStreamAvailable()));
+        String.valueOf(connections.publish().getServerInfo().isJetStreamAvailable()));
     if (config.mode() == NatsDriverConfig.Mode.JETSTREAM) {
-      if (!publishConnection.getServerInfo().isJetStreamAvailable()) {
+      if (!connections.publish().getServerInfo().isJetStreamAvailable()) {
         close();
         throw new DriverConfigException(
             driverConfig.file()
@@ -110,12 +101,12 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       }
       refuseMoreCopiesThanNodes(driverConfig);
       readSync(driverConfig);
-      jetStream = publishConnection.jetStream();
+      jetStream = connections.publish().jetStream();
       streams =
           new JetStreamTopics(
-              publishConnection.jetStreamManagement(),
+              connections.publish().jetStreamManagement(),
               config,
-              () -> publishConnection.getServerInfo().getServerName());
+              () -> connections.publish().getServerInfo().getServerName());
       facts.put("nats.jetstream.storage", config.storageType().toString());
       facts.put("nats.jetstream.replicas", String.valueOf(config.replicationFactor()));
       facts.put("nats.jetstream.consumerType", config.consumerType().toString());
@@ -127,7 +118,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
    * client URL of every server in the cluster (its own included), and nothing when it is alone.
    */
   private int nodes() {
-    List<String> urls = publishConnection.getServerInfo().getConnectURLs();
+    List<String> urls = connections.publish().getServerInfo().getConnectURLs();
     return urls == null || urls.isEmpty() ? 1 : (int) urls.stream().distinct().count();
   }
 
@@ -210,46 +201,6 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
                 + ")");
   }
 
-  /** One connection to the cluster, with jnats's own recovery (see {@link NatsConnections}). */
-  private Connection connect(String name) throws java.io.IOException, InterruptedException {
-    return NatsConnections.open(config, name, new SlowConsumerReporter(), this::connectionEvent);
-  }
-
-  /**
-   * When the publishing connection loses its server, the acks of the JetStream publishes sent on it
-   * can no longer come: their sends fail now rather than at jnats's request timeout, so send()
-   * waiting for a free slot is not held up by them.
-   */
-  private void connectionEvent(Connection connection, ConnectionListener.Events event) {
-    if ((event == ConnectionListener.Events.DISCONNECTED
-            || event == ConnectionListener.Events.CLOSED)
-        && connection == publishConnection) {
-      java.io.IOException cause =
-          new java.io.IOException(
-              "NATS connection lost ("
-                  + event.getEvent()
-                  + ") before the publish was acknowledged");
-      for (JetStreamProducer producer : producers) {
-        producer.failOutstanding(cause);
-      }
-    }
-  }
-
-  /** Tells a core consumer's listener that the client dropped its messages (slow consumer). */
-  private final class SlowConsumerReporter implements ErrorListener {
-    @Override
-    public void slowConsumerDetected(Connection conn, Consumer consumer) {
-      MessageListener listener = slowConsumerListeners.get(consumer);
-      if (listener != null) {
-        listener.failed(
-            new IllegalStateException(
-                "NATS slow consumer: the client dropped "
-                    + consumer.getDroppedCount()
-                    + " messages so far (pending limit reached)"));
-      }
-    }
-  }
-
   @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
     if (partitions < 1) {
@@ -295,12 +246,12 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       int partitions = partitions(topic);
       if (config.mode() == NatsDriverConfig.Mode.CORE) {
         return CompletableFuture.completedFuture(
-            new CoreNatsProducer(publishConnection, topic, partitions));
+            new CoreNatsProducer(connections.publish(), topic, partitions));
       }
       JetStreamProducer producer =
           new JetStreamProducer(
-              jetStream, topic, partitions, config.maxOutstandingPublishes(), producers::remove);
-      producers.add(producer);
+              jetStream, topic, partitions, config.maxOutstandingPublishes(), connections::unwatch);
+      connections.watch(producer);
       return CompletableFuture.completedFuture(producer);
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
@@ -314,18 +265,22 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       if (config.mode() == NatsDriverConfig.Mode.CORE) {
         CoreNatsConsumer consumer =
             CoreNatsConsumer.subscribe(
-                consumeConnection, topic, subscription, config.subscriberPendingBytes(), listener);
-        slowConsumerListeners.put(consumer.dispatcher(), listener);
+                connections.consume(),
+                topic,
+                subscription,
+                config.subscriberPendingBytes(),
+                listener);
+        connections.reportSlowConsumer(consumer.dispatcher(), listener);
         return CompletableFuture.completedFuture(
             () -> {
-              slowConsumerListeners.remove(consumer.dispatcher());
+              connections.stopReportingSlowConsumer(consumer.dispatcher());
               consumer.close();
             });
       }
       return CompletableFuture.completedFuture(
           JetStreamConsumer.start(
-              consumeConnection,
-              consumeConnection.jetStream(),
+              connections.consume(),
+              connections.consume().jetStream(),
               streams.management(),
               topic,
               subscription,
@@ -351,7 +306,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     if (why.isPresent()) {
       throw new IllegalStateException("no final read: " + why.get());
     }
-    return JetStreamFinalRead.read(consumeConnection, topic, sink, timeout);
+    return JetStreamFinalRead.read(connections.consume(), topic, sink, timeout);
   }
 
   @Override
@@ -377,9 +332,10 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   @Override
   public Map<String, String> brokerFacts() {
     Map<String, String> answer = new TreeMap<>(facts);
-    if (publishConnection != null) {
+    if (connections.publish() != null) {
       answer.put(BrokerFactNames.NODES, String.valueOf(nodes()));
-      answer.put(BrokerFactNames.BROKER_VERSION, publishConnection.getServerInfo().getVersion());
+      answer.put(
+          BrokerFactNames.BROKER_VERSION, connections.publish().getServerInfo().getVersion());
     }
     if (streams != null) {
       answer.putAll(streams.facts());
@@ -418,21 +374,6 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
 
   @Override
   public void close() throws Exception {
-    Connection pub = publishConnection;
-    Connection sub = consumeConnection;
-    publishConnection = null;
-    consumeConnection = null;
-    if (pub != null) {
-      // Let queued publishes reach the server before closing.
-      try {
-        pub.flush(Duration.ofSeconds(5));
-      } catch (Exception ignored) {
-        // Closing anyway; a failed flush means the server is gone.
-      }
-      pub.close();
-    }
-    if (sub != null) {
-      sub.close();
-    }
+    connections.close();
   }
 }
