@@ -11,6 +11,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.pulsar.common.policies.data.ManagedLedgerInternalStats.LedgerInfo;
+import org.apache.pulsar.common.policies.data.PersistentTopicInternalStats;
 
 /**
  * The replication of one BookKeeper ledger as the broker reports it: the ledger metadata text of
@@ -75,9 +77,16 @@ record LedgerReplication(
             last));
   }
 
-  /**
-   * The first bookie of the current ensemble, the one {@link PulsarBenchmarkDriver#bookieOf} names.
-   */
+  /** The last ledger of a partition is the one it writes to. */
+  static Optional<LedgerReplication> currentLedger(PersistentTopicInternalStats stats) {
+    List<LedgerInfo> ledgers = stats.ledgers;
+    if (ledgers == null || ledgers.isEmpty()) {
+      return Optional.empty();
+    }
+    return parse(ledgers.get(ledgers.size() - 1).metadata);
+  }
+
+  /** The first bookie of the current ensemble, the one {@link PulsarLeaders#bookieOf} names. */
   String firstBookie() {
     return lastEnsemble.get(0);
   }
