@@ -1,25 +1,18 @@
 package io.plumb.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.plumb.compare.MarginOption;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultFailures;
-import io.plumb.fault.FaultPlan;
-import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
 import io.plumb.remote.DistributedWorkers;
-import io.plumb.repeat.PrimaryMetric;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
 import io.plumb.search.LatencyTarget;
-import io.plumb.search.RateList;
 import io.plumb.search.SearchSettings;
-import io.plumb.worker.DriverLoader;
 import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
-import io.plumb.workload.WorkloadReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -237,70 +230,16 @@ public final class BenchmarkCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    remote.validate();
-    if (periodSeconds != null && !(periodSeconds >= 0.1 && periodSeconds <= 3600)) {
-      throw new BadInputException(
-          "--period: expected seconds from 0.1 to 3600, got " + periodSeconds);
-    }
-    Optional<LatencyTarget> target =
-        slo == null ? Optional.empty() : Optional.of(LatencyTarget.parse(slo));
-    List<Double> sweep = rates == null ? null : RateList.parse(rates);
-    if (target.isPresent() && sweep != null) {
-      throw new BadInputException("--slo and --rates: give one or the other, not both");
-    }
-    SearchSettings searchSettings = SearchSettings.defaults();
-    if (searchStart != null) {
-      if (!(searchStart >= 1 && searchStart <= 1e9)) {
-        throw new BadInputException(
-            "--search-start: expected a rate from 1 to 1000000000 msg/s, got " + searchStart);
-      }
-      searchSettings = searchSettings.withStartRate(searchStart);
-    }
-    if (probeSeconds != null) {
-      if (!(probeSeconds >= 0.5 && probeSeconds <= 3600)) {
-        throw new BadInputException(
-            "--probe-seconds: expected seconds from 0.5 to 3600, got " + probeSeconds);
-      }
-      searchSettings =
-          searchSettings.withProbe(
-              searchSettings.probeWarmup(), Duration.ofMillis(Math.round(probeSeconds * 1000)));
-    }
-    // Validate every input before running anything, so a typo in the last file fails in seconds.
-    List<Workload> loaded = new ArrayList<>();
-    for (Path workload : workloads) {
-      Workload read = WorkloadReader.read(workload);
-      if (target.isPresent() && read.consumerBacklogSizeGB() > 0) {
-        // Every probe would build and drain its own backlog: not a latency at a steady rate.
-        throw new BadInputException(
-            "--slo: "
-                + workload
-                + " builds a backlog (consumerBacklogSizeGB); a latency-target search needs a steady-state workload");
-      }
-      loaded.add(read);
-    }
+    BenchmarkOptionChecks checks = new BenchmarkOptionChecks(this);
+    BenchmarkOptionChecks.CheckedInput input = checks.checkOptionsAndWorkloads();
+    Optional<LatencyTarget> target = input.target();
+    List<Double> sweep = input.sweep();
+    SearchSettings searchSettings = input.searchSettings();
+    List<Workload> loaded = input.workloads();
+    // Before any driver class loads (ClientLog says why), so after the checks that load none.
     Optional<Path> clientLog = ClientLog.sendBeside(output);
     clientLog.ifPresent(log -> out.println("Client logs  " + log));
-    for (Path driver : drivers) {
-      String driverClass = DriverLoader.identify(driver).driverClass();
-      DriverLoader.instantiate(driver, driverClass);
-      remote.checkDriver(driver, driverClass);
-    }
-    refuseUnusedSearchOptions(loaded, target.isPresent(), sweep != null);
-    Optional<FaultPlan> faults = Optional.ofNullable(faultPlan).map(FaultPlan::read);
-    if (faults.isPresent()) {
-      refuseWhatFaultsCannotJoin(loaded, target.isPresent(), sweep != null);
-    }
-    RepeatRuns.Judging judging = null;
-    if (repeat != null) {
-      refuseWhatRepeatCannotJoin(loaded, target.isPresent(), sweep != null);
-      judging =
-          new RepeatRuns.Judging(
-              PrimaryMetric.parse(primary),
-              MarginOption.parse(margin == null ? "5%" : margin),
-              includeAll);
-    } else if (primary != null || margin != null || includeAll) {
-      throw new BadInputException("--primary, --margin and --include-all apply to --repeat runs");
-    }
+    BenchmarkOptionChecks.CheckedRuns runs = checks.checkDriversAndRuns(input);
     ResultPaths paths =
         new ResultPaths(
             output,
@@ -313,8 +252,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (periodSeconds != null) {
       options = options.withPeriod(Duration.ofMillis(Math.round(periodSeconds * 1000)));
     }
-    if (faults.isPresent()) {
-      options = options.withFaultPlan(faults.get());
+    if (runs.faults().isPresent()) {
+      options = options.withFaultPlan(runs.faults().get());
     }
     if (pacing != null) {
       options = options.withPacing(PacingOption.parse(pacing));
@@ -331,7 +270,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
         }
         final RunOptions repeated = options;
         status =
-            new RepeatRuns(out, repeat, output, interrupted::get, judging)
+            new RepeatRuns(out, repeat, output, interrupted::get, runs.judging())
                 .run(
                     pairs,
                     (workload, driver, name) ->
@@ -377,72 +316,6 @@ public final class BenchmarkCommand implements Callable<Integer> {
    */
   private int exitStatus(int status) {
     return interrupted.get() ? INTERRUPTED_STATUS : status;
-  }
-
-  /**
-   * --search-start and --probe-seconds shape searches only: given where no workload searches (a
-   * sweep, or fixed rates without --slo), they would be ignored without a word.
-   */
-  private void refuseUnusedSearchOptions(List<Workload> loaded, boolean slo, boolean sweep) {
-    boolean searches = !sweep && (slo || loaded.stream().anyMatch(w -> w.producerRate() == 0));
-    if (searches) {
-      return;
-    }
-    String why =
-        sweep
-            ? "--rates runs each rate once and searches nothing"
-            : "no workload searches (that takes producerRate: 0 or --slo)";
-    if (searchStart != null) {
-      throw new BadInputException("--search-start: applies only to searches; " + why);
-    }
-    if (probeSeconds != null) {
-      throw new BadInputException("--probe-seconds: applies only to searches; " + why);
-    }
-  }
-
-  /**
-   * A fault plan acts on the cluster of this host during one fixed-rate run: searches and sweeps
-   * are many runs, and remote workers keep their clocks (and the cluster's state files) elsewhere.
-   */
-  private void refuseWhatFaultsCannotJoin(List<Workload> loaded, boolean slo, boolean sweep) {
-    if (slo || sweep) {
-      throw new BadInputException(
-          "--faults: applies to single fixed-rate runs; drop " + (slo ? "--slo" : "--rates"));
-    }
-    for (Workload workload : loaded) {
-      if (workload.producerRate() == 0) {
-        throw new BadInputException(
-            "--faults: "
-                + workload.file()
-                + " searches for a peak rate (producerRate: 0); faults need a fixed rate");
-      }
-    }
-    if (remote.remote()) {
-      throw new BadInputException(
-          "--faults: needs the in-process worker, on the host whose cluster it acts on; drop --workers");
-    }
-  }
-
-  /**
-   * --repeat runs fixed-rate workloads: a search or a sweep is many runs already, and its answer (a
-   * rate) is not a per-run figure the summary knows.
-   */
-  private void refuseWhatRepeatCannotJoin(List<Workload> loaded, boolean slo, boolean sweep) {
-    if (repeat < 2 || repeat > 100) {
-      throw new BadInputException("--repeat: expected 2 to 100 runs of each pair, got " + repeat);
-    }
-    if (slo || sweep) {
-      throw new BadInputException(
-          "--repeat: applies to fixed-rate runs; drop " + (slo ? "--slo" : "--rates"));
-    }
-    for (Workload workload : loaded) {
-      if (workload.producerRate() == 0) {
-        throw new BadInputException(
-            "--repeat: "
-                + workload.file()
-                + " searches for a peak rate (producerRate: 0); repeats need a fixed rate");
-      }
-    }
   }
 
   /** One run's outcome: exit status, where its result went, and the result itself. */

@@ -10,23 +10,15 @@ import io.plumb.input.UnreachableBrokerException;
 import io.plumb.load.WorkerClock;
 import io.plumb.resources.ResourceSource;
 import io.plumb.resources.SnapshotReader;
-import io.plumb.stats.ClockCorrections;
-import io.plumb.stats.PeriodStats;
 import io.plumb.worker.LocalWorker;
-import io.plumb.worker.WorkerSpecs.DriverSetup;
-import io.plumb.worker.WorkerSpecs.LoadSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,6 +33,9 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Built on the JDK's own HTTP server: a handful of endpoints need no framework, and the worker's
  * classpath stays clear of anything that could clash with the broker clients' dependencies.
+ *
+ * <p>This class checks each request's token and watches the coordinator's lease; {@link
+ * WorkerRoutes} says which handler answers a path, and {@link HostedRun} holds the run it serves.
  */
 public final class WorkerServer implements AutoCloseable {
   /** How the worker listens and whom it serves. */
@@ -55,7 +50,6 @@ public final class WorkerServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Settings settings;
-  private final WorkerClock clock;
   private final PrintStream log;
   private final HttpServer server;
   private final ExecutorService requests = Executors.newFixedThreadPool(4, daemon("plumb-http"));
@@ -64,15 +58,8 @@ public final class WorkerServer implements AutoCloseable {
   private final Lease lease;
   private final WorkerMetrics metrics = new WorkerMetrics();
   private final ResourceSource resources = SnapshotReader.open(List.of());
-  private final Map<String, Call> calls = new HashMap<>();
-  private final Object workerLock = new Object();
-  private LocalWorker worker;
-  private Path driverDirectory;
-
-  @FunctionalInterface
-  private interface Call {
-    Object handle(byte[] body) throws IOException;
-  }
+  private final HostedRun run;
+  private final WorkerRoutes routes;
 
   static {
     // The JDK's HTTP server leaves Nagle's algorithm on, so each small answer waited for the
@@ -83,9 +70,10 @@ public final class WorkerServer implements AutoCloseable {
 
   public WorkerServer(Settings settings, WorkerClock clock, PrintStream log) throws IOException {
     this.settings = settings;
-    this.clock = clock;
     this.log = log;
     this.lease = new Lease(settings.leaseTimeout());
+    this.run = new HostedRun(settings, clock, lease, log);
+    this.routes = new WorkerRoutes(clock, settings.leaseTimeout(), resources, metrics, run);
     if (settings.tls() != null) {
       HttpsServer https = HttpsServer.create(settings.bind(), 0);
       https.setHttpsConfigurator(new HttpsConfigurator(settings.tls()));
@@ -95,7 +83,6 @@ public final class WorkerServer implements AutoCloseable {
     }
     server.setExecutor(requests);
     server.createContext("/", this::serve);
-    registerCalls();
   }
 
   public void start() {
@@ -112,110 +99,8 @@ public final class WorkerServer implements AutoCloseable {
     server.stop(0);
     watchdog.shutdownNow();
     requests.shutdownNow();
-    synchronized (workerLock) {
-      endRun();
-    }
+    run.end();
     resources.close();
-  }
-
-  private void registerCalls() {
-    calls.put("/clock", body -> new WireMessages.Clock(clock.now()));
-    calls.put("/lease", body -> Map.of("leaseSeconds", settings.leaseTimeout().toSeconds()));
-    // Read whether or not a run is on: the coordinator samples from its measured phase's start.
-    calls.put("/worker/resources", body -> resources.read());
-    calls.put(
-        "/worker/initialize",
-        body -> {
-          WireMessages.Initialize request = read(body, WireMessages.Initialize.class);
-          synchronized (workerLock) {
-            if (worker != null && lease.armed()) {
-              throw new BusyException();
-            }
-            endRun();
-            worker = new LocalWorker(settings.producerThreads(), clock);
-            lease.arm();
-            log.println("run " + request.runId() + ": initialising " + request.setup().fileName());
-            DriverSetup copy = privateCopy(request.setup());
-            try {
-              return worker.initializeDriver(copy, request.runId());
-            } catch (UnreachableBrokerException e) {
-              throw new UnreachableBrokerException(asUserNamedIt(e, copy, request.setup()));
-            } catch (BadInputException e) {
-              throw new BadInputException(asUserNamedIt(e, copy, request.setup()));
-            }
-          }
-        });
-    calls.put(
-        "/worker/clock-corrections",
-        body -> {
-          List<Long> slots = read(body, WireMessages.Corrections.class).nanosBySlot();
-          return withWorker(w -> w.applyClockCorrections(ClockCorrections.bySlot(slots)));
-        });
-    calls.put(
-        "/worker/create-topics",
-        body -> answer(w -> w.createTopics(read(body, WireMessages.Topics.class).topics())));
-    calls.put(
-        "/worker/create-consumers",
-        body ->
-            withWorker(
-                w -> w.createConsumers(read(body, WireMessages.Consumers.class).consumers())));
-    calls.put(
-        "/worker/create-producers",
-        body -> {
-          WireMessages.Producers request = read(body, WireMessages.Producers.class);
-          return withWorker(w -> w.createProducers(request.producers(), request.messages()));
-        });
-    calls.put("/worker/send-probes", body -> withWorker(LocalWorker::sendProbes));
-    calls.put("/worker/probes-received", body -> answer(LocalWorker::probesReceived));
-    calls.put(
-        "/worker/start-load",
-        body -> {
-          LoadSpec load = read(body, LoadSpec.class);
-          return withWorker(w -> w.startLoad(load));
-        });
-    calls.put(
-        "/worker/adjust-rate",
-        body -> {
-          double rate = read(body, WireMessages.Rate.class).ratePerProducer();
-          return withWorker(w -> w.adjustRate(rate));
-        });
-    calls.put("/worker/pause-consumers", body -> withWorker(LocalWorker::pauseConsumers));
-    calls.put("/worker/resume-consumers", body -> withWorker(LocalWorker::resumeConsumers));
-    calls.put(
-        "/worker/take-period",
-        body -> {
-          PeriodStats period = answer(LocalWorker::takePeriod);
-          metrics.record(period);
-          return WireMessages.Period.of(period);
-        });
-    calls.put(
-        "/worker/schedule-lag", body -> new WireMessages.Count(answer(LocalWorker::scheduleLag)));
-    calls.put("/worker/stop-load", body -> withWorker(LocalWorker::stopLoad));
-    calls.put(
-        "/worker/totals",
-        body -> new WireMessages.EncodedTotals(TotalsCodec.encode(answer(LocalWorker::totals))));
-    calls.put(
-        "/worker/first-errors", body -> new WireMessages.Errors(answer(LocalWorker::firstErrors)));
-    calls.put(
-        "/worker/close-clients",
-        body -> {
-          List<String> topics = read(body, WireMessages.CloseClients.class).topicsToDelete();
-          return withWorker(w -> w.closeClients(topics));
-        });
-    calls.put(
-        "/worker/close",
-        body -> {
-          synchronized (workerLock) {
-            lease.disarm();
-            if (worker != null) {
-              LocalWorker closing = worker;
-              worker = null;
-              closing.close();
-            }
-            deleteDriverCopy();
-          }
-          return Map.of();
-        });
   }
 
   private void serve(HttpExchange exchange) throws IOException {
@@ -234,7 +119,7 @@ public final class WorkerServer implements AutoCloseable {
             exchange, 200, PrometheusText.CONTENT_TYPE, PrometheusText.render(metrics.registry()));
         return;
       }
-      Call call = calls.get(path);
+      WorkerRoutes.Call call = routes.find(path);
       if (call == null || !exchange.getRequestMethod().equals("POST")) {
         respondJson(exchange, 404, new WireMessages.Failure("no such call: " + path, false));
         return;
@@ -254,7 +139,7 @@ public final class WorkerServer implements AutoCloseable {
       Object result;
       try {
         result = call.handle(body);
-      } catch (BusyException e) {
+      } catch (HostedRun.BusyException e) {
         respondJson(
             exchange,
             409,
@@ -296,104 +181,7 @@ public final class WorkerServer implements AutoCloseable {
         "lease expired: no word from the coordinator for "
             + settings.leaseTimeout().toSeconds()
             + " s; stopping load and closing clients");
-    synchronized (workerLock) {
-      endRun();
-    }
-  }
-
-  /** Stops whatever run is under way and releases its clients and driver. Holds workerLock. */
-  private void endRun() {
-    if (worker == null) {
-      return;
-    }
-    LocalWorker ending = worker;
-    worker = null;
-    lease.disarm();
-    try {
-      ending.stopLoad();
-      ending.closeClients(List.of());
-    } catch (RuntimeException e) {
-      log.println("closing clients: " + e.getMessage());
-    }
-    try {
-      ending.close();
-    } catch (RuntimeException e) {
-      log.println("closing driver: " + e.getMessage());
-    }
-    deleteDriverCopy();
-  }
-
-  /**
-   * The driver file as the coordinator sent it, in a private directory under its own name: a file
-   * of the same path on this host is never read instead, and error messages name the user's file.
-   */
-  /** The message with the worker's private copy named as the coordinator's user named the file. */
-  private static String asUserNamedIt(RuntimeException e, DriverSetup copy, DriverSetup original) {
-    return e.getMessage().replace(copy.fileName(), original.fileName());
-  }
-
-  private DriverSetup privateCopy(DriverSetup setup) throws IOException {
-    deleteDriverCopy();
-    driverDirectory = Files.createTempDirectory("plumb-worker-");
-    Path name = Path.of(setup.fileName()).getFileName();
-    Path copy = driverDirectory.resolve(name == null ? "driver.yaml" : name.toString());
-    Files.writeString(copy, setup.yaml());
-    return new DriverSetup(copy.toString(), setup.yaml(), setup.overrides());
-  }
-
-  private void deleteDriverCopy() {
-    if (driverDirectory == null) {
-      return;
-    }
-    try (var files = Files.list(driverDirectory)) {
-      for (Path file : files.toList()) {
-        Files.deleteIfExists(file);
-      }
-      Files.deleteIfExists(driverDirectory);
-    } catch (IOException e) {
-      log.println("could not delete " + driverDirectory + ": " + e.getMessage());
-    }
-    driverDirectory = null;
-  }
-
-  private interface WorkerAction {
-    void apply(LocalWorker worker);
-  }
-
-  private interface WorkerQuery<T> {
-    T apply(LocalWorker worker);
-  }
-
-  private Object withWorker(WorkerAction action) {
-    synchronized (workerLock) {
-      action.apply(current());
-    }
-    return Map.of();
-  }
-
-  private <T> T answer(WorkerQuery<T> query) {
-    synchronized (workerLock) {
-      return query.apply(current());
-    }
-  }
-
-  private LocalWorker current() {
-    if (worker == null) {
-      throw new IllegalStateException(
-          "no run in progress on this worker (never initialised, closed, or stopped after its lease of "
-              + settings.leaseTimeout().toSeconds()
-              + " s ran out)");
-    }
-    return worker;
-  }
-
-  private static <T> T read(byte[] body, Class<T> type) {
-    try {
-      return JSON.readValue(body, type);
-    } catch (IOException e) {
-      throw new BadInputException(
-          "malformed request: " + e.getMessage().lines().findFirst().orElse(""));
-    }
+    run.end();
   }
 
   /** The body, or null when it is longer than {@code limit}. */
@@ -419,10 +207,6 @@ public final class WorkerServer implements AutoCloseable {
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);
     }
-  }
-
-  private static final class BusyException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -3,14 +3,8 @@ package io.plumb.worker;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.BrokerUnreachableException;
-import io.plumb.driver.DriverConfig;
-import io.plumb.driver.DriverConfigException;
-import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.SendListener;
 import io.plumb.input.BadInputException;
-import io.plumb.input.UnreachableBrokerException;
-import io.plumb.input.YamlTree;
 import io.plumb.load.LoadGenerator;
 import io.plumb.load.ProducerTask;
 import io.plumb.load.WorkerClock;
@@ -31,29 +25,18 @@ import io.plumb.worker.WorkerSpecs.ProducerSpec;
 import io.plumb.worker.WorkerSpecs.TopicSpec;
 import io.plumb.worker.WorkerSpecs.Totals;
 import io.plumb.workload.KeyChooser;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /** A worker inside the coordinator's JVM. */
 public final class LocalWorker implements Worker {
-  private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(120);
-
   private final WorkerClock clock;
   private final int threads;
   private ClockCorrections clockCorrections = ClockCorrections.NONE;
@@ -61,7 +44,7 @@ public final class LocalWorker implements Worker {
   private int runId;
   private final StatsCollector stats = new StatsCollector("plumb-stats");
   private final List<BenchmarkConsumer> consumers = new ArrayList<>();
-  private final Map<String, Integer> subscriptions = new LinkedHashMap<>();
+  private final SubscriptionIndex subscriptions = new SubscriptionIndex();
   private final List<ProducerTask> producers = new ArrayList<>();
   private int messageSize;
   private LoadGenerator generator;
@@ -69,6 +52,7 @@ public final class LocalWorker implements Worker {
   private long reportedNanosInSend;
   private ProducerThreadTimes reportedThreadTimes = ProducerThreadTimes.NONE;
   private FinalReads finalReads;
+  private final FaultPlanAnswers faultPlan;
 
   /** Producers up to this index are closed. */
   private int producersClosed;
@@ -87,6 +71,7 @@ public final class LocalWorker implements Worker {
   public LocalWorker(int threads, WorkerClock clock) {
     this.threads = Math.max(1, threads);
     this.clock = clock;
+    this.faultPlan = new FaultPlanAnswers(clock, stats, producers, () -> driver);
   }
 
   public LocalWorker() {
@@ -101,33 +86,9 @@ public final class LocalWorker implements Worker {
   @Override
   public DriverInfo initializeDriver(DriverSetup setup, int runId) {
     this.runId = runId;
-    Path file = Path.of(setup.fileName());
-    if (!Files.isRegularFile(file)) {
-      // A remote coordinator sends the text: keep a private copy for drivers that want a path.
-      try {
-        file = Files.createTempFile("plumb-driver-", "-" + file.getFileName());
-        Files.writeString(file, setup.yaml());
-        file.toFile().deleteOnExit();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    // Parsed once, from the text the coordinator sent: the driver reads these settings.
-    YamlTree tree = YamlTree.parse(setup.fileName(), setup.yaml());
-    DriverLoader.DriverIdentity identity = DriverLoader.identify(setup.fileName(), tree);
-    driver = DriverLoader.instantiate(file, identity.driverClass());
-    try {
-      driver.initialize(
-          new DriverConfig(
-              file, DriverSettingsReader.fromTree(setup.fileName(), tree, setup.overrides())));
-    } catch (DriverConfigException e) {
-      throw new BadInputException(e.getMessage());
-    } catch (BrokerUnreachableException e) {
-      throw new UnreachableBrokerException(e.getMessage());
-    } catch (Exception e) {
-      throw new WorkerException(
-          "driver " + identity.driverClass() + " failed to initialise: " + e, e);
-    }
+    DriverStartup startup = DriverStartup.of(setup);
+    driver = DriverLoader.instantiate(startup.file(), startup.identity().driverClass());
+    startup.initialize(driver);
     return new DriverInfo(
         driver.getClass().getName(), driver.topicNamePrefix(), Map.copyOf(driver.brokerFacts()));
   }
@@ -147,10 +108,10 @@ public final class LocalWorker implements Worker {
     List<CompletableFuture<Void>> futures = new ArrayList<>();
     byPartitions.forEach(
         (partitions, names) -> {
-          checkNotInterrupted("creating topics", 0, topics.size());
+          SetupCalls.checkNotInterrupted("creating topics", 0, topics.size());
           futures.add(driver.createTopics(names, partitions));
         });
-    awaitAll("creating " + topics.size() + " topics", futures, created -> {});
+    SetupCalls.awaitAll("creating " + topics.size() + " topics", futures, created -> {});
     return Map.copyOf(driver.brokerFacts());
   }
 
@@ -161,55 +122,23 @@ public final class LocalWorker implements Worker {
 
   @Override
   public void createConsumers(List<ConsumerSpec> specs) {
-    // Subscriptions first, all in one step of the stats thread: one question per subscription
-    // would cost a thread hand-off each, minutes for a million of them.
-    List<String> newTopics = new ArrayList<>();
-    List<String> newSubscriptions = new ArrayList<>();
-    Set<String> added = new HashSet<>();
-    for (ConsumerSpec spec : specs) {
-      String key = WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription());
-      if (!subscriptions.containsKey(key) && added.add(key)) {
-        newTopics.add(spec.topic());
-        newSubscriptions.add(spec.subscription());
-      }
-    }
-    if (!newTopics.isEmpty()) {
-      int first;
-      try {
-        first = stats.addSubscriptions(newTopics, newSubscriptions, clockCorrections);
-      } catch (IllegalStateException e) {
-        checkNotInterrupted("creating consumers", 0, specs.size());
-        throw e;
-      }
-      for (int i = 0; i < newTopics.size(); i++) {
-        subscriptions.put(
-            WorkerSpecs.subscriptionKey(newTopics.get(i), newSubscriptions.get(i)), first + i);
-      }
-    }
-    List<CompletableFuture<BenchmarkConsumer>> futures = new ArrayList<>();
-    for (ConsumerSpec spec : specs) {
-      checkNotInterrupted("creating consumers", futures.size(), specs.size(), futures);
-      int subscription =
-          subscriptions.get(WorkerSpecs.subscriptionKey(spec.topic(), spec.subscription()));
-      futures.add(
-          driver.createConsumer(
-              spec.topic(),
-              spec.subscription(),
-              new DeliveryListener(subscription, runId, stats, clock)));
-    }
+    // Subscriptions first: each consumer's listener reports to its subscription's recorder.
+    subscriptions.addNew(specs, stats, clockCorrections);
     consumers.addAll(
-        awaitAll("creating " + specs.size() + " consumers", futures, LocalWorker::closeAbandoned));
+        SetupCalls.createEach(
+            "consumers",
+            specs,
+            spec ->
+                driver.createConsumer(
+                    spec.topic(),
+                    spec.subscription(),
+                    new DeliveryListener(subscriptions.recorderOf(spec), runId, stats, clock))));
   }
 
   @Override
   public void createProducers(List<ProducerSpec> specs, MessageSpec messages) {
-    List<CompletableFuture<BenchmarkProducer>> futures = new ArrayList<>();
-    for (ProducerSpec spec : specs) {
-      checkNotInterrupted("creating producers", futures.size(), specs.size(), futures);
-      futures.add(driver.createProducer(spec.topic()));
-    }
     List<BenchmarkProducer> created =
-        awaitAll("creating " + specs.size() + " producers", futures, LocalWorker::closeAbandoned);
+        SetupCalls.createEach("producers", specs, spec -> driver.createProducer(spec.topic()));
     messageSize = messages.messageSize();
     int first = producers.size();
     stats.expectProducers(first + specs.size());
@@ -243,12 +172,7 @@ public final class LocalWorker implements Worker {
 
   @Override
   public Map<String, Long> probesReceived() {
-    return stats.inspect(
-        (publish, recorders) -> {
-          Map<String, Long> probes = new LinkedHashMap<>();
-          subscriptions.forEach((key, index) -> probes.put(key, recorders[index].probes()));
-          return probes;
-        });
+    return stats.inspect((publish, recorders) -> subscriptions.probes(recorders));
   }
 
   @Override
@@ -354,61 +278,42 @@ public final class LocalWorker implements Worker {
         failed.put(producers.get(i).producerId(), failures);
       }
     }
-    Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
-    subscriptions.forEach(
-        (key, index) -> {
-          SubscriptionRecorder recorder = recorders[index];
-          Map<Integer, SequenceRanges> byProducer = new LinkedHashMap<>();
-          // Every producer heard from, not only this worker's: producers may live elsewhere.
-          for (int producer : recorder.producersSeen()) {
-            SequenceRanges ranges = recorder.receivedFrom(producer);
-            if (ranges.size() > 0) {
-              byProducer.put(producer, ranges);
-            }
-          }
-          received.put(key, byProducer);
-        });
     // One worker's recorder sees every delivery of its subscriptions: its duplicates are
     // already in its periods.
     return new Totals(
-        acked, failed, received, 0, finalReads == null ? Map.of() : finalReads.bySubscription());
+        acked,
+        failed,
+        subscriptions.received(recorders),
+        0,
+        finalReads == null ? Map.of() : finalReads.bySubscription());
   }
+
+  // The fault plan's questions are answered apart: they are not the worker's own job.
 
   @Override
   public long clockNow() {
-    return clock.now();
+    return faultPlan.clockNow();
   }
 
   @Override
   public Map<String, String> nodeTargets() {
-    return driver instanceof LeaderLocator locator ? locator.targets() : Map.of();
+    return faultPlan.nodeTargets();
   }
 
   @Override
   public Optional<String> locate(String target, String topic) {
-    try {
-      return ((LeaderLocator) driver).locate(target, topic);
-    } catch (Exception e) {
-      throw new WorkerException(
-          "asking the broker for the " + target + " of " + topic + ": " + e, e);
-    }
+    return faultPlan.locate(target, topic);
   }
 
   @Override
   public void keepPublishTimeline(long stallNanos) {
-    stats.keepTimeline(stallNanos);
+    faultPlan.keepPublishTimeline(stallNanos);
   }
 
   @Override
   public PublishTimeline.Snapshot publishTimeline(
       Map<Integer, List<SequenceRanges>> lostByProducer) {
-    PublishTimeline.Snapshot timeline = stats.inspect((publish, recorders) -> publish.timeline());
-    for (ProducerTask producer : producers) {
-      for (SequenceRanges lost : lostByProducer.getOrDefault(producer.producerId(), List.of())) {
-        lost.forEach(sequence -> timeline.addLost(producer.intendedTime(sequence)));
-      }
-    }
-    return timeline;
+    return faultPlan.publishTimeline(lostByProducer);
   }
 
   @Override
@@ -449,7 +354,7 @@ public final class LocalWorker implements Worker {
     consumers.clear();
     if (driver != null && !topicsToDelete.isEmpty()) {
       try {
-        driver.deleteTopics(topicsToDelete).get(SETUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        driver.deleteTopics(topicsToDelete).get(SetupCalls.TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       } catch (Exception e) {
         problems.add(e);
       }
@@ -478,70 +383,6 @@ public final class LocalWorker implements Worker {
       closeable.close();
     } catch (Exception e) {
       problems.add(e);
-    }
-  }
-
-  /**
-   * Stops a creation loop once the coordinator has interrupted the thread (Ctrl-C during set-up),
-   * closing whatever the loop created so far.
-   */
-  private static <T extends AutoCloseable> void checkNotInterrupted(
-      String what, int done, int total, List<CompletableFuture<T>> created) {
-    if (Thread.currentThread().isInterrupted()) {
-      created.forEach(future -> future.thenAccept(LocalWorker::closeAbandoned));
-      checkNotInterrupted(what, done, total);
-    }
-  }
-
-  private static void checkNotInterrupted(String what, int done, int total) {
-    if (Thread.currentThread().isInterrupted()) {
-      throw new WorkerException(
-          String.format("%s was interrupted after %,d of %,d", what, done, total));
-    }
-  }
-
-  /** Closes a client that a failed or interrupted set-up created but will never use. */
-  private static void closeAbandoned(AutoCloseable client) {
-    try {
-      client.close();
-    } catch (Exception e) {
-      // Set-up has already failed with its own reason; this client's close adds nothing to it.
-    }
-  }
-
-  /**
-   * Waits for every future and returns their results in order. When one fails, times out or the
-   * wait is interrupted, what the others created (now or later) goes to {@code abandon}.
-   */
-  private static <T> List<T> awaitAll(
-      String what, List<CompletableFuture<T>> futures, Consumer<T> abandon) {
-    List<T> results = new ArrayList<>();
-    long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
-    for (CompletableFuture<T> future : futures) {
-      try {
-        results.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-      } catch (TimeoutException e) {
-        abandonAll(results, futures, abandon);
-        throw new WorkerException(
-            what + " did not finish within " + SETUP_TIMEOUT.toSeconds() + " s", e);
-      } catch (ExecutionException e) {
-        abandonAll(results, futures, abandon);
-        throw new WorkerException(what + " failed: " + e.getCause(), e.getCause());
-      } catch (InterruptedException e) {
-        abandonAll(results, futures, abandon);
-        Thread.currentThread().interrupt();
-        throw new WorkerException(
-            String.format("%s was interrupted after %,d", what, results.size()), e);
-      }
-    }
-    return results;
-  }
-
-  private static <T> void abandonAll(
-      List<T> results, List<CompletableFuture<T>> futures, Consumer<T> abandon) {
-    results.forEach(abandon);
-    for (int i = results.size(); i < futures.size(); i++) {
-      futures.get(i).thenAccept(abandon);
     }
   }
 }
