@@ -153,18 +153,7 @@ final class BenchmarkOptionChecks {
    * are many runs, and remote workers keep their clocks (and the cluster's state files) elsewhere.
    */
   private void refuseWhatFaultsCannotJoin(List<Workload> loaded, boolean slo, boolean sweep) {
-    if (slo || sweep) {
-      throw new BadInputException(
-          "--faults: applies to single fixed-rate runs; drop " + (slo ? "--slo" : "--rates"));
-    }
-    for (Workload workload : loaded) {
-      if (workload.producerRate() == 0) {
-        throw new BadInputException(
-            "--faults: "
-                + workload.file()
-                + " searches for a peak rate (producerRate: 0); faults need a fixed rate");
-      }
-    }
+    refuseManyRunsAndPeaks("--faults", "single fixed-rate runs", "faults", loaded, slo, sweep);
     if (command.remote.remote()) {
       throw new BadInputException(
           "--faults: needs the in-process worker, on the host whose cluster it acts on; drop --workers");
@@ -180,16 +169,33 @@ final class BenchmarkOptionChecks {
     if (repeat < 2 || repeat > 100) {
       throw new BadInputException("--repeat: expected 2 to 100 runs of each pair, got " + repeat);
     }
+    refuseManyRunsAndPeaks("--repeat", "fixed-rate runs", "repeats", loaded, slo, sweep);
+  }
+
+  /**
+   * Refuses {@code option} with a search (--slo), a sweep (--rates) or a workload that searches for
+   * its peak (producerRate: 0): each is many runs, not the one fixed-rate run the option acts on.
+   */
+  private static void refuseManyRunsAndPeaks(
+      String option,
+      String appliesTo,
+      String what,
+      List<Workload> loaded,
+      boolean slo,
+      boolean sweep) {
     if (slo || sweep) {
       throw new BadInputException(
-          "--repeat: applies to fixed-rate runs; drop " + (slo ? "--slo" : "--rates"));
+          option + ": applies to " + appliesTo + "; drop " + (slo ? "--slo" : "--rates"));
     }
     for (Workload workload : loaded) {
       if (workload.producerRate() == 0) {
         throw new BadInputException(
-            "--repeat: "
+            option
+                + ": "
                 + workload.file()
-                + " searches for a peak rate (producerRate: 0); repeats need a fixed rate");
+                + " searches for a peak rate (producerRate: 0); "
+                + what
+                + " need a fixed rate");
       }
     }
   }
