@@ -156,10 +156,7 @@ echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate 400000, above
 echo
 
 print_pair() {
-  local native_steady native_whole
-  read -r native_steady native_whole <<<"$3"
-  printf 'pair %d: native %8.0f msg/s (whole run %8.0f)   plumb %8.0f msg/s   plumb/native %s' \
-    "$1" "$native_steady" "$native_whole" "$4" "$2"
+  native_pairs_line_with_whole "$@"
 }
 
 native_pairs_run "$PAIRS" "$REPO/bin/benchmark"

@@ -171,10 +171,7 @@ echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^prod
 echo
 
 print_pair() {
-  local native_steady native_whole
-  read -r native_steady native_whole <<<"$3"
-  printf 'pair %d: native %10.0f msg/s (whole run %10.0f)   plumb %10.0f msg/s   plumb/native %s' \
-    "$1" "$native_steady" "$native_whole" "$4" "$2"
+  native_pairs_line_with_whole "$@"
 }
 
 native_pairs_run "$PAIRS" "$REPO/bin/benchmark"

@@ -37,6 +37,15 @@ native_pairs_refuse_busy_host() {
   fi
 }
 
+# A print_pair for a native run that prints "<rate after warm-up> <rate over the whole run>":
+#   pair 2: native     319513 msg/s (whole run     225792)   plumb     223750 msg/s   plumb/native 0.700
+native_pairs_line_with_whole() {
+  local native_steady native_whole
+  read -r native_steady native_whole <<<"$3"
+  printf 'pair %d: native %10.0f msg/s (whole run %10.0f)   plumb %10.0f msg/s   plumb/native %s' \
+    "$1" "$native_steady" "$native_whole" "${4%% *}" "$2"
+}
+
 # Runs $1 pairs, alternating which side goes first, and prints each pair with the load average
 # after it, then the median ratio Plumb/native and the interval bin/benchmark --repeat would give.
 # $2: bin/benchmark, which computes the interval.

@@ -52,6 +52,12 @@ grep -q '^load average at the start: ' "$WORK/out" || fail "no load average at t
 grep -q '^load average at the end: ' "$WORK/out" || fail "no load average at the end"
 echo "native-pairs: ok: before_pair, runs alternating, ratios, median and interval as expected"
 
+# The pair line of the scripts whose native run prints its rate after warm-up and over the whole run.
+line="$(source "$HERE/native-pairs.sh" && native_pairs_line_with_whole 2 0.700 "319513.4 225792" "223750.2")"
+[[ "$line" == "pair 2: native     319513 msg/s (whole run     225792)   plumb     223750 msg/s   plumb/native 0.700" ]] ||
+  fail "native_pairs_line_with_whole printed: $line"
+echo "native-pairs: ok: the pair line with the native whole-run rate"
+
 # A host busier than the limit is refused with one line naming the load and the way round it.
 refuse() {
   (
