@@ -3,6 +3,7 @@ package io.plumb.coordinator;
 import io.plumb.worker.WorkerSpecs.MessageSpec;
 import io.plumb.workload.Payloads;
 import io.plumb.workload.Workload;
+import java.util.Map;
 
 /** Second step: consumers first, so they are subscribed before the first message is sent. */
 final class CreateClients {
@@ -14,7 +15,10 @@ final class CreateClients {
     Workload workload = run.workload();
     if (!plan.consumers().isEmpty()) {
       run.step("creating " + plan.consumers().size() + " consumer(s)");
-      run.worker().createConsumers(plan.consumers());
+      Map<String, String> facts = run.worker().createConsumers(plan.consumers());
+      if (!facts.isEmpty()) {
+        run.brokerFacts(facts);
+      }
     }
     run.step("creating " + plan.producers().size() + " producer(s)");
     run.worker()

@@ -105,7 +105,7 @@ public final class DistributedWorkers implements Worker {
   }
 
   @Override
-  public void createConsumers(List<ConsumerSpec> consumers) {
+  public Map<String, String> createConsumers(List<ConsumerSpec> consumers) {
     // Measure again now the JVMs are warm, keeping the tighter result, before offsets are used.
     clockWatch.measureNow();
     Map<RemoteMember, List<ConsumerSpec>> shares = new LinkedHashMap<>();
@@ -114,15 +114,23 @@ public final class DistributedWorkers implements Worker {
           .computeIfAbsent(consuming.get(i % consuming.size()), m -> new ArrayList<>())
           .add(consumers.get(i));
     }
-    fleet.parallel(
-        List.copyOf(shares.keySet()),
-        member -> {
-          member.worker.applyClockCorrections(correctionsFor(member));
-          member.worker.createConsumers(shares.get(member));
-          member.consumers = shares.get(member).size();
-          return null;
-        });
+    List<Map<String, String>> factsByMember =
+        fleet.parallel(
+            List.copyOf(shares.keySet()),
+            member -> {
+              member.worker.applyClockCorrections(correctionsFor(member));
+              Map<String, String> facts = member.worker.createConsumers(shares.get(member));
+              member.consumers = shares.get(member).size();
+              return facts;
+            });
     clockWatch.offsetsInUse();
+    // Each member's driver knows the queues its own consumers declared: the first one's facts, as
+    // for the topics, with any the others add.
+    Map<String, String> merged = new LinkedHashMap<>();
+    for (int i = factsByMember.size() - 1; i >= 0; i--) {
+      merged.putAll(factsByMember.get(i));
+    }
+    return Map.copyOf(merged);
   }
 
   /**

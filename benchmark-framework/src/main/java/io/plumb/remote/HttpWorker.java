@@ -112,12 +112,12 @@ public final class HttpWorker implements Worker {
   }
 
   @Override
-  public void createConsumers(List<ConsumerSpec> consumers) {
-    call(
+  public Map<String, String> createConsumers(List<ConsumerSpec> consumers) {
+    return call(
         "/worker/create-consumers",
         new WireMessages.Consumers(consumers),
         SETUP_TIMEOUT,
-        Map.class);
+        new TypeReference<Map<String, String>>() {});
   }
 
   @Override

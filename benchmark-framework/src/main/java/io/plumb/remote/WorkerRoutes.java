@@ -53,7 +53,7 @@ final class WorkerRoutes {
     calls.put(
         "/worker/create-consumers",
         body ->
-            run.withWorker(
+            run.answer(
                 w -> w.createConsumers(read(body, WireMessages.Consumers.class).consumers())));
     calls.put(
         "/worker/create-producers",

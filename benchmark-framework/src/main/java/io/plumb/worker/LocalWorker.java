@@ -121,7 +121,7 @@ public final class LocalWorker implements Worker {
   }
 
   @Override
-  public void createConsumers(List<ConsumerSpec> specs) {
+  public Map<String, String> createConsumers(List<ConsumerSpec> specs) {
     // Subscriptions first: each consumer's listener reports to its subscription's recorder.
     subscriptions.addNew(specs, stats, clockCorrections);
     consumers.addAll(
@@ -133,6 +133,7 @@ public final class LocalWorker implements Worker {
                     spec.topic(),
                     spec.subscription(),
                     new DeliveryListener(subscriptions.recorderOf(spec), runId, stats, clock))));
+    return Map.copyOf(driver.brokerFacts());
   }
 
   @Override

@@ -58,7 +58,13 @@ public interface Worker extends AutoCloseable {
    */
   default void applyClockCorrections(ClockCorrections corrections) {}
 
-  void createConsumers(List<ConsumerSpec> consumers);
+  /**
+   * Creates the consumers and returns the driver's {@link
+   * io.plumb.driver.BenchmarkDriver#brokerFacts() broker facts} read once they exist: a broker
+   * whose queues are declared by their consumers reports them (where each queue's leader is) only
+   * now.
+   */
+  Map<String, String> createConsumers(List<ConsumerSpec> consumers);
 
   void createProducers(List<ProducerSpec> producers, MessageSpec messages);
 

@@ -127,6 +127,18 @@ class OmbWorkloadFieldsTest {
     assertEquals("unnamed-workload", WorkloadReader.read(unnamed).name());
   }
 
+  /**
+   * The result's broker facts are read again once the consumers exist (a broker whose queues their
+   * consumers declare reports where those queues are only then), not only after the topics.
+   */
+  @Test
+  void brokerFactsAreReadOnceConsumersExist() {
+    assertEquals(
+        String.valueOf(shape.recording().consumers.size()),
+        shape.report().brokerFacts().get(RecordingLoopbackDriver.CONSUMERS_FACT));
+    assertTrue(shape.recording().consumers.size() > 0);
+  }
+
   /** OMB: the run creates this many topics, each with its producers and subscriptions. */
   @Test
   void topics() {

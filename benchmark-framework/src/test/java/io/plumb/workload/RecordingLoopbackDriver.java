@@ -11,6 +11,7 @@ import io.plumb.message.MessageHeader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -159,10 +160,18 @@ public final class RecordingLoopbackDriver implements BenchmarkDriver {
     return loopback.deleteTopics(topics);
   }
 
+  /** The loopback's facts and one the run only knows once its consumers exist: how many. */
   @Override
   public Map<String, String> brokerFacts() {
-    return loopback.brokerFacts();
+    Map<String, String> facts = new HashMap<>(loopback.brokerFacts());
+    if (recording != null) {
+      facts.put(CONSUMERS_FACT, String.valueOf(recording.consumers.size()));
+    }
+    return Map.copyOf(facts);
   }
+
+  /** The fact {@link #brokerFacts} counts the consumers created so far in. */
+  static final String CONSUMERS_FACT = "recording.consumers";
 
   @Override
   public void close() {
