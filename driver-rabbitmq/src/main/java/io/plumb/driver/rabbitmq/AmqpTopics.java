@@ -4,6 +4,7 @@ import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +25,7 @@ final class AmqpTopics {
   private final Connection adminConnection;
   private final ManagementApi management;
   private final ClusterView cluster;
+  private final MirroringPolicies mirroringPolicies;
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<String, SubscriptionGroup> groups = new ConcurrentHashMap<>();
 
@@ -36,23 +38,35 @@ final class AmqpTopics {
     this.adminConnection = adminConnection;
     this.management = management;
     this.cluster = cluster;
+    this.mirroringPolicies =
+        config.mirroring() == null ? null : new MirroringPolicies(management, config.mirroring());
   }
+
+  /**
+   * The run's queues whose leaders are read back for the result, at most: each costs a request to
+   * the management API, and a thousand show the spread as well as a million would.
+   */
+  private static final int LEADERS_READ_AT_MOST = 1_000;
+
+  /** How long the management API gets to name one queue's leader. */
+  private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(3);
 
   boolean durableQueues() {
     return config.durable() || config.queueType().alwaysDurable();
   }
 
   void declareQueue(Channel channel, String queue) throws IOException {
-    channel.queueDeclare(
-        queue,
-        durableQueues(),
-        false,
-        false,
-        config.queueType().declareArguments(config.replicas()));
+    channel.queueDeclare(queue, durableQueues(), false, false, config.queueArguments());
   }
 
-  /** Declares the topic's exchange and records its partition count and replication. */
+  /**
+   * Declares the topic's exchange and records its partition count and replication; with mirroring,
+   * first applies the policy that mirrors the topic's queues.
+   */
   void create(String topic, int partitions) throws Exception {
+    if (mirroringPolicies != null) {
+      mirroringPolicies.applyFor(topic);
+    }
     try (Channel channel = adminConnection.createChannel()) {
       declareExchange(channel, topic, partitions);
       partitionsByTopic.put(topic, partitions);
@@ -88,7 +102,11 @@ final class AmqpTopics {
     String witness = topic + ".plumb-replicas";
     declareQueue(channel, witness);
     try {
-      cluster.record(witness);
+      int expected =
+          config.mirroring() == null
+              ? 1
+              : config.mirroring().expectedCopies(cluster.runningNodeCount());
+      cluster.record(witness, expected);
     } finally {
       channel.queueDelete(witness);
     }
@@ -138,12 +156,32 @@ final class AmqpTopics {
           group.declare(channel, p);
         }
       }
+      recordLeaders(group.queues());
       groups.put(id, group);
       return group;
     }
   }
 
-  /** Deletes the topics' exchanges and their subscriptions' queues. */
+  /**
+   * Reads back which node leads each of the subscription's queues (while fewer than {@link
+   * #LEADERS_READ_AT_MOST} are known), so the result shows how the broker spread them.
+   */
+  private void recordLeaders(List<String> queues) throws IOException, InterruptedException {
+    if (!cluster.readable()) {
+      return;
+    }
+    for (String queue : queues) {
+      if (cluster.leadersRecorded() >= LEADERS_READ_AT_MOST) {
+        return;
+      }
+      Optional<String> leader = management.leader(queue, LEADER_TIMEOUT);
+      if (leader.isPresent()) {
+        cluster.recordLeader(queue, leader.get());
+      }
+    }
+  }
+
+  /** Deletes the topics' exchanges and their subscriptions' queues, and their mirroring policy. */
   void delete(List<String> topics) throws Exception {
     try (Channel channel = adminConnection.createChannel()) {
       for (String topic : topics) {
@@ -160,6 +198,16 @@ final class AmqpTopics {
         channel.exchangeDelete(topic);
         partitionsByTopic.remove(topic);
       }
+    }
+    if (mirroringPolicies != null) {
+      mirroringPolicies.removeFor(topics);
+    }
+  }
+
+  /** Removes the mirroring policies still applied (the driver closes without deleting topics). */
+  void removeMirroringPolicies() throws IOException, InterruptedException {
+    if (mirroringPolicies != null) {
+      mirroringPolicies.removeAll();
     }
   }
 

@@ -21,6 +21,7 @@ final class ClusterView {
 
   private final ManagementApi api;
   private final Map<String, QueueCopies> copies = new ConcurrentSkipListMap<>();
+  private final Map<String, String> leaderByQueue = new ConcurrentSkipListMap<>();
   private volatile List<String> runningNodes = List.of();
   private volatile String version;
   private volatile String unreachable;
@@ -82,6 +83,30 @@ final class ClusterView {
     }
   }
 
+  /**
+   * Refuses mirroring that would give one copy: {@code haMode all} on a single running node (the
+   * file's {@code replicas} with {@code haMode exactly} is checked by {@link #check}), and any
+   * mirroring without the management API, through which its policy is applied.
+   */
+  void checkMirroring(DriverSettings settings, ClassicMirroring mirroring)
+      throws DriverConfigException {
+    if (!readable()) {
+      throw settings.error(
+          MirroringSettings.MODE_FIELD,
+          "mirroring is applied as a policy through the management API, which is "
+              + unreachable
+              + " (enable rabbitmq_management)");
+    }
+    if (mirroring.mode() == ClassicMirroring.HaMode.ALL && runningNodes.size() < 2) {
+      throw settings.error(
+          MirroringSettings.MODE_FIELD,
+          "all mirrors each queue on every node, but the RabbitMQ cluster at "
+              + api.answering()
+              + " has 1 running node, so each queue would have one copy (start 3: "
+              + "deploy/local/rabbitmq.sh start --nodes 3)");
+    }
+  }
+
   /** Whether the management API answered {@link #check}: without it nothing is read back. */
   boolean readable() {
     return unreachable == null && version != null;
@@ -97,12 +122,33 @@ final class ClusterView {
     copies.put(read.queue(), read);
   }
 
-  /** Reads back (waiting for a stream's first statistics) and keeps the copies of a queue. */
-  QueueCopies record(String queue) throws IOException, InterruptedException {
-    QueueCopies read = api.awaitCopies(queue);
+  /**
+   * Reads back (waiting for a stream's first statistics, and for a mirrored queue's mirrors) and
+   * keeps the copies of a queue.
+   *
+   * @param expected copies to wait for (bounded; fewer are kept and reported if they never come)
+   */
+  QueueCopies record(String queue, int expected) throws IOException, InterruptedException {
+    QueueCopies read = api.awaitCopies(queue, expected);
     copies.put(queue, read);
     return read;
   }
+
+  /** Keeps the node leading one of the run's queues, for {@link #LEADERS_FACT}. */
+  void recordLeader(String queue, String leader) {
+    leaderByQueue.put(queue, leader);
+  }
+
+  /** How many of the run's queues have their leader recorded. */
+  int leadersRecorded() {
+    return leaderByQueue.size();
+  }
+
+  /**
+   * The fact saying how the run's queues' leaders are spread: each node with the number of queues
+   * it leads, e.g. {@code r1@localhost=2,r2@localhost=2,r3@localhost=2}.
+   */
+  static final String LEADERS_FACT = "rabbitmq.queueLeaders";
 
   /**
    * The common facts: {@code nodes} and {@code brokerVersion}, and once queues were recorded,
@@ -131,6 +177,15 @@ final class ClusterView {
       facts.put(BrokerFactNames.REPLICAS, String.valueOf(fewest));
       facts.put(BrokerFactNames.REPLICA_NODES, String.join(",", nodes));
       facts.put("rabbitmq.leaders", String.join(",", leaders));
+    }
+    if (!leaderByQueue.isEmpty()) {
+      Map<String, Integer> queuesLed = new TreeMap<>();
+      leaderByQueue.values().forEach(node -> queuesLed.merge(node, 1, Integer::sum));
+      StringBuilder spread = new StringBuilder();
+      queuesLed.forEach(
+          (node, count) ->
+              spread.append(spread.length() == 0 ? "" : ",").append(node + "=" + count));
+      facts.put(LEADERS_FACT, spread.toString());
     }
     return facts;
   }

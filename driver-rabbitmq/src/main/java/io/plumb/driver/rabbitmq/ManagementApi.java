@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -93,6 +94,26 @@ final class ManagementApi {
    * 5xx is passed over; any other answer than 200 is an error.
    */
   JsonNode get(String path, Duration timeout) throws IOException, InterruptedException {
+    return new ObjectMapper().readTree(send("GET", path, null, timeout, 200));
+  }
+
+  /** PUTs a JSON body to {@code /api/<path>} (201 created or 204 replaced). */
+  void put(String path, Object body) throws IOException, InterruptedException {
+    send("PUT", path, new ObjectMapper().writeValueAsString(body), REQUEST_TIMEOUT, 201, 204);
+  }
+
+  /** DELETEs {@code /api/<path>}; one already gone (404) is not an error. */
+  void delete(String path) throws IOException, InterruptedException {
+    send("DELETE", path, null, REQUEST_TIMEOUT, 204, 404);
+  }
+
+  /**
+   * Sends one request to the first endpoint that answers within {@code timeout} and returns the
+   * answer's body. An endpoint that cannot be reached, does not answer in time or answers 5xx is
+   * passed over; an answer not in {@code expected} is an error.
+   */
+  private String send(String method, String path, String json, Duration timeout, int... expected)
+      throws IOException, InterruptedException {
     String auth =
         Base64.getEncoder()
             .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
@@ -101,14 +122,20 @@ final class ManagementApi {
     for (int i = 0; i < endpoints.size(); i++) {
       int index = (first + i) % endpoints.size();
       URI base = endpoints.get(index);
-      HttpRequest request =
+      HttpRequest.Builder request =
           HttpRequest.newBuilder(base.resolve("/api/" + path))
               .header("Authorization", "Basic " + auth)
-              .timeout(timeout)
-              .build();
+              .timeout(timeout);
+      if (json == null) {
+        request.method(method, HttpRequest.BodyPublishers.noBody());
+      } else {
+        request
+            .header("Content-Type", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofString(json));
+      }
       HttpResponse<String> response;
       try {
-        response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       } catch (IOException e) {
         unreachable = new IOException(base + ": " + e, e);
         continue;
@@ -119,16 +146,17 @@ final class ManagementApi {
         continue;
       }
       preferred = index;
-      if (response.statusCode() != 200) {
+      if (Arrays.stream(expected).noneMatch(code -> code == response.statusCode())) {
         throw new IOException(
             "management API "
+                + (method.equals("GET") ? "" : method + " ")
                 + path
                 + " answered "
                 + response.statusCode()
                 + ": "
                 + response.body());
       }
-      return new ObjectMapper().readTree(response.body());
+      return response.body();
     }
     throw new IOException(
         "management API " + path + ": no endpoint answered; last: " + unreachable.getMessage(),
@@ -270,15 +298,22 @@ final class ManagementApi {
     return names;
   }
 
-  /** {@link #copies} once the broker reports them, waiting at most 30 s. */
-  QueueCopies awaitCopies(String queue) throws IOException, InterruptedException {
+  /**
+   * {@link #copies} once the broker reports {@code expected} of them (a stream's after its first
+   * statistics, a mirrored queue's once its mirrors started), waiting at most 30 s; after that, the
+   * copies it reports, if any.
+   */
+  QueueCopies awaitCopies(String queue, int expected) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + COPIES_TIMEOUT.toNanos();
     while (true) {
       Optional<QueueCopies> copies = copies(queue);
-      if (copies.isPresent()) {
+      if (copies.isPresent() && copies.get().members().size() >= expected) {
         return copies.get();
       }
       if (System.nanoTime() > deadline) {
+        if (copies.isPresent()) {
+          return copies.get();
+        }
         throw new IOException(
             "the management API at "
                 + address()

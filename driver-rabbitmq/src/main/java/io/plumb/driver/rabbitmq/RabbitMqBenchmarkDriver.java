@@ -95,7 +95,15 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
             endpoints, connections.username(), connections.password(), connections.virtualHost());
     // Before any queue exists: a file asking for more copies than there are nodes is refused.
     cluster = new ClusterView(management);
-    cluster.check(settings, config.replicas(), config.queueType().replicasArgument());
+    cluster.check(
+        settings,
+        config.replicas(),
+        config.mirroring() != null
+            ? "ha-params of a mirroring policy"
+            : config.queueType().replicasArgument());
+    if (config.mirroring() != null) {
+      cluster.checkMirroring(settings, config.mirroring());
+    }
     topics = new AmqpTopics(config, adminConnection, management, cluster);
     probeBroker();
   }
@@ -122,6 +130,14 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     facts.put("rabbitmq.messagePersistence", String.valueOf(config.messagePersistence()));
     facts.put("rabbitmq.publisherConfirms", String.valueOf(config.publisherConfirms()));
     facts.put("rabbitmq.prefetchCount", String.valueOf(config.prefetchCount()));
+    facts.put(
+        "rabbitmq.queueLeaderLocator",
+        config.queueLeaderLocator() == null
+            ? "broker default (client-local)"
+            : config.queueLeaderLocator().toString());
+    if (config.mirroring() != null) {
+      facts.put("rabbitmq.mirroring", config.mirroring().describe() + " (policy)");
+    }
   }
 
   /**
@@ -252,6 +268,13 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
       }
     }
     clients.clear();
+    if (topics != null) {
+      try {
+        topics.removeMirroringPolicies();
+      } catch (IOException | InterruptedException e) {
+        first = first == null ? e : first;
+      }
+    }
     if (adminConnection != null && adminConnection.isOpen()) {
       adminConnection.close();
     }

@@ -3,6 +3,7 @@ package io.plumb.driver.rabbitmq;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
 import java.net.URI;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,9 +22,10 @@ import java.util.Map;
  * @param exchangeType direct or topic
  * @param prefetchCount unacknowledged messages the broker may push to each queue consumer
  * @param ackBatchSize acknowledge with {@code multiple=true} once every this many deliveries
- * @param replicas nodes holding a copy of each quorum queue ({@code x-quorum-initial-group-size})
- *     or stream queue ({@code x-initial-cluster-size}); null leaves the broker's default (every
- *     node); classic queues have one copy and take none
+ * @param replicas nodes holding a copy of each quorum queue ({@code x-quorum-initial-group-size}),
+ *     stream queue ({@code x-initial-cluster-size}) or mirrored classic queue ({@code ha-params}
+ *     with {@code haMode: exactly}); null leaves the broker's default (every node); a classic queue
+ *     without {@code haMode} has one copy and takes none
  * @param managementUris the management plugin's HTTP endpoints, tried in turn (leader, topology and
  *     partition counts are read there); by default port 15672 on the first AMQP host
  * @param heartbeatSeconds AMQP heartbeat the client asks for: a silent (frozen, cut off) node's
@@ -39,6 +41,11 @@ import java.util.Map;
  * @param producerCreationBatchSize accepted for OMB files; ignored
  * @param consumerCreationDelay accepted for OMB files; ignored
  * @param consumerCreationBatchSize accepted for OMB files; ignored
+ * @param queueLeaderLocator where the broker puts each queue's leader; by default {@code balanced}
+ *     (spread over the nodes) for quorum queues, streams and mirrored classic queues, and the
+ *     broker's own default for a classic queue that is not mirrored (as OMB declares it)
+ * @param mirroring classic mirrored queues ({@code haMode}, {@code haSyncMode}, {@code
+ *     haPromoteOnShutdown}, {@code haPromoteOnFailure}), applied as a policy; null when not asked
  */
 public record RabbitMqConfig(
     String name,
@@ -61,7 +68,9 @@ public record RabbitMqConfig(
     Long producerCreationDelay,
     Integer producerCreationBatchSize,
     Long consumerCreationDelay,
-    Integer consumerCreationBatchSize) {
+    Integer consumerCreationBatchSize,
+    QueueLeaderLocator queueLeaderLocator,
+    ClassicMirroring mirroring) {
 
   static final String DEFAULT_URI = "amqp://guest:guest@127.0.0.1:5672";
 
@@ -93,6 +102,9 @@ public record RabbitMqConfig(
     confirmTimeoutMs = confirmTimeoutMs == null ? 30_000L : confirmTimeoutMs;
     maxUnconfirmed = maxUnconfirmed == null ? 0 : maxUnconfirmed;
     maxBlockMs = maxBlockMs == null ? 5_000L : maxBlockMs;
+    if (queueLeaderLocator == null && (queueType != QueueType.CLASSIC || mirroring != null)) {
+      queueLeaderLocator = QueueLeaderLocator.BALANCED;
+    }
   }
 
   /** The host of the first AMQP URI (127.0.0.1 if it has none or cannot be parsed). */
@@ -137,10 +149,25 @@ public record RabbitMqConfig(
             s.longValue("producerCreationDelay").orElse(null),
             s.integer("producerCreationBatchSize").orElse(null),
             s.longValue("consumerCreationDelay").orElse(null),
-            s.integer("consumerCreationBatchSize").orElse(null));
+            s.integer("consumerCreationBatchSize").orElse(null),
+            s.enumValue("queueLeaderLocator", QueueLeaderLocator.class).orElse(null),
+            MirroringSettings.read(s));
     s.finish();
     config.validate(s);
     return config;
+  }
+
+  /**
+   * The queue declaration arguments: the type, the copies (quorum queues and streams; a mirrored
+   * classic queue's come from its policy) and the leader's placement.
+   */
+  Map<String, Object> queueArguments() {
+    Map<String, Object> arguments =
+        new HashMap<>(queueType.declareArguments(queueType == QueueType.CLASSIC ? null : replicas));
+    if (queueLeaderLocator != null) {
+      arguments.put(queueLeaderLocator.argument(queueType), queueLeaderLocator.value(queueType));
+    }
+    return Map.copyOf(arguments);
   }
 
   /** Checks combinations the broker would reject or that would stall consumers. */
@@ -164,13 +191,7 @@ public record RabbitMqConfig(
               + prefetchCount
               + " (at most prefetchCount, else consumers stall waiting for their own acks)");
     }
-    if (replicas != null && queueType.replicasArgument() == null) {
-      throw s.error(
-          ClusterView.REPLICAS_FIELD,
-          "a "
-              + queueType.brokerName()
-              + " queue has one copy, on one node; allowed with queueType QUORUM or STREAM");
-    }
+    MirroringSettings.check(s, queueType, replicas, mirroring);
     if (replicas != null && replicas < 1) {
       throw s.error(ClusterView.REPLICAS_FIELD, replicas + "; allowed: 1 or more");
     }

@@ -102,6 +102,7 @@ public final class RabbitMqStreamBenchmarkDriver
     }
     facts.put("rabbitmq.stream.endpoint", config.host() + ":" + config.port());
     facts.put("rabbitmq.stream.created", "verified (streams are durable, written to disk)");
+    facts.put("rabbitmq.queueLeaderLocator", config.queueLeaderLocator().toString());
   }
 
   /** A stream URI per locator port, with the file's credentials and virtual host. */
@@ -123,7 +124,12 @@ public final class RabbitMqStreamBenchmarkDriver
     }
   }
 
+  /** The creator with the file's copies (if set) and leader placement. */
   private StreamCreator withReplicas(StreamCreator creator) {
+    creator.leaderLocator(
+        config.queueLeaderLocator() == QueueLeaderLocator.BALANCED
+            ? StreamCreator.LeaderLocator.BALANCED
+            : StreamCreator.LeaderLocator.CLIENT_LOCAL);
     return config.replicas() == null ? creator : creator.initialMemberCount(config.replicas());
   }
 
@@ -179,7 +185,12 @@ public final class RabbitMqStreamBenchmarkDriver
                 .virtualHost(config.virtualHost()),
             management.streamListenerNodes())) {
       for (int p = 0; p < partitions; p++) {
-        cluster.record(topology.await(StreamNames.partition(topic, p), expected, REPLICAS_TIMEOUT));
+        QueueCopies copies =
+            topology.await(StreamNames.partition(topic, p), expected, REPLICAS_TIMEOUT);
+        cluster.record(copies);
+        if (copies.leader() != null) {
+          cluster.recordLeader(copies.queue(), copies.leader());
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -35,6 +35,9 @@ import java.util.Map;
  * @param locatorPorts stream ports of every node, on {@code host}, for the client's locator
  *     connection (where it asks which node leads each stream): it uses the next when one fails, so
  *     producers and consumers find a new leader after a node is lost; by default {@code port} only
+ * @param queueLeaderLocator where the broker puts each partition stream's leader: {@code balanced}
+ *     (the default: spread over the nodes) or {@code client-local} (the node the creating
+ *     connection reached, the broker's default)
  */
 public record RabbitMqStreamConfig(
     String name,
@@ -54,7 +57,8 @@ public record RabbitMqStreamConfig(
     Integer producersByConnection,
     Integer consumersByConnection,
     Integer replicas,
-    List<Integer> locatorPorts) {
+    List<Integer> locatorPorts,
+    QueueLeaderLocator queueLeaderLocator) {
 
   public RabbitMqStreamConfig {
     host = host == null ? "127.0.0.1" : host;
@@ -73,6 +77,8 @@ public record RabbitMqStreamConfig(
     consumersByConnection = consumersByConnection == null ? 1 : consumersByConnection;
     locatorPorts =
         locatorPorts == null || locatorPorts.isEmpty() ? List.of(port) : List.copyOf(locatorPorts);
+    queueLeaderLocator =
+        queueLeaderLocator == null ? QueueLeaderLocator.BALANCED : queueLeaderLocator;
   }
 
   /** Reads and checks the file's settings, with host and port from the environment if set. */
@@ -100,7 +106,8 @@ public record RabbitMqStreamConfig(
             s.integer("producersByConnection").orElse(null),
             s.integer("consumersByConnection").orElse(null),
             s.integer(ClusterView.REPLICAS_FIELD).orElse(null),
-            locatorPorts(s));
+            locatorPorts(s),
+            s.enumValue("queueLeaderLocator", QueueLeaderLocator.class).orElse(null));
     s.finish();
     config.validate(s);
     return config;

@@ -53,6 +53,16 @@ final class Broker {
     return names(management().get("queues/%2F?columns=name"));
   }
 
+  /** The names of every policy in the default virtual host. */
+  static Set<String> policyNames() throws Exception {
+    return names(management().get("policies/%2F"));
+  }
+
+  /** The node the management API names as a queue's leader (a classic queue's master). */
+  static String leader(String queue) throws Exception {
+    return management().leader(queue, java.time.Duration.ofSeconds(5)).orElse("none");
+  }
+
   /** The names of every exchange in the default virtual host. */
   static Set<String> exchangeNames() throws Exception {
     return names(management().get("exchanges/%2F?columns=name"));
@@ -76,7 +86,12 @@ final class Broker {
 
   /** The nodes the management API reports holding a queue or stream (waiting for a stream's). */
   static Set<String> members(String queue) throws Exception {
-    return new TreeSet<>(management().awaitCopies(queue).members());
+    return members(queue, 1);
+  }
+
+  /** The same, waiting (bounded) for {@code expected} of them: a mirrored queue's mirrors start. */
+  static Set<String> members(String queue, int expected) throws Exception {
+    return new TreeSet<>(management().awaitCopies(queue, expected).members());
   }
 
   static boolean queueExists(String name) throws Exception {
@@ -93,7 +108,9 @@ final class Broker {
 
   /**
    * Waits (bounded) until the broker lists {@code count} consumers on queues whose names start with
-   * {@code queuePrefix}, and returns them by queue name.
+   * {@code queuePrefix}, each with its channel's details, and returns them by queue name. The
+   * details come from the channel's statistics, which the broker emits every few seconds: a
+   * consumer listed before them names no channel.
    */
   static Map<String, JsonNode> awaitConsumers(String queuePrefix, int count, long timeoutSeconds)
       throws Exception {
@@ -106,7 +123,8 @@ final class Broker {
           Map<String, JsonNode> byQueue = new TreeMap<>();
           for (JsonNode c : management().get("consumers/%2F")) {
             String queue = c.path("queue").path("name").asText();
-            if (queue.startsWith(queuePrefix)) {
+            if (queue.startsWith(queuePrefix)
+                && !c.path("channel_details").path("name").asText().isEmpty()) {
               byQueue.put(queue, c);
             }
           }

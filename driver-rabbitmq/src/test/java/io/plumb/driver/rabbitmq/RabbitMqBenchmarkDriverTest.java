@@ -188,9 +188,11 @@ class RabbitMqBenchmarkDriverTest {
         file
             + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
             + " allowed: ackBatchSize, amqpUris, confirmTimeoutMs, consumerCreationBatchSize,"
-            + " consumerCreationDelay, driverClass, durable, exchangeType, heartbeatSeconds,"
+            + " consumerCreationDelay, driverClass, durable, exchangeType, haMode, haPromoteOnFailure,"
+            + " haPromoteOnShutdown, haSyncMode, heartbeatSeconds,"
             + " managementUris, maxBlockMs, maxUnconfirmed, messagePersistence, name, prefetchCount,"
-            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueType,"
+            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueLeaderLocator,"
+            + " queueType,"
             + " recoveryIntervalMs, replicas",
         e.getMessage());
     assertFalse(e.getMessage().contains("\n"));

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,6 +53,7 @@ class RabbitMqReplicatedClusterTest {
   @CsvSource({
     "rabbitmq-quorum-replicated.yaml, 3",
     "rabbitmq-stream-protocol-replicated.yaml, 3",
+    "rabbitmq-classic-mirrored.yaml, 3",
     "rabbitmq-quorum.yaml, 1",
     "rabbitmq-stream-protocol.yaml, 1",
   })
@@ -90,6 +92,51 @@ class RabbitMqReplicatedClusterTest {
       }
       driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * Queues declared over one connection are led by the node it reached unless the broker is told to
+   * spread them: with the default {@code balanced} locator every node leads some of a topic's
+   * queues, and the result's {@code rabbitmq.queueLeaders} counts what the broker reports for each
+   * real partition queue. The mirrored file's policy gives each queue its 3 copies and is gone with
+   * the topic.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"rabbitmq-quorum-replicated.yaml", "rabbitmq-classic-mirrored.yaml"})
+  void queueLeadersAreSpreadOverTheNodesAndReported(String file) throws Exception {
+    int partitions = 6;
+    Set<String> policiesBefore = Broker.policyNames();
+    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
+    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
+    try (driver) {
+      String topic = RoundTrip.topicName("plumb-test-spread") + "-0";
+      driver.createTopic(topic, partitions).get(60, TimeUnit.SECONDS);
+      Map<String, Integer> ledByBroker = new TreeMap<>();
+      try (BenchmarkConsumer consumer = consumer(driver, topic)) {
+        for (int p = 0; p < partitions; p++) {
+          String queue = RoutingKeys.queueName(topic, "sub", p);
+          assertEquals(clusterNodes, Broker.members(queue, NODES), queue);
+          ledByBroker.merge(Broker.leader(queue), 1, Integer::sum);
+        }
+        assertEquals(clusterNodes, ledByBroker.keySet(), "leaders " + ledByBroker);
+        assertEquals(
+            spread(ledByBroker),
+            driver.brokerFacts().get(ClusterView.LEADERS_FACT),
+            driver.brokerFacts().toString());
+      }
+      if (file.contains("mirrored")) {
+        assertEquals(1, Broker.policyNames().size() - policiesBefore.size(), "one policy added");
+      }
+      driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
+      assertEquals(policiesBefore, Broker.policyNames(), "the policy went with the topic");
+    }
+  }
+
+  private static String spread(Map<String, Integer> ledByNode) {
+    StringBuilder text = new StringBuilder();
+    ledByNode.forEach(
+        (node, count) -> text.append(text.length() == 0 ? "" : ",").append(node + "=" + count));
+    return text.toString();
   }
 
   private static BenchmarkConsumer consumer(BenchmarkDriver driver, String topic) throws Exception {

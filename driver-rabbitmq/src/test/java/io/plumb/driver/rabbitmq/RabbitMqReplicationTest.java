@@ -44,11 +44,13 @@ class RabbitMqReplicationTest {
   @CsvSource({
     "rabbitmq-quorum-replicated.yaml, x-quorum-initial-group-size",
     "rabbitmq-stream-protocol-replicated.yaml, x-initial-cluster-size",
+    "rabbitmq-classic-mirrored.yaml, ha-params of a mirroring policy",
   })
   void replicatedFileIsRefusedOnOneNodeBeforeAnyQueueExists(String file, String argument)
       throws Exception {
     Set<String> queuesBefore = Broker.queueNames();
     Set<String> exchangesBefore = Broker.exchangeNames();
+    Set<String> policiesBefore = Broker.policyNames();
 
     BadInputException refused =
         assertThrows(BadInputException.class, () -> RUN.run(Path.of(file), Map.of(), scratch));
@@ -66,6 +68,7 @@ class RabbitMqReplicationTest {
     // Refused before the driver declared anything, probe queues included.
     assertEquals(queuesBefore, Broker.queueNames());
     assertEquals(exchangesBefore, Broker.exchangeNames());
+    assertEquals(policiesBefore, Broker.policyNames());
   }
 
   /** The 1-based line of the file that reads {@code text}. */
@@ -104,7 +107,62 @@ class RabbitMqReplicationTest {
                             Path.of("rabbitmq-durable.yaml"), Map.of("replicas", "1"))));
     assertEquals(
         "--driver-set replicas=1: a classic queue has one copy, on one node; allowed with"
-            + " queueType QUORUM or STREAM",
+            + " queueType QUORUM or STREAM, or with haMode: exactly (classic mirrored queues)",
         refused.getMessage());
+  }
+
+  /** Mirroring on every node of a 1-node cluster would give one copy: refused before any queue. */
+  @Test
+  void mirroringOnEveryNodeIsRefusedOnOneNode() throws Exception {
+    Set<String> policiesBefore = Broker.policyNames();
+    DriverConfigException refused =
+        assertThrows(
+            DriverConfigException.class,
+            () -> initialize("rabbitmq-durable.yaml", Map.of("haMode", "all")));
+    assertEquals(
+        "--driver-set haMode=all: all mirrors each queue on every node, but the RabbitMQ cluster"
+            + " at 127.0.0.1:15672 has 1 running node, so each queue would have one copy (start 3:"
+            + " deploy/local/rabbitmq.sh start --nodes 3)",
+        refused.getMessage());
+    assertEquals(policiesBefore, Broker.policyNames());
+  }
+
+  /** Mirroring settings the broker would ignore or reject, each refused naming its field. */
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "rabbitmq-durable.yaml|haSyncMode=automatic|--driver-set haSyncMode=automatic: applies to"
+            + " mirrored classic queues only; set haMode too",
+        "rabbitmq-quorum.yaml|haMode=exactly|--driver-set haMode=exactly: mirrors classic queues"
+            + " only, and queueType is QUORUM (quorum queues and streams replicate themselves: set"
+            + " replicas)",
+        "rabbitmq-durable.yaml|haMode=exactly|rabbitmq-durable.yaml: field 'replicas': is missing;"
+            + " haMode exactly needs the number of copies (ha-params), e.g. replicas: 3",
+        "rabbitmq-classic-mirrored.yaml|haMode=all|rabbitmq-classic-mirrored.yaml:LINE: field"
+            + " 'replicas': is not allowed with haMode all (a copy on every node); use haMode"
+            + " exactly to set it",
+        "rabbitmq-durable.yaml|haMode=sometimes|--driver-set haMode=sometimes:",
+      })
+  void mirroringSettingsOutsideWhatTheBrokerTakesAreRefused(
+      String file, String override, String message) throws Exception {
+    String[] field = override.split("=", 2);
+    DriverConfigException refused =
+        assertThrows(
+            DriverConfigException.class, () -> initialize(file, Map.of(field[0], field[1])));
+    String expected =
+        message.contains("LINE")
+            ? message.replace("LINE", String.valueOf(lineOf(file, "replicas: 3")))
+            : message;
+    assertTrue(
+        refused.getMessage().startsWith(expected),
+        "expected " + expected + "\n     got " + refused.getMessage());
+    assertFalse(refused.getMessage().contains("\n"));
+  }
+
+  private static void initialize(String file, Map<String, String> overrides) throws Exception {
+    try (RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver()) {
+      driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
+    }
   }
 }
