@@ -2,14 +2,19 @@
 # The image's round trip: two worker containers and a coordinator container, all on the host's
 # network but talking over 127.0.0.1 only (distinct ports), with a shared token, run the loopback
 # driver's smoke workload; the result file must land on the host and show both workers' load.
+# It runs twice: on the image build-image.sh builds by default (mmdebstrap and buildah), then on
+# the one deploy/container/Containerfile builds (build-image.sh --containerfile, on a copy of the
+# Debian base without the user plumb, as public JRE bases come). Each image's tag, its label
+# org.opencontainers.image.version and its `benchmark --version` must all give the project
+# version (the root pom's).
 #
-#   deploy/container/test-round-trip.sh      (root; builds the image first if needed)
+#   deploy/container/test-round-trip.sh      (root; builds the images first if needed)
 #
 # Each container is the Helm chart's (deploy/kubernetes/plumb), rendered by helm and run as it is
 # (workers of its StatefulSet, the wait-for-workers and coordinator containers of its Job), so the
 # chart's commands and scripts run against the real image here. A coordinator with a wrong token
-# must be refused first. Ports: PLUMB_TEST_WORKER_PORTS (default 28181,28182). Everything it
-# starts is removed on exit, also on failure.
+# must be refused first. Ports: PLUMB_TEST_WORKER_PORTS (default 28181,28182). PLUMB_TEST_IMAGE:
+# test that image alone, built nothing. Everything it starts is removed on exit, also on failure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -17,38 +22,70 @@ IFS=, read -ra ports <<<"${PLUMB_TEST_WORKER_PORTS:-28181,28182}"
 image="${PLUMB_TEST_IMAGE:-}"
 work="$(mktemp -d /tmp/plumb-round-trip-XXXXXX)"
 names=()
+bare=""
 
 die() {
   echo "round-trip: $*" >&2
   exit 1
 }
 
+remove_containers() {
+  local name
+  for name in "${names[@]}"; do
+    podman rm --force --time 5 "$name" >/dev/null 2>&1 || true
+  done
+  names=()
+}
 cleanup() {
   set +e
-  for name in "${names[@]}"; do
-    podman rm --force --time 5 "$name" >/dev/null 2>&1
-  done
+  remove_containers
+  if [[ -n "$bare" ]]; then buildah rm "$bare" >/dev/null 2>&1; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-if [[ -z "$image" ]]; then
+version="$(project_version)"
+images=()
+if [[ -n "$image" ]]; then
+  images=("$image")
+else
   "$container_dir/build-image.sh"
-  archives=("$repo_root"/deploy/archive/target/plumb-*.tar.gz)
-  version="$(basename "${archives[0]}" .tar.gz)"
-  image="localhost/plumb:${version#plumb-}"
+  images+=("localhost/plumb:$version")
+  podman image exists "${images[0]}" ||
+    die "build-image.sh built no ${images[0]}: the archive's version is not the project's ($version)"
+  # The Containerfile's base: the Debian base without the user plumb (10001), which public bases
+  # (Temurin, Debian) lack too, so that the Containerfile's RUN step adds it as it must there.
+  base="$(podman image inspect --format '{{index .Labels "io.plumb.base"}}' "${images[0]}")"
+  bare_base="localhost/plumb-test-base-without-user:${base##*:}"
+  if ! podman image exists "$bare_base"; then
+    echo "== $bare_base: $base without the user plumb"
+    bare="$(buildah from --pull-never "$base")"
+    root_fs="$(buildah mount "$bare")"
+    sed -i '/^plumb:/d' "$root_fs/etc/passwd" "$root_fs/etc/group"
+    buildah umount "$bare" >/dev/null
+    buildah commit --quiet --rm "$bare" "$bare_base" >/dev/null
+    bare=""
+    podman images --format '{{.Repository}}:{{.Tag}}' localhost/plumb-test-base-without-user |
+      grep -vxF "$bare_base" | xargs -r podman rmi >/dev/null 2>&1 || true
+  fi
+  images+=("localhost/plumb-containerfile-test:$version")
+  "$container_dir/build-image.sh" --containerfile --base "$bare_base" --tag "${images[1]}"
 fi
 
-for port in "${ports[@]}"; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    die "port $port is taken: set PLUMB_TEST_WORKER_PORTS to two free ports"
+# Every image says the project version: its tag, its version label and the jars' own version.
+for image in "${images[@]}"; do
+  label="$(podman image inspect --format '{{index .Labels "org.opencontainers.image.version"}}' "$image")"
+  printed="$(podman_run --rm --network none "$image" benchmark --version 2>&1)" || true
+  # (An image given in PLUMB_TEST_IMAGE may have any tag.)
+  if [[ -z "${PLUMB_TEST_IMAGE:-}" && "${image##*:}" != "$version" ]] || [[ "$label" != "$version" || "$printed" != "Plumb $version" ]]; then
+    die "$image: tag ${image##*:}, label org.opencontainers.image.version '$label', benchmark --version '$printed'; the project version is $version"
   fi
+  echo "== $image: tag, version label and benchmark --version say $version; user $(podman image inspect --format '{{.Config.User}}' "$image")"
 done
 
 # The token file belongs to the image's user (10001), readable by it alone.
 openssl rand -hex 32 >"$work/token" 2>/dev/null || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$work/token"
-mkdir "$work/results"
-chown 10001:10001 "$work/token" "$work/results"
+chown 10001:10001 "$work/token"
 chmod 0400 "$work/token"
 small_heap=(--env "PLUMB_JAVA_OPTS=-Xms256m -Xmx512m -XX:+UseG1GC")
 # Every container runs as the Helm chart's pod runs it: the rendered command, arguments and
@@ -62,9 +99,19 @@ for port in "${ports[@]}"; do
   urls+=("http://127.0.0.1:$port")
 done
 helm="$("$repo_root/deploy/kubernetes/tools.sh" helm)"
+# Rendered for the newest Kubernetes the chart is checked against (the chart states the oldest).
+read -ra kube_versions <<<"$("$repo_root/deploy/kubernetes/tools.sh" versions)"
+# The token is this test's file, mounted where the chart mounts its Secret: the Secret's name is
+# only for rendering.
+chart_values=(--kube-version "${kube_versions[-1]}" --set coordinator.waitForWorkersSeconds=60
+  --set token.existingSecret=round-trip-token)
+# A chart whose coordinator waits after the run for `kubectl cp` must not wait here.
+if grep -q '^ *keepResultsSeconds:' "$repo_root/deploy/kubernetes/plumb/values.yaml"; then
+  chart_values+=(--set coordinator.keepResultsSeconds=0)
+fi
 for i in "${!ports[@]}"; do
   "$helm" template round-trip "$repo_root/deploy/kubernetes/plumb" --set "workers.port=${ports[$i]}" \
-    --set coordinator.keepResultsSeconds=0 --set coordinator.waitForWorkersSeconds=60 >"$work/chart-$i.yaml"
+    "${chart_values[@]}" >"$work/chart-$i.yaml"
 done
 /usr/bin/python3 - "$work" "$(IFS=,; echo "${urls[*]}")" "${#ports[@]}" <<'PY'
 import sys, yaml
@@ -101,51 +148,10 @@ container_argv() {
   for e in "${env[@]}"; do env_options+=(--env "$e"); done
 }
 
-for i in "${!ports[@]}"; do
-  name="plumb-round-trip-worker-$((i + 1))-$$"
-  names+=("$name")
-  container_argv "worker-$i"
-  podman_run --detach --name "$name" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
-    "$image" "${argv[@]}" >/dev/null
-done
-echo "== the chart's workers started: ${urls[*]} ($(tr '\0' ' ' <"$work/worker-0.argv"))"
-
-deadline=$((SECONDS + 60))
-for i in "${!ports[@]}"; do
-  until (exec 3<>"/dev/tcp/127.0.0.1/${ports[$i]}") 2>/dev/null; do
-    if ((SECONDS >= deadline)) || [[ "$(podman inspect --format '{{.State.Running}}' "${names[$i]}")" != true ]]; then
-      podman logs "${names[$i]}" >&2 || true
-      die "worker ${urls[$i]} did not come up within 60 s"
-    fi
-    sleep 0.5
-  done
-done
-
-# Without the token a worker refuses: the coordinator must fail, not run.
-if podman_run --rm --network host "${small_heap[@]}" --env PLUMB_WORKER_TOKEN=wrong "$image" \
-  benchmark --workers "$(IFS=,; echo "${urls[*]}")" --worker-roles both \
-  -d benchmark-framework/loopback.yaml workloads/loopback-smoke.yaml -o /tmp/out >"$work/refused.log" 2>&1; then
-  cat "$work/refused.log" >&2
-  die "the coordinator ran with a wrong token"
-fi
-grep -q "refused the token (401)" "$work/refused.log" || { cat "$work/refused.log" >&2; die "a wrong token failed otherwise than by the workers' 401"; }
-echo "== a wrong token is refused: $(grep -m1 'refused the token' "$work/refused.log")"
-
-echo "== the chart's wait-for-workers container"
-container_argv wait-for-workers
-podman_run --rm "${chart_pod[@]}" "${env_options[@]}" --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
-
-echo "== the chart's coordinator container: loopback driver, workloads/loopback-smoke.yaml"
-container_argv coordinator
-coordinator="plumb-round-trip-coordinator-$$"
-names+=("$coordinator")
-podman_run --name "$coordinator" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
-  --volume "$work/results:/results" --workdir /opt/plumb --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
-
 # The result file is on the host and lists both workers with their counts; every worker's own
 # counters (its /metrics, read with the token) show that it produced and consumed, and that the
 # wrong token above was refused.
-python3 - "$work/results" "$work/token" "${urls[@]}" <<'PY'
+cat >"$work/check-result.py" <<'PY'
 import json, pathlib, sys, urllib.request
 
 results, token, urls = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]).read_text().strip(), sys.argv[3:]
@@ -186,4 +192,66 @@ if problems:
     sys.exit("round-trip: " + "; ".join(problems))
 print(f"== result file on the host: {files[0].name} (sent {counters['sent']:,}, received {counters['received']:,}, lost 0)")
 PY
-echo "round-trip: passed"
+
+# One round trip on image $1 ($2 names its containers and results): the chart's workers, a wrong
+# token refused, the chart's wait-for-workers and coordinator containers, then the checks above.
+round_trip() {
+  local image=$1
+  for port in "${ports[@]}"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      die "port $port is taken: set PLUMB_TEST_WORKER_PORTS to two free ports"
+    fi
+  done
+  results="$work/results-$2"
+  mkdir "$results"
+  chown 10001:10001 "$results"
+  names=()
+  for i in "${!ports[@]}"; do
+    name="plumb-round-trip-$2-worker-$((i + 1))-$$"
+    names+=("$name")
+    container_argv "worker-$i"
+    podman_run --detach --name "$name" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
+      "$image" "${argv[@]}" >/dev/null
+  done
+  echo "== $1: the chart's workers started: ${urls[*]} ($(tr '\0' ' ' <"$work/worker-0.argv"))"
+
+  deadline=$((SECONDS + 60))
+  for i in "${!ports[@]}"; do
+    until (exec 3<>"/dev/tcp/127.0.0.1/${ports[$i]}") 2>/dev/null; do
+      if ((SECONDS >= deadline)) || [[ "$(podman inspect --format '{{.State.Running}}' "${names[$i]}")" != true ]]; then
+        podman logs "${names[$i]}" >&2 || true
+        die "worker ${urls[$i]} did not come up within 60 s"
+      fi
+      sleep 0.5
+    done
+  done
+
+  # Without the token a worker refuses: the coordinator must fail, not run.
+  if podman_run --rm --network host "${small_heap[@]}" --env PLUMB_WORKER_TOKEN=wrong "$image" \
+    benchmark --workers "$(IFS=,; echo "${urls[*]}")" --worker-roles both \
+    -d benchmark-framework/loopback.yaml workloads/loopback-smoke.yaml -o /tmp/out >"$work/refused.log" 2>&1; then
+    cat "$work/refused.log" >&2
+    die "the coordinator ran with a wrong token"
+  fi
+  grep -q "refused the token (401)" "$work/refused.log" || { cat "$work/refused.log" >&2; die "a wrong token failed otherwise than by the workers' 401"; }
+  echo "== a wrong token is refused: $(grep -m1 'refused the token' "$work/refused.log")"
+
+  echo "== the chart's wait-for-workers container"
+  container_argv wait-for-workers
+  podman_run --rm "${chart_pod[@]}" "${env_options[@]}" --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
+
+  echo "== the chart's coordinator container: loopback driver, workloads/loopback-smoke.yaml"
+  container_argv coordinator
+  coordinator="plumb-round-trip-$2-coordinator-$$"
+  names+=("$coordinator")
+  podman_run --name "$coordinator" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
+    --volume "$results:/results" --workdir /opt/plumb --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
+  python3 "$work/check-result.py" "$results" "$work/token" "${urls[@]}"
+  # The next round trip reuses the ports.
+  remove_containers
+}
+
+for i in "${!images[@]}"; do
+  round_trip "${images[$i]}" "image-$((i + 1))"
+done
+echo "round-trip: passed (${images[*]})"
