@@ -1,0 +1,55 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A workload whose messages are larger than the driver says it can send is refused before any topic
+ * exists, with one line naming the workload's field, both sizes and the setting that limits them;
+ * messages at the limit run.
+ */
+class MessageSizeRefusalTest {
+  @TempDir Path dir;
+
+  @Test
+  void messagesAboveTheDriversLimitAreRefusedInOneLineBeforeAnyLoad() throws Exception {
+    CommandLineRun run = CommandLineRun.tinyRun(dir, driverFile().toString());
+
+    assertEquals(2, run.status(), run.err());
+    assertEquals(
+        List.of(
+            "error: "
+                + dir.resolve("tiny.yaml")
+                + ": field 'messageSize': 100 bytes is more than Limited ("
+                + dir.resolve("limited.yaml")
+                + ") can send as configured, 64 bytes: "
+                + MessageLimitDriver.LIMIT_SETTING),
+        run.errorLines());
+    assertFalse(run.out().contains("creating"), run.out());
+  }
+
+  @Test
+  void messagesAtTheLimitRun() throws Exception {
+    Path workload =
+        Files.writeString(
+            CommandLineRun.writeTinyWorkload(dir),
+            Files.readString(dir.resolve("tiny.yaml"))
+                .replace("messageSize: 100", "messageSize: " + MessageLimitDriver.LIMIT));
+    CommandLineRun run =
+        CommandLineRun.run(
+            "-d", driverFile().toString(), "-o", dir.toString(), workload.toString());
+    assertEquals(0, run.status(), run.err());
+  }
+
+  private Path driverFile() throws Exception {
+    return Files.writeString(
+        dir.resolve("limited.yaml"),
+        "name: Limited\ndriverClass: " + MessageLimitDriver.class.getName() + "\n");
+  }
+}
