@@ -5,6 +5,9 @@
 #   deploy/kubernetes/tools.sh kubeconform   kubeconform, built the same way
 #   deploy/kubernetes/tools.sh schemas       Kubernetes' JSON schemas (strict: unknown fields are
 #                                            errors), from the PyPI package kubernetes-validate
+#   deploy/kubernetes/tools.sh psa-check     psa-check/ (the restricted Pod Security Standard's own
+#                                            policy code, k8s.io/pod-security-admission, pinned in
+#                                            psa-check/go.mod and go.sum), built with go build
 #
 # kubeconform would download schemas from GitHub, which hosts behind firewalls (and CI here) cannot
 # reach; the wheel on PyPI ships the same schemas, generated from Kubernetes' OpenAPI documents.
@@ -16,15 +19,23 @@ KUBECONFORM_VERSION=v0.8.0
 SCHEMAS_PACKAGE=kubernetes-validate
 SCHEMAS_VERSION=1.37.0
 SCHEMAS_WHEEL_SHA256=85136d018a27b50ec7fc049d902bfa5193f5976807e6c0f408e3ab6fe078cad9
-# The Kubernetes versions the chart is checked against: the oldest the chart supports and the
-# newest the schema package has.
+# The Kubernetes versions the chart is checked against: the oldest the chart supports (its
+# Chart.yaml's kubeVersion, >=1.30.0-0, must match the first) and the newest the schema package has.
 SCHEMA_KUBERNETES_VERSIONS=(v1.30.0 v1.37.0)
 
 cache="${PLUMB_CACHE_DIR:-$HOME/.cache/plumb}/kubernetes"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 die() {
   echo "tools.sh: $*" >&2
   exit 1
+}
+
+go_command() {
+  local go
+  go="$(command -v go || echo /usr/local/go/bin/go)"
+  [[ -x "$go" ]] || die "Go is needed to build $1 (https://go.dev/dl, or Debian's golang-go)"
+  echo "$go"
 }
 
 # go install into the cache, with a module and build cache of its own that is deleted afterwards
@@ -34,8 +45,7 @@ go_tool() {
   local dir="$cache/$name-$version"
   if [[ ! -x "$dir/$name" ]]; then
     local go
-    go="$(command -v go || echo /usr/local/go/bin/go)"
-    [[ -x "$go" ]] || die "Go is needed to build $name $version (https://go.dev/dl, or Debian's golang-go)"
+    go="$(go_command "$name $version")"
     echo "building $name $version with go install (once; cached in $dir)" >&2
     local work started=$SECONDS
     work="$(mktemp -d "$cache/.build-XXXXXX")"
@@ -52,6 +62,39 @@ go_tool() {
     echo "built $name $version in $((SECONDS - started)) s" >&2
   fi
   echo "$dir/$name"
+}
+
+# Builds psa-check/ the same way, from its own go.mod and go.sum (-mod=readonly: the pinned
+# versions, checked against go.sum, or nothing); the cache directory is named by a hash of the
+# sources, so an edit or a new pin builds anew.
+psa_check() {
+  local source="$here/psa-check"
+  local hash
+  hash="$(cat "$source/go.mod" "$source/go.sum" "$source"/*.go | sha256sum | cut -c1-12)"
+  local dir="$cache/psa-check-$hash"
+  if [[ ! -x "$dir/psa-check" ]]; then
+    local go
+    go="$(go_command psa-check)"
+    echo "building psa-check ($(psa_version)) with go build (once; cached in $dir)" >&2
+    local work started=$SECONDS
+    work="$(mktemp -d "$cache/.build-XXXXXX")"
+    if ! (cd "$source" && GOMODCACHE="$work/mod" GOCACHE="$work/cache" GOFLAGS="-modcacherw -mod=readonly" \
+      GOTOOLCHAIN=local CGO_ENABLED=0 \
+      "$go" build -trimpath -ldflags="-s -w" -o "$work/psa-check" . >"$work/log" 2>&1); then
+      tail -20 "$work/log" >&2
+      rm -rf "$work"
+      die "go build of psa-check failed"
+    fi
+    mkdir -p "$dir"
+    mv "$work/psa-check" "$dir/psa-check"
+    rm -rf "$work"
+    echo "built psa-check in $((SECONDS - started)) s" >&2
+  fi
+  echo "$dir/psa-check"
+}
+
+psa_version() {
+  awk '$1 == "k8s.io/pod-security-admission" { print $1 " " $2 }' "$here/psa-check/go.mod"
 }
 
 # Unpacks the strict schemas of the pinned Kubernetes versions, in kubeconform's layout
@@ -104,7 +147,8 @@ case "${1:-}" in
   helm) go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
   kubeconform) go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" ;;
   schemas) schemas ;;
+  psa-check) psa_check ;;
   versions) echo "${SCHEMA_KUBERNETES_VERSIONS[*]}" ;;
-  pins) echo "helm $HELM_VERSION, kubeconform $KUBECONFORM_VERSION, $SCHEMAS_PACKAGE $SCHEMAS_VERSION" ;;
-  *) die "usage: tools.sh helm|kubeconform|schemas|versions|pins" ;;
+  pins) echo "helm $HELM_VERSION, kubeconform $KUBECONFORM_VERSION, $SCHEMAS_PACKAGE $SCHEMAS_VERSION, $(psa_version)" ;;
+  *) die "usage: tools.sh helm|kubeconform|schemas|psa-check|versions|pins" ;;
 esac
