@@ -112,7 +112,7 @@ final class RunVerdict {
     ObjectNode node = JSON.createObjectNode();
     node.put("file", run.driverFile().toString());
     try {
-      node.set("contents", YAML.readTree(run.driverFile().toFile()));
+      node.set("contents", Secrets.maskTree(YAML.readTree(run.driverFile().toFile())));
     } catch (IOException e) {
       node.put("contents", "unreadable: " + e.getMessage());
     }
