@@ -39,10 +39,25 @@ final class BrokerFacts {
           "default.replication.factor",
           "unclean.leader.election.enable");
 
+  /** The topic setting bounding a record batch, so a single record with its framing. */
+  private static final String MAX_MESSAGE_BYTES = "max.message.bytes";
+
   /** Topic settings reported even when the driver file leaves them at the broker's default. */
   private static final List<String> TOPIC_KEYS =
       List.of(
-          "flush.messages", "flush.ms", "min.insync.replicas", "unclean.leader.election.enable");
+          "flush.messages",
+          "flush.ms",
+          "min.insync.replicas",
+          "unclean.leader.election.enable",
+          MAX_MESSAGE_BYTES);
+
+  /**
+   * What a record of one message adds around its body, at most: the batch header (61 bytes), the
+   * record's own framing (21 bytes at most, varints at their longest) and its key (Plumb's keys are
+   * 10 bytes), rounded up; the producer refuses a record whose estimated size with these is above
+   * max.request.size, and the broker a batch above max.message.bytes.
+   */
+  static final int RECORD_FRAMING_BYTES = 100;
 
   private static final long TIMEOUT_SECONDS = 10;
 
@@ -104,13 +119,16 @@ final class BrokerFacts {
       putAll(facts, "broker.", configs.get(brokerResource), BROKER_KEYS);
       List<String> topicKeys = new ArrayList<>(TOPIC_KEYS);
       topicKeys.addAll(settings.topicConfig().keySet());
+      Config topicConfig = null;
       if (topicResource != null) {
         facts.put("topic.readBackFrom", topic.get());
-        putAll(facts, "topic.", configs.get(topicResource), topicKeys);
+        topicConfig = configs.get(topicResource);
       } else if (validatedTopicConfig != null) {
         facts.put("topic.readBackFrom", "the broker's validation of the topic settings");
-        putAll(facts, "topic.", validatedTopicConfig, topicKeys);
+        topicConfig = validatedTopicConfig;
       }
+      putAll(facts, "topic.", topicConfig, topicKeys);
+      putMessageLimit(facts, producer, topicConfig);
       if (!topics.isEmpty()) {
         putReplicas(
             facts,
@@ -126,6 +144,41 @@ final class BrokerFacts {
       facts.put("readBackError", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     return facts;
+  }
+
+  /**
+   * The largest message body the run can send: the producer's max.request.size and the topic's
+   * max.message.bytes (the broker's message.max.bytes unless the file sets it), whichever is
+   * smaller, less the record's framing; with the setting to raise in the fact beside it.
+   */
+  private static void putMessageLimit(
+      Map<String, String> facts, ProducerConfig producer, Config topicConfig) {
+    int request = producer.getInt(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+    ConfigEntry topicMax = topicConfig == null ? null : topicConfig.get(MAX_MESSAGE_BYTES);
+    long topicBytes;
+    try {
+      topicBytes = topicMax == null ? Long.MAX_VALUE : Long.parseLong(topicMax.value());
+    } catch (NumberFormatException e) {
+      topicBytes = Long.MAX_VALUE;
+    }
+    String producerSide = "producer max.request.size " + request;
+    String topicSide =
+        topicMax == null
+            ? null
+            : "topic max.message.bytes "
+                + topicBytes
+                + (topicMax.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG
+                    ? ""
+                    : " (the broker's message.max.bytes)");
+    long limit = Math.min(request, topicBytes) - RECORD_FRAMING_BYTES;
+    facts.put(BrokerFactNames.MAX_MESSAGE_BYTES, String.valueOf(limit));
+    facts.put(
+        BrokerFactNames.MAX_MESSAGE_BYTES_LIMIT,
+        (topicSide == null ? producerSide : producerSide + " and " + topicSide)
+            + ", less "
+            + RECORD_FRAMING_BYTES
+            + " bytes of record and batch framing; raise both, e.g. --driver-set"
+            + " max.request.size=N --driver-set topicConfig.max.message.bytes=N");
   }
 
   /**
