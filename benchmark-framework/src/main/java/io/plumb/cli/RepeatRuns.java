@@ -1,5 +1,6 @@
 package io.plumb.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +12,7 @@ import io.plumb.repeat.PairedComparison;
 import io.plumb.repeat.PrimaryMetric;
 import io.plumb.repeat.RepeatOrder;
 import io.plumb.repeat.Rounds;
+import io.plumb.repeat.SharedHostCaveat;
 import io.plumb.result.ResultWriter;
 import io.plumb.workload.Workload;
 import java.io.IOException;
@@ -122,6 +124,14 @@ final class RepeatRuns {
         pair.print(out);
         summaries.add(pair.toJson());
       }
+      List<JsonNode> all = new ArrayList<>();
+      runs.forEach(pairRuns -> pairRuns.forEach(run -> all.add(run.json())));
+      SharedHostCaveat.of(all)
+          .ifPresent(
+              caveat -> {
+                out.println("Caveat       " + caveat);
+                summary.put("caveat", caveat);
+              });
       compareWithFirst(pairs, runs, summary.putArray("comparisons"));
       if (!order.isEmpty()) {
         ResultWriter.write(summary, summaryFile);

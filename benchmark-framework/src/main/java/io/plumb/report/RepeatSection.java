@@ -22,6 +22,11 @@ final class RepeatSection {
           .append("; order: ")
           .append(Html.text(summary.path("orderRule").asText()))
           .append("</p>");
+      if (summary.hasNonNull("caveat")) {
+        html.append("<p class=\"caveat\"><strong>Caveat:</strong> ")
+            .append(Html.text(summary.path("caveat").asText()))
+            .append("</p>");
+      }
       for (JsonNode pair : summary.path("pairs")) {
         html.append("<h3>")
             .append(Html.text(pair.path("workload").asText()))
