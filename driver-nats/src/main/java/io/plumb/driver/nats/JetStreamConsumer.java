@@ -28,6 +28,9 @@ import io.plumb.driver.MessageListener;
  * holding the pull died, froze or was cut off, or the consumer's leader moved), jnats drops the
  * pull and asks again, on the connection it has reconnected meanwhile. A message delivered but
  * never acknowledged (lost on the way, or its ack lost) is delivered again after {@link #ACK_WAIT}.
+ *
+ * <p>Backlog workloads: {@link #pause} and {@link #resume} pause the durable on the server (see
+ * {@link DurablePauses}), not the client, for pull and push alike.
  */
 final class JetStreamConsumer implements BenchmarkConsumer {
 
@@ -48,9 +51,22 @@ final class JetStreamConsumer implements BenchmarkConsumer {
   static final java.time.Duration ACK_WAIT = java.time.Duration.ofSeconds(10);
 
   private final AutoCloseable stop;
+  private final DurablePauses pauses;
+  private final String stream;
+  private final String durable;
+  private final MessageListener listener;
 
-  private JetStreamConsumer(AutoCloseable stop) {
+  private JetStreamConsumer(
+      AutoCloseable stop,
+      DurablePauses pauses,
+      String stream,
+      String durable,
+      MessageListener listener) {
     this.stop = stop;
+    this.pauses = pauses;
+    this.stream = stream;
+    this.durable = durable;
+    this.listener = listener;
   }
 
   static JetStreamConsumer start(
@@ -60,6 +76,7 @@ final class JetStreamConsumer implements BenchmarkConsumer {
       String topic,
       String subscription,
       NatsDriverConfig config,
+      DurablePauses pauses,
       MessageListener listener)
       throws Exception {
     String stream = Subjects.name(topic);
@@ -92,7 +109,7 @@ final class JetStreamConsumer implements BenchmarkConsumer {
                       .expiresIn(PULL_EXPIRES.toMillis())
                       .build(),
                   handler);
-      return new JetStreamConsumer(consumer);
+      return new JetStreamConsumer(consumer, pauses, stream, durable, listener);
     }
     // Push: the server delivers to a subject; the deliver group makes members share the messages.
     String group = durable;
@@ -111,7 +128,11 @@ final class JetStreamConsumer implements BenchmarkConsumer {
         () -> {
           dispatcher.unsubscribe(sub);
           connection.closeDispatcher(dispatcher);
-        });
+        },
+        pauses,
+        stream,
+        durable,
+        listener);
   }
 
   /**
@@ -129,6 +150,31 @@ final class JetStreamConsumer implements BenchmarkConsumer {
         throw e;
       }
     }
+  }
+
+  /**
+   * Pauses the durable on the server, which then delivers nothing to any of its members (the
+   * subscription's consumers, in every worker) until a resume: the framework pauses and resumes
+   * them all together. Why not stop pulling or unsubscribe here instead: jnats's {@code
+   * MessageConsumer.stop()} unsubscribes as soon as its last pull's messages have arrived, and
+   * drops those still queued for the handler, so they would come again only after {@link
+   * #ACK_WAIT}, as redeliveries; a push member that unsubscribed would drop its queued messages the
+   * same way. Paused on the server, every message the client already has goes to the listener and
+   * is acknowledged as usual, and the subscription, the pull loop and its recovery stay as they are
+   * (a pull request expires unanswered every {@link #PULL_EXPIRES} and is renewed). Returns at
+   * once: the request is sent from {@link DurablePauses}' thread.
+   *
+   * @throws UnsupportedOperationException when the server is older than NATS 2.11
+   */
+  @Override
+  public void pause() {
+    pauses.pause(stream, durable, listener);
+  }
+
+  /** Resumes the durable on the server: it delivers again from its ack floor. Returns at once. */
+  @Override
+  public void resume() {
+    pauses.resume(stream, durable, listener);
   }
 
   @Override

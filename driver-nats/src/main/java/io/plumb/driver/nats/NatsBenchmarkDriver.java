@@ -57,6 +57,9 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   /** The topics' streams, in JetStream mode; null in core mode. */
   private JetStreamTopics streams;
 
+  /** Pauses the consumers' durables for backlog workloads, in JetStream mode; null in core mode. */
+  private DurablePauses pauses;
+
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
 
@@ -107,6 +110,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
               connections.publish().jetStreamManagement(),
               config,
               () -> connections.publish().getServerInfo().getServerName());
+      pauses = new DurablePauses(streams.management(), () -> connections.publish().getServerInfo());
       facts.put("nats.jetstream.storage", config.storageType().toString());
       facts.put("nats.jetstream.replicas", String.valueOf(config.replicationFactor()));
       facts.put("nats.jetstream.consumerType", config.consumerType().toString());
@@ -272,10 +276,8 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
                 listener);
         connections.reportSlowConsumer(consumer.dispatcher(), listener);
         return CompletableFuture.completedFuture(
-            () -> {
-              connections.stopReportingSlowConsumer(consumer.dispatcher());
-              consumer.close();
-            });
+            consumer.beforeClose(
+                () -> connections.stopReportingSlowConsumer(consumer.dispatcher())));
       }
       return CompletableFuture.completedFuture(
           JetStreamConsumer.start(
@@ -285,6 +287,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
               topic,
               subscription,
               config,
+              pauses,
               listener));
     } catch (Exception e) {
       return CompletableFuture.failedFuture(e);
@@ -374,6 +377,9 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
 
   @Override
   public void close() throws Exception {
+    if (pauses != null) {
+      pauses.close();
+    }
     connections.close();
   }
 }

@@ -14,8 +14,18 @@ import redis.clients.jedis.Jedis;
  * has no consumer groups, so sharing is done here; it cannot span several driver processes.
  * Delivery is at most once: Redis disconnects a subscriber whose output buffer overflows ({@code
  * client-output-buffer-limit pubsub}), which the members' listeners are told about.
+ *
+ * <p>Its members cannot pause ({@link #CANNOT_PAUSE}): Redis delivers a PUBLISH to the subscribers
+ * connected at that moment and keeps nothing, so a member that stopped reading would not find the
+ * messages published meanwhile when it reads again, and one that stopped reading its socket would
+ * be disconnected at the output buffer limit.
  */
 final class PubSubSubscription implements SharedSubscription {
+
+  /** Why a Pub/Sub consumer cannot pause, in the one-line refusal of a backlog workload. */
+  static final String CANNOT_PAUSE =
+      "Redis pub/sub keeps no messages for a subscriber that is not reading, so no backlog can"
+          + " build; use a Redis Streams file such as driver-redis/redis.yaml";
 
   private final Jedis jedis;
   private final byte[][] channels;

@@ -273,14 +273,35 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
     }
   }
 
+  /**
+   * A member of the subscription's Pub/Sub reader; it cannot pause (see {@link
+   * PubSubSubscription}).
+   */
   private BenchmarkConsumer joinPubSub(
       String topic, String subscription, int partitions, MessageListener listener)
       throws Exception {
-    return pubSubSubscriptions.join(
-        topic,
-        subscription,
-        listener,
-        () -> new PubSubSubscription(connectPrimary(), topic, partitions));
+    BenchmarkConsumer membership =
+        pubSubSubscriptions.join(
+            topic,
+            subscription,
+            listener,
+            () -> new PubSubSubscription(connectPrimary(), topic, partitions));
+    return new BenchmarkConsumer() {
+      @Override
+      public void pause() {
+        throw new UnsupportedOperationException(PubSubSubscription.CANNOT_PAUSE);
+      }
+
+      @Override
+      public void resume() {
+        throw new UnsupportedOperationException(PubSubSubscription.CANNOT_PAUSE);
+      }
+
+      @Override
+      public void close() throws Exception {
+        membership.close();
+      }
+    };
   }
 
   private BenchmarkConsumer joinReplicaReader(

@@ -1,0 +1,210 @@
+package io.plumb.driver.nats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nats.client.Connection;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.nats.client.api.ConsumerInfo;
+import io.plumb.coordinator.BacklogOutcome;
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.Phase;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
+import io.plumb.input.BadInputException;
+import io.plumb.result.PeriodSample;
+import io.plumb.result.RunReport;
+import io.plumb.stats.PeriodStats;
+import io.plumb.worker.LocalWorker;
+import io.plumb.workload.WorkloadReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A backlog workload through the whole engine on the local server: with JetStream, the durable is
+ * paused on the server while 5,120 messages of 1 KiB pile up, then resumed and drained, each
+ * message received exactly once and none delivered twice by the server; with core NATS, the run is
+ * refused in one line before any load.
+ */
+class NatsBacklogTest {
+  private static final String URL =
+      "nats://127.0.0.1:" + System.getenv().getOrDefault("PLUMB_NATS_PORT", "4222");
+
+  @TempDir Path dir;
+
+  private Path backlogWorkload() throws Exception {
+    return Files.writeString(
+        dir.resolve("backlog.yaml"),
+        """
+        name: nats-backlog
+        topics: 1
+        partitionsPerTopic: 3
+        messageSize: 1024
+        subscriptionsPerTopic: 1
+        consumerPerSubscription: 1
+        producersPerTopic: 1
+        producerRate: 4000
+        consumerBacklogSizeGB: 0.0048828125
+        testDurationSeconds: 1
+        warmupDurationSeconds: 1
+        """);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pull", "push"})
+  void jetStreamDurablesPauseWhileTheBacklogBuildsThenDrainIt(String consumerType)
+      throws Exception {
+    Path workload = backlogWorkload();
+    try (Connection admin = Nats.connect(Options.builder().server(URL).build())) {
+      Durables durables = new Durables(admin.jetStreamManagement());
+      BenchmarkRun run =
+          new BenchmarkRun(
+              WorkloadReader.read(workload),
+              Path.of("nats-jetstream.yaml"),
+              new LocalWorker(),
+              RunOptions.defaults()
+                  .withPeriod(Duration.ofMillis(500))
+                  // Kept for the durable's last reading; deleted by the test.
+                  .withKeepTopics(true)
+                  .withDriverOverrides(Map.of("consumerType", consumerType)),
+              durables);
+      RunReport report;
+      try {
+        report = run.execute();
+        durables.readLast();
+      } finally {
+        durables.deleteStreams();
+      }
+
+      assertTrue(report.complete(), report.incompleteReason() + " " + report.errors());
+      BacklogOutcome backlog = run.backlogOutcome().orElseThrow();
+      assertEquals(5120, backlog.targetMessages());
+      assertTrue(backlog.backlogAtDrainStart() >= 5120, backlog.toString());
+      assertTrue(backlog.completed(), backlog.toString());
+      // At 4,000 msg/s the backlog of unpaused consumers stays near zero: reaching 5,120 proves
+      // the pause (the build can beat 1.28 s when producers catch up on a schedule they fell
+      // behind).
+      assertTrue(backlog.buildSeconds() > 0.3, backlog.toString());
+      assertTrue(backlog.drainConsumeRateMsgPerSec() > 4000, backlog.toString());
+      long peak = report.samples().stream().mapToLong(PeriodSample::backlog).max().orElseThrow();
+      assertTrue(peak >= 5000, "peak backlog " + peak);
+      // The server paused the durable, and delivered each message once: none was left delivered
+      // but unacknowledged by the pause, to come again after the ack wait.
+      assertTrue(durables.sawPaused, "no period saw the durable paused on the server");
+      ConsumerInfo last = durables.last();
+      long stored = durables.lastStored;
+      assertTrue(stored >= report.counters().sent(), stored + " stored");
+      assertEquals(stored, last.getDelivered().getStreamSequence(), last.toString());
+      assertEquals(stored, last.getDelivered().getConsumerSequence(), "deliveries: " + last);
+      assertEquals(stored, last.getAckFloor().getStreamSequence(), last.toString());
+      assertEquals(0, last.getRedelivered(), last.toString());
+      assertEquals(0, last.getNumPending(), last.toString());
+      assertEquals(0, last.getNumAckPending(), last.toString());
+      assertEquals(report.counters().sent(), report.counters().acknowledged());
+      assertEquals(report.counters().sent(), report.counters().received());
+      assertEquals(0, report.counters().duplicated());
+      assertEquals(0, report.counters().lost());
+      assertEquals(0, report.counters().consumerErrors());
+    }
+  }
+
+  @Test
+  void coreNatsRefusesABacklogWorkloadInOneLine() throws Exception {
+    Path workload = backlogWorkload();
+    BenchmarkRun run =
+        new BenchmarkRun(
+            WorkloadReader.read(workload),
+            Path.of("nats.yaml"),
+            new LocalWorker(),
+            RunOptions.defaults(),
+            RunListener.SILENT);
+
+    BadInputException refused = assertThrows(BadInputException.class, run::execute);
+
+    assertEquals(
+        workload
+            + ": field 'consumerBacklogSizeGB': driver NATS core cannot pause consumers, which"
+            + " building a backlog needs (core NATS keeps no messages for a subscriber that is not"
+            + " reading, so no backlog can build; use a JetStream file such as"
+            + " driver-nats/nats-jetstream.yaml); use 0 or another driver",
+        refused.getMessage());
+    assertFalse(refused.getMessage().contains("\n"));
+  }
+
+  /**
+   * Reads the run's durable on the server: every period whether it is paused, and once the run is
+   * over (its stream kept) what it delivered and what was acknowledged.
+   */
+  private static final class Durables implements RunListener {
+    private final JetStreamManagement jsm;
+    private final Set<String> streamsBefore;
+    private final List<ConsumerInfo> last = new ArrayList<>();
+    volatile boolean sawPaused;
+    long lastStored;
+
+    Durables(JetStreamManagement jsm) throws Exception {
+      this.jsm = jsm;
+      this.streamsBefore = new HashSet<>(jsm.getStreamNames());
+    }
+
+    /** The streams this run created: those that did not exist before it. */
+    private List<String> runStreams() throws Exception {
+      return jsm.getStreamNames().stream().filter(s -> !streamsBefore.contains(s)).toList();
+    }
+
+    @Override
+    public void period(
+        Phase phase,
+        double elapsedSeconds,
+        double phaseSeconds,
+        PeriodStats stats,
+        double periodSeconds,
+        long backlog,
+        long lagMessages) {
+      try {
+        for (String stream : runStreams()) {
+          for (String consumer : jsm.getConsumerNames(stream)) {
+            sawPaused |= jsm.getConsumerInfo(stream, consumer).getPaused();
+          }
+        }
+      } catch (Exception e) {
+        // A reading missed: the others still count.
+      }
+    }
+
+    void readLast() throws Exception {
+      for (String stream : runStreams()) {
+        lastStored = jsm.getStreamInfo(stream).getStreamState().getLastSequence();
+        for (String consumer : jsm.getConsumerNames(stream)) {
+          last.add(jsm.getConsumerInfo(stream, consumer));
+        }
+      }
+    }
+
+    /** The one durable of the run, as it was when the run was over. */
+    ConsumerInfo last() {
+      assertEquals(1, last.size(), last.toString());
+      return last.get(0);
+    }
+
+    void deleteStreams() throws Exception {
+      for (String stream : runStreams()) {
+        jsm.deleteStream(stream);
+      }
+    }
+  }
+}
