@@ -108,6 +108,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
     }
     namespace = new PulsarNamespace(admin, c, facts);
     namespace.create();
+    BrokerLimits.read(admin, facts);
   }
 
   /** Topics live in this driver's namespace, so they carry its policies. */
