@@ -60,7 +60,9 @@ class KafkaBacklogTest {
     // At 4,000 msg/s the backlog of unpaused consumers stays near zero: reaching 5,120 proves the
     // pause. (The build can beat 1.28 s when producers catch up on a schedule they fell behind.)
     assertTrue(backlog.buildSeconds() > 0.3, backlog.toString());
-    assertTrue(backlog.drainConsumeRateMsgPerSec() > 4000, backlog.toString());
+    // The backlog shrank while producers went on. Not a rate: on a busy host producers fall behind
+    // their schedule during the drain, and the consumers then need not outrun 4,000 msg/s.
+    assertTrue(backlog.drainNetRateMsgPerSec() > 0, backlog.toString());
     long peak = report.samples().stream().mapToLong(PeriodSample::backlog).max().orElseThrow();
     assertTrue(peak >= 5000, "peak backlog " + peak);
     assertEquals(report.counters().sent(), report.counters().received());

@@ -93,6 +93,16 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     facts.put(
         "nats.server.jetstream",
         String.valueOf(connections.publish().getServerInfo().isJetStreamAvailable()));
+    // The server refuses a message above its max_payload (headers included; this driver sends
+    // none): the run refuses a larger messageSize before any topic exists.
+    long maxPayload = connections.publish().getServerInfo().getMaxPayload();
+    facts.put(BrokerFactNames.MAX_MESSAGE_BYTES, String.valueOf(maxPayload));
+    facts.put(
+        BrokerFactNames.MAX_MESSAGE_BYTES_LIMIT,
+        "the server's max_payload "
+            + maxPayload
+            + "; raise max_payload in its configuration (at most 64 MB; 8 MB is the server's"
+            + " advice)");
     if (config.mode() == NatsDriverConfig.Mode.JETSTREAM) {
       if (!connections.publish().getServerInfo().isJetStreamAvailable()) {
         close();
