@@ -2,6 +2,7 @@ package io.plumb.coordinator;
 
 import io.plumb.input.BadInputException;
 import io.plumb.workload.Workload;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -23,14 +24,18 @@ final class BacklogPhase {
       run.worker().pauseConsumers();
       run.worker().resumeConsumers();
     } catch (UnsupportedOperationException e) {
-      throw new BadInputException(
-          run.workload().file()
-              + ": field 'consumerBacklogSizeGB': driver "
-              + run.driverName()
-              + " cannot pause consumers, which building a backlog needs ("
-              + e.getMessage()
-              + "); use 0 or another driver");
+      throw new BadInputException(refusal(run.workload().file(), run.driverName(), e.getMessage()));
     }
+  }
+
+  /** The one line refusing a backlog workload on a driver that says {@code why} it cannot pause. */
+  static String refusal(Path workload, String driverName, String why) {
+    return workload
+        + ": field 'consumerBacklogSizeGB': driver "
+        + driverName
+        + " cannot pause consumers, which building a backlog needs ("
+        + why
+        + "); use 0 or another driver";
   }
 
   /**

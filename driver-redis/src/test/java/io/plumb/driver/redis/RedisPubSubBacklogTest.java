@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.plumb.coordinator.BacklogSmokeRun;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.input.BadInputException;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,22 +28,7 @@ class RedisPubSubBacklogTest {
 
   @Test
   void pubSubRefusesABacklogWorkloadInOneLine() throws Exception {
-    Path workload =
-        Files.writeString(
-            dir.resolve("backlog.yaml"),
-            """
-            name: redis-pubsub-backlog
-            topics: 1
-            partitionsPerTopic: 3
-            messageSize: 1024
-            subscriptionsPerTopic: 1
-            consumerPerSubscription: 2
-            producersPerTopic: 1
-            producerRate: 4000
-            consumerBacklogSizeGB: 0.0048828125
-            testDurationSeconds: 1
-            warmupDurationSeconds: 1
-            """);
+    Path workload = BacklogSmokeRun.writeWorkload(dir);
     BenchmarkRun run =
         new BenchmarkRun(
             WorkloadReader.read(workload),
@@ -56,11 +41,11 @@ class RedisPubSubBacklogTest {
     BadInputException refused = assertThrows(BadInputException.class, run::execute);
 
     assertEquals(
-        workload
-            + ": field 'consumerBacklogSizeGB': driver Redis Pub/Sub cannot pause consumers, which"
-            + " building a backlog needs (Redis pub/sub keeps no messages for a subscriber that is"
-            + " not reading, so no backlog can build; use a Redis Streams file such as"
-            + " driver-redis/redis.yaml); use 0 or another driver",
+        BacklogSmokeRun.refusal(
+            workload,
+            "Redis Pub/Sub",
+            "Redis pub/sub keeps no messages for a subscriber that is not reading, so no backlog"
+                + " can build; use a Redis Streams file such as driver-redis/redis.yaml"),
         refused.getMessage());
     assertFalse(refused.getMessage().contains("\n"));
   }
