@@ -203,7 +203,8 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
                     listener,
                     config,
                     group,
-                    timers);
+                    timers,
+                    executor);
             clients.add(consumer);
             group.join(consumer);
             return consumer;

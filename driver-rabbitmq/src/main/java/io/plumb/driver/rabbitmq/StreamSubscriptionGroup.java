@@ -1,6 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
 import com.rabbitmq.stream.Consumer;
+import com.rabbitmq.stream.ConsumerFlowStrategy;
 import com.rabbitmq.stream.Environment;
 import com.rabbitmq.stream.MessageHandler;
 import com.rabbitmq.stream.OffsetSpecification;
@@ -14,6 +15,14 @@ import java.util.List;
  * member's listener only while it is still the partition's active reader and the offset is the next
  * one, so moving a partition to another member (when members join or leave) delivers every message
  * exactly once.
+ *
+ * <p>Pause and resume (backlog workloads) use the stream protocol's credits rather than closing
+ * readers: each reader is its own flow strategy, which gives the broker a credit for each chunk
+ * that arrives (as the client's default, {@code creditOnChunkArrival}) unless its member is paused.
+ * A paused reader keeps the chunks it was already credited for ({@code initialCredits} at most) and
+ * delivers them, then the broker sends nothing more; resuming returns the withheld credits, and the
+ * broker continues from the next offset of the same subscription, so nothing is skipped or sent
+ * twice. Neither call blocks: a pause is a flag, a resume one credit frame per partition.
  */
 final class StreamSubscriptionGroup {
   private final Environment environment;
@@ -28,11 +37,15 @@ final class StreamSubscriptionGroup {
     long nextOffset = -1; // -1: nothing delivered yet, read from the first message
   }
 
-  /** One client consumer reading one partition stream for one member. */
-  private final class Reader implements MessageHandler {
+  /** One client consumer reading one partition stream for one member, and its credits. */
+  private final class Reader implements MessageHandler, ConsumerFlowStrategy {
     final int partition;
     final StreamConsumer member;
     Consumer client;
+    // Chunks that arrived while the member was paused, not credited back yet, and the latest
+    // arrival's context (its subscription: the client's recovery may have subscribed anew).
+    private int withheld;
+    private ConsumerFlowStrategy.Context lastArrival;
 
     Reader(int partition, StreamConsumer member) {
       this.partition = partition;
@@ -40,7 +53,45 @@ final class StreamSubscriptionGroup {
     }
 
     @Override
-    public void handle(Context context, com.rabbitmq.stream.Message message) {
+    public int initialCredits() {
+      return initialCredits;
+    }
+
+    /** A chunk arrived (on the client's I/O thread): credit another unless paused. */
+    @Override
+    public MessageProcessedCallback start(ConsumerFlowStrategy.Context context) {
+      synchronized (this) {
+        if (member.paused()) {
+          withheld++;
+          lastArrival = context;
+          return NOTHING_TO_DO;
+        }
+      }
+      context.credits(1);
+      return NOTHING_TO_DO;
+    }
+
+    /**
+     * Returns the credits withheld while paused, once the member's pause is lifted. At most {@code
+     * initialCredits}: the window of the subscription last seen, which after the client's own
+     * recovery is a new one, the old one's credits gone with it.
+     */
+    void resume() {
+      ConsumerFlowStrategy.Context context;
+      int credits;
+      synchronized (this) {
+        context = lastArrival;
+        credits = Math.min(withheld, initialCredits);
+        lastArrival = null;
+        withheld = 0;
+      }
+      if (context != null && credits > 0) {
+        context.credits(credits);
+      }
+    }
+
+    @Override
+    public void handle(MessageHandler.Context context, com.rabbitmq.stream.Message message) {
       Partition state = partitions[partition];
       // Uncontended except during a hand-over; it is what makes hand-overs exact.
       synchronized (state) {
@@ -53,6 +104,8 @@ final class StreamSubscriptionGroup {
       }
     }
   }
+
+  private static final ConsumerFlowStrategy.MessageProcessedCallback NOTHING_TO_DO = context -> {};
 
   StreamSubscriptionGroup(Environment environment, String topic, int partitions, int credits) {
     this.environment = environment;
@@ -67,6 +120,22 @@ final class StreamSubscriptionGroup {
   synchronized void join(StreamConsumer member) {
     members.add(member);
     rebalance();
+  }
+
+  /**
+   * Credits {@code member}'s readers again after its pause was lifted ({@link
+   * StreamConsumer#paused} false); a reader whose chunk arrives meanwhile credits itself.
+   */
+  void resume(StreamConsumer member) {
+    for (Partition state : partitions) {
+      Reader reader;
+      synchronized (state) {
+        reader = state.active;
+      }
+      if (reader != null && reader.member == member) {
+        reader.resume();
+      }
+    }
   }
 
   synchronized void leave(StreamConsumer member) {
@@ -105,7 +174,7 @@ final class StreamSubscriptionGroup {
                 .noTrackingStrategy()
                 .messageHandler(reader)
                 .flow()
-                .initialCredits(initialCredits)
+                .strategy(reader)
                 .builder()
                 .build();
       }

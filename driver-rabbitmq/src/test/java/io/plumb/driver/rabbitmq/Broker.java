@@ -166,6 +166,34 @@ final class Broker {
   }
 
   /**
+   * Closes, from the broker's side, every connection the client named {@code connectionName}, as a
+   * lost connection the client's automatic recovery reopens; waits (bounded) for the management API
+   * to list one (it learns of new connections a little late) and returns how many it closed.
+   */
+  static int closeConnections(String connectionName, long timeoutSeconds) throws Exception {
+    List<String> names =
+        awaitListed(
+            "connections " + connectionName,
+            1,
+            timeoutSeconds,
+            List::size,
+            () -> {
+              List<String> listed = new ArrayList<>();
+              for (JsonNode connection : management().get("connections")) {
+                if (connectionName.equals(connection.path("user_provided_name").asText())) {
+                  listed.add(connection.path("name").asText());
+                }
+              }
+              return listed;
+            });
+    for (String name : names) {
+      String encoded = URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
+      management().delete("connections/" + encoded);
+    }
+    return names.size();
+  }
+
+  /**
    * Waits (bounded) until the broker lists at least {@code count} stream-protocol connections whose
    * client-provided name starts with {@code namePrefix}, and returns their names.
    */
