@@ -105,6 +105,18 @@ read -ra kube_versions <<<"$("$repo_root/deploy/kubernetes/tools.sh" versions)"
 # only for rendering.
 chart_values=(--kube-version "${kube_versions[-1]}" --set coordinator.waitForWorkersSeconds=60
   --set token.existingSecret=round-trip-token)
+# The driver file comes from a Secret, as a broker's credentials do (docs/guides/kubernetes.md):
+# the chart mounts the Secret round-trip-driver in the coordinator and names the file in
+# --drivers; here the Secret is a directory holding the loopback driver file, mounted there.
+secret_drivers=/etc/plumb/secret-drivers
+mkdir -p "$work/secret-drivers"
+sed 's/^name: .*/name: Loopback from a Secret/' "$repo_root/benchmark-framework/loopback.yaml" \
+  >"$work/secret-drivers/loopback.yaml"
+chown -R 10001:10001 "$work/secret-drivers"
+chmod 0440 "$work/secret-drivers/loopback.yaml"
+chart_values+=(--set-json "coordinator.extraVolumes=[{\"name\":\"driver\",\"secret\":{\"secretName\":\"round-trip-driver\"}}]"
+  --set-json "coordinator.extraVolumeMounts=[{\"name\":\"driver\",\"mountPath\":\"$secret_drivers\",\"readOnly\":true}]"
+  --set-json "benchmark.driverFiles=[\"$secret_drivers/loopback.yaml\"]")
 # A chart whose coordinator waits after the run for `kubectl cp` must not wait here.
 if grep -q '^ *keepResultsSeconds:' "$repo_root/deploy/kubernetes/plumb/values.yaml"; then
   chart_values+=(--set coordinator.keepResultsSeconds=0)
@@ -167,6 +179,8 @@ if counters["sent"] <= 0 or counters["received"] < counters["sent"]:
     problems.append(f"sent {counters['sent']}, received {counters['received']}")
 if counters["lost"] or counters["failed"]:
     problems.append(f"lost {counters['lost']}, failed {counters['failed']}")
+if result["driverConfig"]["file"] != "/etc/plumb/secret-drivers/loopback.yaml" or result["driver"] != "Loopback from a Secret":
+    problems.append(f"the run did not use the driver file mounted from the Secret: {result['driverConfig']['file']}, {result['driver']}")
 listed = {w["url"].rstrip("/"): w for w in result["workers"]["workers"]}
 if sorted(listed) != sorted(urls) or result["workers"]["roles"] != "both":
     problems.append(f"the result lists workers {sorted(listed)} in roles {result['workers']['roles']}, expected {urls} in both")
@@ -240,12 +254,13 @@ round_trip() {
   container_argv wait-for-workers
   podman_run --rm "${chart_pod[@]}" "${env_options[@]}" --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
 
-  echo "== the chart's coordinator container: loopback driver, workloads/loopback-smoke.yaml"
+  echo "== the chart's coordinator container: the loopback driver file from a Secret, workloads/loopback-smoke.yaml"
   container_argv coordinator
   coordinator="plumb-round-trip-$2-coordinator-$$"
   names+=("$coordinator")
   podman_run --name "$coordinator" "${chart_pod[@]}" "${env_options[@]}" "${small_heap[@]}" \
-    --volume "$results:/results" --workdir /opt/plumb --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
+    --volume "$results:/results" --volume "$work/secret-drivers:$secret_drivers:ro" \
+    --workdir /opt/plumb --entrypoint "${argv[0]}" "$image" "${argv[@]:1}"
   python3 "$work/check-result.py" "$results" "$work/token" "${urls[@]}"
   # The next round trip reuses the ports.
   remove_containers
