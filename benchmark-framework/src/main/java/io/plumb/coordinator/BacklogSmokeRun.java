@@ -23,6 +23,10 @@ import java.util.List;
  */
 public record BacklogSmokeRun(BenchmarkRun run, RunReport report) {
 
+  /** The workload's shape, whose delivery checks every backlog run must pass too. */
+  private static final SmokeRun SHAPE =
+      new SmokeRun(3, 1, 1, 1, 4_000, Duration.ofSeconds(1), 1024);
+
   /** The backlog the workload asks for: 5 MiB of 1 KiB messages. */
   public static final long TARGET = 5_120;
 
@@ -73,15 +77,12 @@ public record BacklogSmokeRun(BenchmarkRun run, RunReport report) {
   }
 
   /**
-   * What is wrong with the run as a backlog test: empty when it completed, the backlog reached
-   * {@value #TARGET} and drained, and every message sent was acknowledged and received exactly
-   * once.
+   * What is wrong with the run as a backlog test: empty when it passes {@link
+   * SmokeRun#deliveryProblems}' checks (complete, every message acknowledged and received exactly
+   * once, none in flight, no errors) and the backlog reached {@value #TARGET} and drained.
    */
   public List<String> problems() {
-    List<String> problems = new ArrayList<>();
-    if (!report.complete()) {
-      problems.add("incomplete: " + report.incompleteReason() + " " + report.errors());
-    }
+    List<String> problems = new ArrayList<>(SHAPE.deliveryProblems(report));
     BacklogOutcome backlog = run.backlogOutcome().orElse(null);
     if (backlog == null) {
       problems.add("no backlog phase");
@@ -107,25 +108,6 @@ public record BacklogSmokeRun(BenchmarkRun run, RunReport report) {
     long peak = report.samples().stream().mapToLong(PeriodSample::backlog).max().orElse(0);
     if (peak < TARGET - 120) {
       problems.add("peak backlog in the periods " + peak);
-    }
-    var counters = report.counters();
-    if (counters.acknowledged() != counters.sent() || counters.received() != counters.sent()) {
-      problems.add(
-          "sent "
-              + counters.sent()
-              + ", acknowledged "
-              + counters.acknowledged()
-              + ", received "
-              + counters.received());
-    }
-    if (counters.lost() != 0 || counters.duplicated() != 0 || counters.consumerErrors() != 0) {
-      problems.add(
-          "lost "
-              + counters.lost()
-              + ", duplicated "
-              + counters.duplicated()
-              + ", consumer errors "
-              + counters.consumerErrors());
     }
     return problems;
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -79,7 +80,7 @@ final class Secrets {
         .replaceAll(
             line ->
                 SECRET_KEY.matcher(line.group(2)).matches()
-                    ? java.util.regex.Matcher.quoteReplacement(line.group(1) + MASK)
-                    : java.util.regex.Matcher.quoteReplacement(line.group()));
+                    ? Matcher.quoteReplacement(line.group(1) + MASK)
+                    : Matcher.quoteReplacement(line.group()));
   }
 }

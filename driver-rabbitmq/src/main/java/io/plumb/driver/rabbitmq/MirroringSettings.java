@@ -23,9 +23,9 @@ final class MirroringSettings {
   /**
    * The mirroring the file asks for, or null without {@code haMode}. The other fields default to
    * the broker's own defaults (manual synchronisation, promotion when synchronised on shutdown,
-   * always on failure); {@code ha-params} is the file's {@code replicas}.
+   * always on failure); {@code ha-params} is the file's {@code replicas}, as already read.
    */
-  static ClassicMirroring read(DriverSettings s) throws DriverConfigException {
+  static ClassicMirroring read(DriverSettings s, Integer replicas) throws DriverConfigException {
     Optional<HaMode> mode = s.enumValue(MODE_FIELD, HaMode.class);
     Optional<HaSyncMode> sync = s.enumValue(SYNC_FIELD, HaSyncMode.class);
     Optional<HaPromotion> onShutdown = s.enumValue(SHUTDOWN_FIELD, HaPromotion.class);
@@ -40,7 +40,7 @@ final class MirroringSettings {
     }
     return new ClassicMirroring(
         mode.get(),
-        s.integer(ClusterView.REPLICAS_FIELD).orElse(null),
+        replicas,
         sync.orElse(HaSyncMode.MANUAL),
         onShutdown.orElse(HaPromotion.WHEN_SYNCED),
         onFailure.orElse(HaPromotion.ALWAYS));

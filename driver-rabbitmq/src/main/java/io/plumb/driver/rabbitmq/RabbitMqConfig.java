@@ -127,6 +127,7 @@ public record RabbitMqConfig(
 
   /** Reads and checks the settings (absent fields take the defaults above). */
   static RabbitMqConfig read(DriverSettings s) throws DriverConfigException {
+    Integer replicas = s.integer(ClusterView.REPLICAS_FIELD).orElse(null);
     RabbitMqConfig config =
         new RabbitMqConfig(
             s.string("name").orElse(null),
@@ -139,7 +140,7 @@ public record RabbitMqConfig(
             s.enumValue("exchangeType", ExchangeType.class).orElse(null),
             s.integer("prefetchCount").orElse(null),
             s.integer("ackBatchSize").orElse(null),
-            s.integer(ClusterView.REPLICAS_FIELD).orElse(null),
+            replicas,
             s.list("managementUris").orElse(null),
             s.integer("heartbeatSeconds").orElse(null),
             s.integer("recoveryIntervalMs").orElse(null),
@@ -151,7 +152,7 @@ public record RabbitMqConfig(
             s.longValue("consumerCreationDelay").orElse(null),
             s.integer("consumerCreationBatchSize").orElse(null),
             s.enumValue("queueLeaderLocator", QueueLeaderLocator.class).orElse(null),
-            MirroringSettings.read(s));
+            MirroringSettings.read(s, replicas));
     s.finish();
     config.validate(s);
     return config;
