@@ -33,7 +33,7 @@ PAIRS="${PLUMB_PVN_PAIRS:-5}"
 SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-32}"
 WARMUP_SECONDS="${PLUMB_PVN_WARMUP:-10}"
 SERVICE_URL="pulsar://127.0.0.1:6650"
-HTTP_URL="http://127.0.0.1:8081"
+HTTP_URL="http://127.0.0.1:8080"
 DRIVER_FILE="$REPO/driver-pulsar/pulsar.yaml"
 WORKLOAD="$REPO/workloads/pulsar-vs-native.yaml"
 # The same JVM settings for both tools (bin/benchmark's default).

@@ -31,9 +31,13 @@
 # unmounts the layers (everything synced). Where FUSE is not available the start says so in one line
 # and starts nothing.
 #
-# Both layouts serve clients on the same ports, so one driver file reaches either: binary protocol
-# 6650 and web service / admin 8081 (8080 is the default port of Plumb's bin/benchmark-worker), and
-# both name the cluster 'local', as OpenMessaging Benchmark's Pulsar driver files expect.
+# Both layouts serve clients on Pulsar's standard ports, so one driver file reaches either, and
+# OpenMessaging Benchmark's Pulsar driver files run unchanged: binary protocol 6650 and web service /
+# admin 8080; both name the cluster 'local', as those files expect. 8080 is also the default port of
+# Plumb's bin/benchmark-worker: where a worker and the local Pulsar share a host, the one started
+# second refuses in one line naming what holds the port; start the worker with --port N, or Pulsar
+# with PLUMB_PULSAR_WEB_PORT=N (status, start-node and stop keep it; driver files then need
+# --driver-set client.httpUrl=http://127.0.0.1:N).
 # Cluster-only ports: ZooKeeper 2181, bookies 3181, 3182, 3183, their HTTP servers 8001, 8002, 8003.
 #
 # State lives under ${PLUMB_STATE_DIR:-<repo>/.plumb}/pulsar; every `start` begins from empty data
@@ -55,11 +59,14 @@
 # Environment:
 #   PLUMB_PULSAR_JOURNAL_SYNC=true|false  --journal-sync when the option is not given (default true)
 #   PLUMB_PULSAR_HEAP=2g                  standalone JVM heap (direct memory gets the same)
+#   PLUMB_PULSAR_WEB_PORT=8080            the web service / admin port `start` uses
 #   PLUMB_STATE_DIR                       where state lives (default <repo>/.plumb)
 set -euo pipefail
 
 # shellcheck source=../power-loss/layer.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../power-loss" && pwd)/layer.sh"
+# shellcheck source=lib/port-holder.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/port-holder.sh"
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STATE="${PLUMB_STATE_DIR:-$REPO/.plumb}/pulsar"
@@ -78,7 +85,13 @@ READY_TIMEOUT_SECONDS=180
 
 CLUSTER_NAME=local
 BROKER_PORT=6650
-WEB_PORT=8081
+# The web port a running layout was started with: every later command (status, start-node) uses it.
+WEB_PORT_FILE="$STATE/web-port"
+if [[ "${1:-}" != start && -s "$WEB_PORT_FILE" ]]; then
+  WEB_PORT="$(cat "$WEB_PORT_FILE")"
+else
+  WEB_PORT="${PLUMB_PULSAR_WEB_PORT:-8080}"
+fi
 ZK_PORT=2181
 BOOKIES=(1 2 3)
 bookie_port() { echo $((3180 + $1)); }
@@ -94,6 +107,18 @@ die() {
 
 port_taken() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# One line: which port is taken, by what, and how to choose another.
+port_refusal() {
+  local port=$1 holder hint
+  holder="$(port_holder "$port")"
+  hint="$(port_taken_hint "$port")"
+  if [[ "$port" == "$WEB_PORT" ]]; then
+    echo "port 127.0.0.1:$port (Pulsar's web service and admin API) is already in use${holder:+ by $holder}${hint:+, $hint}; or start Pulsar on another: PLUMB_PULSAR_WEB_PORT=N deploy/local/pulsar.sh start, and give driver files --driver-set client.httpUrl=http://127.0.0.1:N"
+  else
+    echo "port 127.0.0.1:$port is already in use${holder:+ by $holder}${hint:+ ($hint)}: stop that process first"
+  fi
 }
 
 # Resolves the broker's ~316 jars once; later starts reuse the list (and work offline).
@@ -686,8 +711,10 @@ start() {
   if ((nodes == 3)); then
     ports+=("$ZK_PORT" $(for n in "${BOOKIES[@]}"; do bookie_port "$n" && bookie_http_port "$n"; done))
   fi
+  [[ "$WEB_PORT" =~ ^[0-9]+$ ]] && ((WEB_PORT > 0 && WEB_PORT < 65536)) ||
+    die "PLUMB_PULSAR_WEB_PORT=$WEB_PORT: expected a port number from 1 to 65535"
   for port in "${ports[@]}"; do
-    port_taken "$port" && die "port 127.0.0.1:$port is already in use by another process"
+    port_taken "$port" && die "$(port_refusal "$port")"
   done
   classpath
   # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
@@ -697,6 +724,7 @@ start() {
     "$LAYER_FILE" "$JOURNAL_SYNC_FILE"
   mkdir -p "$NODES_DIR"
   echo "$JOURNAL_SYNC" >"$JOURNAL_SYNC_FILE"
+  echo "$WEB_PORT" >"$WEB_PORT_FILE"
   write_log4j
   if ((nodes == 1)); then
     start_standalone

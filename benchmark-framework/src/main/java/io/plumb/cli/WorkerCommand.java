@@ -175,8 +175,7 @@ public final class WorkerCommand implements Callable<Integer> {
     try {
       server = new WorkerServer(settings, new WorkerClock(clockSkewMillis * 1_000_000L), out);
     } catch (java.net.BindException e) {
-      throw new BadInputException(
-          "--port " + port + ": cannot listen on " + bind + ":" + port + ": " + e.getMessage());
+      throw new BadInputException(portRefusal(address, e));
     }
     server.start();
     Runtime.getRuntime()
@@ -197,5 +196,26 @@ public final class WorkerCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  /**
+   * One line: the port, what holds it where this host says, and a free port to choose instead. Port
+   * 8080 is also the local Pulsar's admin port, so the likeliest holder is worth naming.
+   */
+  private String portRefusal(InetAddress address, java.net.BindException e) {
+    StringBuilder line =
+        new StringBuilder("--port " + port + ": cannot listen on " + bind + ":" + port + ": ");
+    line.append(e.getMessage());
+    PortHolder.describe(port)
+        .ifPresent(
+            holder -> {
+              line.append(" by ").append(holder);
+              PortHolder.known(holder)
+                  .ifPresent(known -> line.append(" (").append(known).append(')'));
+            });
+    line.append("; choose another port with --port N");
+    PortHolder.freeAfter(address, port)
+        .ifPresent(free -> line.append(", e.g. --port ").append(free));
+    return line.toString();
   }
 }

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class WorkerMainTest {
@@ -31,6 +35,31 @@ class WorkerMainTest {
     assertEquals(
         "error: --bind 0.0.0.0: refusing to serve beyond loopback without a token; give --token-file FILE or set PLUMB_WORKER_TOKEN (or, on a network you trust entirely, --insecure)\n",
         err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aTakenPortIsRefusedNamingItsHolderAndAFreePort() throws Exception {
+    try (ServerSocket holder = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = holder.getLocalPort();
+      assertEquals(2, run("--port", String.valueOf(port)));
+      String line = err.toString(StandardCharsets.UTF_8);
+      long self = ProcessHandle.current().pid();
+      Matcher refusal =
+          Pattern.compile(
+                  "error: --port "
+                      + port
+                      + ": cannot listen on 127\\.0\\.0\\.1:"
+                      + port
+                      + ": Address already in use by pid "
+                      + self
+                      + ", java [^;]+; choose another port with --port N, e\\.g\\. --port (\\d+)\n")
+              .matcher(line);
+      assertTrue(refusal.matches(), line);
+      int offered = Integer.parseInt(refusal.group(1));
+      try (ServerSocket free = new ServerSocket(offered, 1, InetAddress.getLoopbackAddress())) {
+        assertEquals(offered, free.getLocalPort());
+      }
+    }
   }
 
   @Test

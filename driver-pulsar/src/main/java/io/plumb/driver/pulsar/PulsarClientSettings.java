@@ -57,7 +57,7 @@ public record PulsarClientSettings(
 
   public PulsarClientSettings {
     serviceUrl = serviceUrl == null ? "pulsar://127.0.0.1:6650" : serviceUrl;
-    httpUrl = httpUrl == null ? "http://127.0.0.1:8081" : httpUrl;
+    httpUrl = httpUrl == null ? "http://127.0.0.1:8080" : httpUrl;
     clientMemoryLimitMB = clientMemoryLimitMB == null ? 256L : clientMemoryLimitMB;
     ioThreads = ioThreads == null ? 8 : ioThreads;
     listenerThreads = listenerThreads == null ? 1 : listenerThreads;

@@ -37,7 +37,7 @@ class PulsarBenchmarkDriverTest {
 
   @BeforeAll
   static void brokerRunning() {
-    for (int port : new int[] {6650, 8081}) {
+    for (int port : new int[] {6650, 8080}) {
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
       } catch (IOException e) {
@@ -171,7 +171,7 @@ class PulsarBenchmarkDriverTest {
                         "client.persistence.ackQuorum", "2")));
     assertEquals(
         "--driver-set client.persistence.ensembleSize=3: asks for ledgers on 3 bookies (3 copies"
-            + " of each entry) but the Pulsar cluster at http://127.0.0.1:8081 has 1 bookie (start"
+            + " of each entry) but the Pulsar cluster at http://127.0.0.1:8080 has 1 bookie (start"
             + " 3: deploy/local/pulsar.sh start --nodes 3)",
         tooMany.getMessage());
     DriverConfigException badQuorum =

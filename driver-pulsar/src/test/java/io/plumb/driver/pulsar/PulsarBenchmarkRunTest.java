@@ -41,7 +41,7 @@ class PulsarBenchmarkRunTest {
   @Test
   void replicatedFileIsRefusedOnOneBookieBeforeAnyLoad() throws Exception {
     try (PulsarAdmin admin =
-        PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8081").build()) {
+        PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8080").build()) {
       List<String> namespacesBefore = namespaces(admin);
 
       BadInputException refused =
@@ -52,7 +52,7 @@ class PulsarBenchmarkRunTest {
       assertEquals(
           "pulsar-replicated.yaml:24: field 'client.persistence.ensembleSize': asks for ledgers on"
               + " 3 bookies (3 copies of each entry) but the Pulsar cluster at"
-              + " http://127.0.0.1:8081 has 1 bookie (start 3: deploy/local/pulsar.sh start"
+              + " http://127.0.0.1:8080 has 1 bookie (start 3: deploy/local/pulsar.sh start"
               + " --nodes 3)",
           refused.getMessage());
       // Refused before the driver created its namespace, let alone a topic.

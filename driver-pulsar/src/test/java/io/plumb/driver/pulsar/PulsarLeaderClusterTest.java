@@ -47,7 +47,7 @@ class PulsarLeaderClusterTest {
   void namesTheOwnerAndABookieAsTheAdminApiReportsThem() throws Exception {
     PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
     try (PulsarAdmin admin =
-        PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8081").build()) {
+        PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8080").build()) {
       String topic = driver.topicNamePrefix() + "-owner-" + Long.toHexString(System.nanoTime());
       driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
       BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
