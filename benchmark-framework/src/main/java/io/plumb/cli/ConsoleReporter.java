@@ -10,6 +10,7 @@ import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.Counters;
 import io.plumb.result.Percentiles;
 import io.plumb.result.RunReport;
+import io.plumb.result.WindowSummary;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
 import java.io.PrintStream;
@@ -149,6 +150,14 @@ final class ConsoleReporter implements RunListener {
         : Optional.of("Broker       " + String.join(" | ", parts));
   }
 
+  /**
+   * The client windows the run used (see {@link WindowSummary}), or empty when the driver reports
+   * none.
+   */
+  static Optional<String> windowsLine(Map<String, String> facts) {
+    return WindowSummary.describe(facts).map(windows -> "Windows      " + windows);
+  }
+
   @Override
   public void finished(RunReport report) {
     out.println();
@@ -167,6 +176,7 @@ final class ConsoleReporter implements RunListener {
         report.consumeRate(),
         report.consumeRate() * messageSize / (1024 * 1024));
     brokerLine(report.brokerFacts()).ifPresent(out::println);
+    windowsLine(report.brokerFacts()).ifPresent(out::println);
     Counters c = report.counters();
     out.printf(
         "Messages     sent %,d | acknowledged %,d | failed %,d%s | received %,d | lost %,d | in flight %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",

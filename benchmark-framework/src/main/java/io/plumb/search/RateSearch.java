@@ -143,16 +143,19 @@ public final class RateSearch {
     if (incomplete != null) {
       limitedBy = "incomplete";
     }
+    Optional<String> windows = prober.clientWindows();
     return new SearchResult(
         goal,
         found,
         lowestFailed,
         limitedBy,
-        conclusion(goal, found, lowestFailed, limitedBy, failedVerdict, steps.size(), seconds),
+        conclusion(
+            goal, found, lowestFailed, limitedBy, failedVerdict, steps.size(), seconds, windows),
         List.copyOf(steps),
         settings,
         seconds,
-        incomplete);
+        incomplete,
+        windows);
   }
 
   private void record(
@@ -206,12 +209,15 @@ public final class RateSearch {
       String limitedBy,
       StepVerdict failedVerdict,
       int probes,
-      double seconds) {
+      double seconds,
+      Optional<String> windows) {
     String head =
         String.format("%s search: %d probe(s) in %.0f s", goal, probes, seconds)
             + (found.isPresent()
                 ? String.format(", highest sustained rate %s msg/s", fmt(found.get()))
-                : ", no rate sustained");
+                : ", no rate sustained")
+            // Beside the peak: a window the broker fills caps the rate whatever the broker can do.
+            + windows.map(w -> " [client windows: " + w + "]").orElse("");
     String tail =
         switch (limitedBy) {
           case "max-rate" ->

@@ -7,6 +7,7 @@ import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
+import io.plumb.result.WindowSummary;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.worker.Worker;
@@ -14,6 +15,7 @@ import io.plumb.workload.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
@@ -33,6 +35,8 @@ public final class RunProber implements Prober {
   private final RunOptions options;
   private final Optional<LatencyTarget> target;
   private volatile BenchmarkRun current;
+  // The last probe's broker facts: every probe runs the same driver file, so the same windows.
+  private volatile Map<String, String> lastFacts = Map.of();
   private volatile String abortReason;
 
   public RunProber(
@@ -80,7 +84,13 @@ public final class RunProber implements Prober {
     } finally {
       current = null;
     }
+    lastFacts = report.brokerFacts();
     return outcome(rate, report, lag.last, (System.nanoTime() - start) / 1e9, target);
+  }
+
+  @Override
+  public Optional<String> clientWindows() {
+    return WindowSummary.describe(lastFacts);
   }
 
   /** What a run at {@code rate} measured, reduced to what the search judges. */

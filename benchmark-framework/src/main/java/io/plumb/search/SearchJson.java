@@ -49,6 +49,7 @@ public final class SearchJson {
     json.put("limitedBy", result.limitedBy());
     json.put("generatorBound", result.limitedBy().equals("generator"));
     json.put("conclusion", result.conclusion());
+    result.clientWindows().ifPresent(windows -> json.put("clientWindows", windows));
     json.put("searchSeconds", result.seconds());
     ObjectNode settings = json.putObject("settings");
     settings.put("startRateMsgPerSec", result.settings().startRate());

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param conclusion one sentence for people
  * @param incompleteReason why the search stopped before it could conclude (a probe's run failed or
  *     was interrupted), or null
+ * @param clientWindows the send and receive windows the probes ran with ({@link
+ *     io.plumb.result.WindowSummary}), or empty when the driver reported none
  */
 public record SearchResult(
     String goal,
@@ -26,7 +28,8 @@ public record SearchResult(
     List<SearchStep> steps,
     SearchSettings settings,
     double seconds,
-    String incompleteReason) {
+    String incompleteReason,
+    Optional<String> clientWindows) {
 
   public boolean complete() {
     return incompleteReason == null;

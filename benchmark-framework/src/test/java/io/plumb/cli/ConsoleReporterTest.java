@@ -72,6 +72,78 @@ class ConsoleReporterTest {
     assertTrue(ConsoleReporter.brokerLine(Map.of("stallMillis", "0")).isEmpty());
   }
 
+  /** Facts as the AMQP driver reports them for 4 partitions. */
+  private static final Map<String, String> WINDOW_FACTS =
+      Map.of(
+          "nodes",
+          "3",
+          "sendWindow",
+          "8000",
+          "sendWindow.limit",
+          "maxUnconfirmed 2000 per partition channel x 4 partitions; set it with --driver-set"
+              + " maxUnconfirmed=N (0: no bound)",
+          "receiveWindow",
+          "4000",
+          "receiveWindow.limit",
+          "prefetchCount 1000 per partition queue x 4 partitions; set it with --driver-set"
+              + " prefetchCount=N");
+
+  @Test
+  void theWindowsLineNamesEachWindowAndTheSettingThatDecidesIt() {
+    assertEquals(
+        "Windows      send 8000 per producer (maxUnconfirmed), receive 4000 per consumer"
+            + " (prefetchCount)",
+        ConsoleReporter.windowsLine(WINDOW_FACTS).orElseThrow());
+    assertEquals(
+        "Windows      send unbounded per producer (producer.pendingQueueSize)",
+        ConsoleReporter.windowsLine(
+                Map.of(
+                    "sendWindow",
+                    "unbounded",
+                    "sendWindow.limit",
+                    "producer.pendingQueueSize 0: no count per producer"))
+            .orElseThrow());
+    // A window whose driver named no setting is still shown, the gap plain.
+    assertEquals(
+        "Windows      receive 10 chunks per consumer (?)",
+        ConsoleReporter.windowsLine(Map.of("receiveWindow", "10 chunks")).orElseThrow());
+    assertTrue(ConsoleReporter.windowsLine(Map.of("nodes", "1")).isEmpty());
+  }
+
+  @Test
+  void theSummaryPrintsTheWindowsUnderTheBrokerLine() throws IOException {
+    RunReport clean = loopbackRun();
+    assertFalse(summary(clean).contains("Windows"), "the loopback driver reports no window");
+    RunReport withWindows =
+        new RunReport(
+            clean.workload(),
+            clean.driverName(),
+            clean.targetRate(),
+            clean.warmupSeconds(),
+            clean.measuredSeconds(),
+            clean.samples(),
+            clean.measured(),
+            clean.counters(),
+            clean.generatorBoundReasons(),
+            clean.producerSendShare(),
+            clean.incompleteReason(),
+            clean.errors(),
+            clean.workloadConfig(),
+            clean.driverConfig(),
+            WINDOW_FACTS,
+            clean.environment(),
+            clean.startTime(),
+            clean.endTime(),
+            List.of());
+    List<String> lines = summary(withWindows).lines().toList();
+    int broker = lines.indexOf("Broker       3 nodes");
+    assertTrue(broker >= 0, lines.toString());
+    assertEquals(
+        "Windows      send 8000 per producer (maxUnconfirmed), receive 4000 per consumer"
+            + " (prefetchCount)",
+        lines.get(broker + 1));
+  }
+
   @Test
   void rareCountersAreShownOnlyWhenTheyHappened() throws IOException {
     RunReport clean = loopbackRun();

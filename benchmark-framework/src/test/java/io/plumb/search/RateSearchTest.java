@@ -61,6 +61,43 @@ class RateSearchTest {
   }
 
   @Test
+  void theVerdictNamesTheClientWindowsBesideThePeak() {
+    Prober windowed =
+        new Prober() {
+          @Override
+          public ProbeOutcome probe(double rate, SearchSettings settings) {
+            return broker(6_000).probe(rate, settings);
+          }
+
+          @Override
+          public Optional<String> clientWindows() {
+            return Optional.of(
+                "send 8000 per producer (maxUnconfirmed), receive 4000 per consumer"
+                    + " (prefetchCount)");
+          }
+        };
+    SearchResult result = search(windowed, Optional.empty());
+
+    String peak = "highest sustained rate " + RateSearch.fmt(result.foundRate().orElseThrow());
+    assertTrue(
+        result
+            .conclusion()
+            .contains(
+                peak
+                    + " msg/s [client windows: send 8000 per producer (maxUnconfirmed), receive"
+                    + " 4000 per consumer (prefetchCount)]"),
+        result.conclusion());
+    assertEquals(windowed.clientWindows(), result.clientWindows());
+    assertEquals(
+        result.clientWindows().orElseThrow(),
+        SearchJson.render(result, List.of()).get("clientWindows").asText());
+
+    SearchResult plain = search(broker(6_000), Optional.empty());
+    assertFalse(plain.conclusion().contains("windows"), plain.conclusion());
+    assertFalse(SearchJson.render(plain, List.of()).has("clientWindows"));
+  }
+
+  @Test
   void findsABrokersCapacityWithinFivePercent() {
     for (double capacity : new double[] {37_000, 1_234_567, 900}) {
       SearchResult result = search(broker(capacity), Optional.empty());

@@ -34,5 +34,42 @@ public final class BrokerFactNames {
    */
   public static final String MAX_MESSAGE_BYTES_LIMIT = "maxMessageBytes.limit";
 
+  /**
+   * The most sends one producer may have awaiting the broker's acknowledgement at once, as
+   * configured and in force for this run, after the client's own defaults: a whole number of
+   * messages (e.g. "8000"), {@value #UNBOUNDED} when no setting bounds them (only the socket or the
+   * client's memory does), or a whole number and a unit when the client counts something else (e.g.
+   * "33554432 bytes"). A producer whose window is full waits for an acknowledgement before it sends
+   * again, so its rate is at most about the window over the round trip: a peak found at a window's
+   * limit measures the setting, not the broker. Built with {@link ClientWindow}.
+   */
+  public static final String SEND_WINDOW = "sendWindow";
+
+  /**
+   * Which setting decides {@link #SEND_WINDOW}, with its value, and how to change it. It begins
+   * with the setting's name as {@code --driver-set} takes it, followed by a space, so a report can
+   * name the setting beside the window (e.g. "maxUnconfirmed 2000 per partition channel x 4
+   * partitions; set it with --driver-set maxUnconfirmed=N, 0 for no bound").
+   */
+  public static final String SEND_WINDOW_LIMIT = "sendWindow.limit";
+
+  /**
+   * The most deliveries one consumer may hold before it acknowledges (or, where the protocol has no
+   * acknowledgement, before it asks for more), as configured and in force for this run: the broker
+   * stops delivering to a consumer whose window is full. Same forms as {@link #SEND_WINDOW} (e.g.
+   * "1000", "10 chunks", "1048576 bytes", {@value #UNBOUNDED}).
+   */
+  public static final String RECEIVE_WINDOW = "receiveWindow";
+
+  /**
+   * Which setting decides {@link #RECEIVE_WINDOW}, with its value, and how to change it; begins
+   * with the setting's name as {@link #SEND_WINDOW_LIMIT} does (e.g. "prefetchCount 1000 per
+   * partition queue x 4 partitions; set it with --driver-set prefetchCount=N").
+   */
+  public static final String RECEIVE_WINDOW_LIMIT = "receiveWindow.limit";
+
+  /** The value of {@link #SEND_WINDOW} or {@link #RECEIVE_WINDOW} when no setting bounds it. */
+  public static final String UNBOUNDED = "unbounded";
+
   private BrokerFactNames() {}
 }

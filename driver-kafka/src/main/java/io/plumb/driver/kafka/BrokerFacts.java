@@ -95,6 +95,7 @@ final class BrokerFacts {
         settings.replicationFactor().map(String::valueOf).orElse("broker default"));
     settings.topicConfig().forEach((key, value) -> facts.put("topicConfig." + key, value));
 
+    int partitions = 0;
     try {
       DescribeClusterResult cluster = admin.describeCluster();
       Collection<Node> nodes = cluster.nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -130,19 +131,22 @@ final class BrokerFacts {
       putAll(facts, "topic.", topicConfig, topicKeys);
       putMessageLimit(facts, producer, topicConfig);
       if (!topics.isEmpty()) {
-        putReplicas(
-            facts,
+        Collection<TopicDescription> described =
             admin
                 .describeTopics(topics)
                 .allTopicNames()
                 .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .values());
+                .values();
+        putReplicas(facts, described);
+        partitions = KafkaWindows.mostPartitions(described);
       }
     } catch (Exception e) {
       // Facts are informative: a broker that refuses describeConfigs must not fail the run,
       // but the result says that the read-back did not happen.
       facts.put("readBackError", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
+    // The windows are the client's own settings: reported even when the read-back failed.
+    facts.putAll(KafkaWindows.facts(producer, settings.consumer(), partitions));
     return facts;
   }
 

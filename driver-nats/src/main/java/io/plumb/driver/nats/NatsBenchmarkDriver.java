@@ -89,6 +89,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     }
     facts.put("nats.url", config.natsHostUrl());
     facts.put("nats.mode", config.mode().toString());
+    facts.putAll(NatsWindows.facts(config));
     facts.put("nats.server.version", connections.publish().getServerInfo().getVersion());
     facts.put(
         "nats.server.jetstream",

@@ -11,6 +11,7 @@ import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -132,12 +133,19 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   /**
    * What the broker said at {@link #initialize}, and once topics exist the replication of their
    * ledgers: {@code replicas} is the smallest write quorum (copies of each entry) over the current
-   * ledgers of every partition, {@code replicaNodes} the bookies of their ensembles.
+   * ledgers of every partition, {@code replicaNodes} the bookies of their ensembles; with the
+   * clients' send and receive windows ({@link PulsarWindows}), which are per partition.
    */
   @Override
   public Map<String, String> brokerFacts() {
     // Before initialize (or after it failed) there is nothing read yet: no facts, as before.
-    return facts == null ? Map.of() : facts.read(pulsarTopics.created());
+    if (facts == null) {
+      return Map.of();
+    }
+    Map<String, Integer> created = pulsarTopics.created();
+    Map<String, String> all = new HashMap<>(facts.read(created));
+    all.putAll(PulsarWindows.facts(config, PulsarWindows.mostPartitions(created)));
+    return Map.copyOf(all);
   }
 
   /** See {@link PulsarLeaders#targets}. */

@@ -14,7 +14,7 @@ import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Each shipped driver file, run through the whole engine against the local standalone broker (one
@@ -27,15 +27,23 @@ class PulsarBenchmarkRunTest {
 
   @TempDir Path scratch;
 
+  /** The windows are over the smoke run's 3 partitions: a producer and a consumer per partition. */
   @ParameterizedTest
-  @ValueSource(strings = {"pulsar.yaml", "pulsar-throughput.yaml", "pulsar-latency.yaml"})
-  void shippedFileDeliversEveryMessageThroughTheEngine(String file) {
+  @CsvSource({
+    "pulsar.yaml, unbounded, 30000",
+    "pulsar-throughput.yaml, 300000, 30000",
+    "pulsar-latency.yaml, unbounded, 3000"
+  })
+  void shippedFileDeliversEveryMessageThroughTheEngine(
+      String file, String sendWindow, String receiveWindow) {
     RunReport report = RUN.run(Path.of(file), Map.of(), scratch);
     assertEquals(List.of(), RUN.deliveryProblems(report));
     Map<String, String> facts = report.brokerFacts();
     assertEquals("1", facts.get(BrokerFactNames.REPLICAS), facts.toString());
     assertEquals("1", facts.get(BrokerFactNames.NODES), facts.toString());
     assertEquals(facts.get("pulsar.bookies"), facts.get(BrokerFactNames.REPLICA_NODES));
+    assertEquals(sendWindow, facts.get(BrokerFactNames.SEND_WINDOW), facts.toString());
+    assertEquals(receiveWindow, facts.get(BrokerFactNames.RECEIVE_WINDOW), facts.toString());
   }
 
   @Test

@@ -112,6 +112,11 @@ final class AmqpTopics {
     }
   }
 
+  /** The most partitions of any topic this driver knows now; 0 while it knows none. */
+  int mostPartitions() {
+    return partitionsByTopic.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+  }
+
   int partitions(String topic) throws Exception {
     Integer known = partitionsByTopic.get(topic);
     if (known != null) {

@@ -143,13 +143,17 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   /**
    * The driver's own facts, with the cluster's: {@code nodes} and {@code brokerVersion} from
    * initialisation, and once topics exist {@code replicas}, {@code replicaNodes} and {@code
-   * rabbitmq.leaders} as the broker reports them for each topic's replication witness.
+   * rabbitmq.leaders} as the broker reports them for each topic's replication witness, and the
+   * client's send and receive windows ({@link AmqpWindows}), which are per partition.
    */
   @Override
   public Map<String, String> brokerFacts() {
     Map<String, String> all = new LinkedHashMap<>(facts);
     if (cluster != null) {
       all.putAll(cluster.facts());
+    }
+    if (topics != null) {
+      all.putAll(AmqpWindows.facts(config, topics.mostPartitions()));
     }
     return Map.copyOf(all);
   }

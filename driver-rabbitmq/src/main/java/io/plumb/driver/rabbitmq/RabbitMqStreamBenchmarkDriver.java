@@ -136,7 +136,8 @@ public final class RabbitMqStreamBenchmarkDriver
   /**
    * The driver's own facts, with the cluster's: {@code nodes} and {@code brokerVersion} from
    * initialisation, and once topics exist {@code replicas}, {@code replicaNodes} and {@code
-   * rabbitmq.leaders} as the broker reports them for the partition streams.
+   * rabbitmq.leaders} as the broker reports them for the partition streams, and the client's send
+   * and receive windows ({@link StreamWindows}), which are per partition.
    */
   @Override
   public Map<String, String> brokerFacts() {
@@ -144,6 +145,10 @@ public final class RabbitMqStreamBenchmarkDriver
     if (cluster != null) {
       all.putAll(cluster.facts());
     }
+    all.putAll(
+        StreamWindows.facts(
+            config,
+            partitionsByTopic.values().stream().mapToInt(Integer::intValue).max().orElse(0)));
     return Map.copyOf(all);
   }
 

@@ -70,6 +70,43 @@ class RabbitMqReplicatedClusterTest {
   }
 
   /**
+   * The run's result names the windows the clients ran with, as overridden on the command line: per
+   * producer and per consumer, on the 3 partitions of the smoke run.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "rabbitmq-quorum-replicated.yaml, maxUnconfirmed, 16, prefetchCount, 64, 48, 192",
+    "rabbitmq-classic-mirrored.yaml, maxUnconfirmed, 0, prefetchCount, 100, unbounded, 300",
+    "rabbitmq-stream-protocol-replicated.yaml, maxUnconfirmedMessages, 50, initialCredits, 2, 150,"
+        + " 6 chunks",
+  })
+  void theResultReportsTheWindowsInForce(
+      String file,
+      String sendSetting,
+      String sendValue,
+      String receiveSetting,
+      String receiveValue,
+      String sendWindow,
+      String receiveWindow) {
+    RunReport report =
+        RUN.run(
+            Path.of(file), Map.of(sendSetting, sendValue, receiveSetting, receiveValue), scratch);
+
+    assertEquals(List.of(), RUN.deliveryProblems(report));
+    Map<String, String> facts = report.brokerFacts();
+    assertEquals(sendWindow, facts.get(BrokerFactNames.SEND_WINDOW), facts.toString());
+    assertTrue(
+        facts.get(BrokerFactNames.SEND_WINDOW_LIMIT).startsWith(sendSetting + " " + sendValue),
+        facts.toString());
+    assertEquals(receiveWindow, facts.get(BrokerFactNames.RECEIVE_WINDOW), facts.toString());
+    assertTrue(
+        facts
+            .get(BrokerFactNames.RECEIVE_WINDOW_LIMIT)
+            .startsWith(receiveSetting + " " + receiveValue),
+        facts.toString());
+  }
+
+  /**
    * The AMQP driver reads replication from a witness queue declared like the topic's queues, since
    * those are declared only when consumers arrive: the real partition queues must have the same
    * members.

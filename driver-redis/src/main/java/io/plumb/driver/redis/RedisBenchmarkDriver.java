@@ -366,11 +366,17 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
 
   /**
    * The facts, with replication read again from the server: called once the run's streams exist, so
-   * the result records the replicas online then, not at initialize.
+   * the result records the replicas online then, not at initialize; and the windows ({@link
+   * RedisWindows}).
    */
   @Override
   public Map<String, String> brokerFacts() {
-    return facts.withReplicationNow(endpoint);
+    Map<String, String> all = facts.withReplicationNow(endpoint);
+    if (config != null) {
+      int most = partitionsByTopic.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+      all.putAll(RedisWindows.facts(config, most));
+    }
+    return all;
   }
 
   /** The parsed driver file, after overrides (for tests and diagnostics). */
