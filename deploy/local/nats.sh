@@ -52,27 +52,26 @@ set -euo pipefail
 NATS_SERVER_VERSION=v2.15.3
 NATS_SERVER_MODULE=github.com/nats-io/nats-server/v2
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-state_dir="${PLUMB_STATE_DIR:-$repo/.plumb}/nats"
-nodes_dir="$state_dir/nodes"
-server_bin="$repo/.plumb/bin/nats-server"
+# shellcheck source=lib/nodes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
+nodes_init nats
+
+server_bin="$NODES_REPO/.plumb/bin/nats-server"
 base_port="${PLUMB_NATS_PORT:-4222}"
 base_monitor_port="${PLUMB_NATS_MONITOR_PORT:-8222}"
 base_cluster_port="${PLUMB_NATS_CLUSTER_PORT:-6222}"
 cluster_name=plumb
-LOCAL_DIR="$repo/deploy/local"
 # Generous: other brokers may be starting on the same two cores, and a cluster's JetStream needs
 # its routes up and a meta leader elected before it accepts streams.
 ready_timeout_s="${PLUMB_NATS_READY_TIMEOUT:-60}"
-stop_timeout_s=15
 
-# shellcheck source=../power-loss/layer.sh
-source "$repo/deploy/power-loss/layer.sh"
-
-die() {
-  echo "$*" >&2
-  exit 1
-}
+NODES_NAME="nats node"
+NODES_NOT_RUNNING="nats not running"
+NODES_MSG_EXITED="{name} exited during start; see {log}"
+NODES_MSG_LATE="{name} not healthy after ${ready_timeout_s}s; see {log}"
+NODES_MSG_STOPPED="{name} stopped (pid {pid})"
+NODES_MSG_KILLED="{name} (pid {pid}) did not stop in {timeout}s; sending SIGKILL"
+NODES_STOP_TIMEOUT=15
 
 # --- the pinned server --------------------------------------------------------------------------
 
@@ -111,32 +110,15 @@ server_binary() {
 
 # --- where node n lives -------------------------------------------------------------------------
 
-node_dir() { echo "$nodes_dir/$1"; }
-cgroup_name() { echo "plumb-nats-$1"; }
-node_env_file() { echo "$nodes_dir/$1/node.env"; }
 client_port() { echo $((base_port + $1 - 1)); }
 monitor_port() { echo $((base_monitor_port + $1 - 1)); }
 cluster_port() { echo $((base_cluster_port + $1 - 1)); }
-store_dir() { echo "$nodes_dir/$1/store"; }
-# The layer's node.env lines, written once when it is mounted; its presence means the layer is on.
-layer_env_file() { echo "$nodes_dir/$1/power-loss.env"; }
+store_dir() { echo "$NODES_DIR/$1/store"; }
 # The sync policy the start asked for, kept for node.env across restarts.
-sync_file() { echo "$nodes_dir/$1/sync"; }
+sync_file() { echo "$NODES_DIR/$1/sync"; }
 
-# The node numbers that have a state directory, in order (the cluster the last `start` made).
-known_nodes() {
-  local env
-  for env in "$nodes_dir"/*/node.env; do
-    if [[ -f "$env" ]]; then basename "$(dirname "$env")"; fi
-  done | sort -n
-}
-
-# One value of node n's state file.
-node_value() {
-  sed -n "s/^$2=//p" "$(node_env_file "$1")" 2>/dev/null | head -n 1
-}
-
-layer_on() { [[ -f "$(layer_env_file "$1")" ]]; }
+# A recycled PID must never be taken for our server: the command line names our config.
+node_owns_pid() { nodes_cmdline "$2" | grep -q "nats-server.*$(nodes_dir "$1")/nats.conf"; }
 
 # --- writing a node's files ---------------------------------------------------------------------
 
@@ -144,7 +126,7 @@ layer_on() { [[ -f "$(layer_env_file "$1")" ]]; }
 # routes to every other node.
 write_config() {
   local n=$1 count=$2 sync=$3 dir
-  dir="$(node_dir "$n")"
+  dir="$(nodes_dir "$n")"
   {
     echo "server_name: n$n"
     echo "listen: 127.0.0.1:$(client_port "$n")"
@@ -171,107 +153,32 @@ write_config() {
   } >"$dir/nats.conf"
 }
 
-# Writes node n's state file with the given PID (empty when stopped).
+# Writes node n's state file, with no PID until it is launched.
 write_node_env() {
-  local n=$1 count=$2 pid=$3 dir ports cport=""
-  dir="$(node_dir "$n")"
+  local n=$1 count=$2 dir ports cport=""
+  dir="$(nodes_dir "$n")"
   ports="$(client_port "$n"),$(monitor_port "$n")"
   if ((count > 1)); then
     cport="$(cluster_port "$n")"
     ports="$ports,$cport"
   fi
-  {
-    cat <<EOF
+  nodes_write_env "$n" <<EOF
 NODE=$n
 NAME=n$n
-PID=$pid
+PID=
 CLIENT_PORT=$(client_port "$n")
 MONITOR_PORT=$(monitor_port "$n")
 CLUSTER_PORT=$cport
 PORTS=$ports
-CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")
+CGROUP=$(nodes_cgroup_path "$n")
 DATA_DIR=$(store_dir "$n")
 LOG=$dir/nats.log
 CONF=$dir/nats.conf
 SYNC=$(cat "$(sync_file "$n")" 2>/dev/null || echo default)
 EOF
-    if layer_on "$n"; then cat "$(layer_env_file "$n")"; fi
-  } >"$dir/node.env.tmp"
-  # Renamed into place so a reader never sees half a file.
-  mv "$dir/node.env.tmp" "$dir/node.env"
-}
-
-# --- the power-loss layer -----------------------------------------------------------------------
-
-# Fails with the layer's own last line when FUSE cannot mount here (or the layer cannot be built).
-require_fuse() {
-  local why
-  why="$(power_loss_check 2>&1)" || die "--power-loss-layer: ${why##*$'\n'}"
-}
-
-# Mounts a layer over node n's (empty) store and records its node.env lines.
-mount_layer() {
-  local n=$1 dir
-  dir="$(node_dir "$n")"
-  power_loss_mount "$dir" "$(store_dir "$n")" || {
-    echo "nats node $n: mounting the power-loss layer failed (log: $dir/power-loss.log)" >&2
-    return 1
-  }
-  power_loss_env "$dir" >"$(layer_env_file "$n")"
-}
-
-# Makes everything node n's layer holds durable now.
-sync_layer() {
-  "$(power_loss_tool)" sync --control "$(power_loss_socket "$(node_dir "$1")")" >/dev/null || {
-    echo "nats node $1: syncing the power-loss layer failed (log: $(node_dir "$1")/power-loss.log)" >&2
-    return 1
-  }
-}
-
-# Unmounts every layer still mounted under the state directory, everything synced first. Called
-# once no server runs: by stop, by a failed start, and by start before it wipes the state of a
-# cluster whose stop never ran (rm -rf through a live mount would reach into its backing data).
-unmount_layers() {
-  local dir n
-  for dir in "$nodes_dir"/*/; do
-    [[ -d "$dir" ]] || continue
-    n="$(basename "$dir")"
-    [[ "$n" =~ ^[0-9]+$ ]] || continue
-    if [[ -S "$(power_loss_socket "${dir%/}")" ]] || mountpoint -q "$(store_dir "$n")" 2>/dev/null; then
-      power_loss_unmount "${dir%/}" "$(store_dir "$n")" ||
-        die "nats node $n: unmounting the power-loss layer at $(store_dir "$n") failed (log: ${dir}power-loss.log)"
-      echo "nats node $n: power-loss layer unmounted, its data durable in ${dir}durable"
-    fi
-  done
-}
-
-# "power-loss layer mounted, 1234 bytes unsynced", or that it does not answer, for status.
-layer_state() {
-  local answer
-  if answer="$("$(power_loss_tool)" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
-    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
-  else
-    echo "power-loss layer not answering"
-  fi
 }
 
 # --- one node's process -------------------------------------------------------------------------
-
-# Prints node n's PID if that process is alive and is the nats-server of this node's config.
-running_pid() {
-  local n=$1 pid
-  pid="$(node_value "$n" PID)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  # A recycled PID must never be taken for our server: check the command line names our config.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "nats-server.*$(node_dir "$n")/nats.conf" ||
-    return 1
-  echo "$pid"
-}
-
-port_taken() {
-  # True when something already listens on port $1 (on 127.0.0.1 or on all addresses).
-  ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
-}
 
 # Node n's /healthz answers ok. Without a query that means JetStream is current with a meta leader
 # and every stream and consumer on the node is current; `js-enabled-only=true` asks only whether the
@@ -283,41 +190,26 @@ healthy() {
 
 # Launches node n in the background and records its PID; does not wait for readiness.
 launch_node() {
-  local n=$1 count=$2 dir p bin
-  dir="$(node_dir "$n")"
+  local n=$1 dir p bin
+  dir="$(nodes_dir "$n")"
   bin="$(server_binary)" || return 1
-  for p in $(node_value "$n" PORTS | tr ',' ' '); do
-    if port_taken "$p"; then
-      echo "nats node $n: port $p on 127.0.0.1 is already in use (stop what holds it, or set PLUMB_NATS_PORT / PLUMB_NATS_MONITOR_PORT / PLUMB_NATS_CLUSTER_PORT)" >&2
-      return 1
-    fi
-  done
+  if p="$(nodes_taken_port "$n")"; then
+    echo "nats node $n: port $p on 127.0.0.1 is already in use (stop what holds it, or set PLUMB_NATS_PORT / PLUMB_NATS_MONITOR_PORT / PLUMB_NATS_CLUSTER_PORT)" >&2
+    return 1
+  fi
   rm -f "$dir/nats.pid"
-  # nats-server has no daemon mode: detach it into its own session so it outlives this shell.
-  # setsid execs node-cgroup.sh here (a background job is no process-group leader), which joins
-  # the node's own cgroup and execs nats-server, so $! is nats-server's PID.
-  setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
-    "$bin" -c "$dir/nats.conf" </dev/null >>"$dir/nats.log" 2>&1 &
-  write_node_env "$n" "$count" "$!"
+  # nats-server has no daemon mode: nodes_launch detaches it into its own session.
+  nodes_launch "$n" "$dir/nats.log" "$bin" -c "$dir/nats.conf"
 }
+
+# Node n (as n:query) answers /healthz ok with that query.
+healthy_node() { healthy "${1%%:*}" "${1#*:}"; }
 
 # Waits until node n answers /healthz ok (with the query $3, if any). In a cluster a node is
 # healthy only once JetStream has contact with a meta leader, so launch every node before waiting
 # for any.
 wait_healthy() {
-  local n=$1 deadline=$2 query=${3:-} pid
-  pid="$(node_value "$n" PID)"
-  until healthy "$n" "$query"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "nats node $n exited during start; see $(node_value "$n" LOG)" >&2
-      return 1
-    fi
-    if ((SECONDS >= deadline)); then
-      echo "nats node $n not healthy after ${ready_timeout_s}s; see $(node_value "$n" LOG)" >&2
-      return 1
-    fi
-    sleep 0.2
-  done
+  nodes_await "$2" healthy_node "$1:${3:-}" || { echo "$NODES_FAILURE" >&2; return 1; }
 }
 
 # Waits until a restarted node n has rejoined: a single server until it is healthy, a node of a
@@ -348,7 +240,7 @@ wait_meta_cluster() {
       return 0
     fi
     if ((SECONDS >= deadline)); then
-      echo "nats cluster: JetStream has no meta leader with $count current peers after ${ready_timeout_s}s; see $(node_value 1 LOG)" >&2
+      echo "nats cluster: JetStream has no meta leader with $count current peers after ${ready_timeout_s}s; see $(nodes_get 1 LOG)" >&2
       return 1
     fi
     sleep 0.2
@@ -403,31 +295,10 @@ check_sync() {
       return 1
     }
     if [[ "$got" != "$want" ]]; then
-      echo "nats node $n reports sync '$got' where the start asked for '$want' (see $(node_value "$n" CONF))" >&2
+      echo "nats node $n reports sync '$got' where the start asked for '$want' (see $(nodes_get "$n" CONF))" >&2
       return 1
     fi
   done
-}
-
-# Stops node n (SIGTERM, then SIGKILL after the timeout) and clears its PID. Quiet when stopped.
-stop_node_process() {
-  local n=$1 pid deadline
-  if pid="$(running_pid "$n")"; then
-    kill "$pid" 2>/dev/null || true
-    # A frozen node (SIGSTOP, a freeze fault) handles the SIGTERM only once it runs again.
-    kill -CONT "$pid" 2>/dev/null || true
-    deadline=$((SECONDS + stop_timeout_s))
-    while kill -0 "$pid" 2>/dev/null; do
-      if ((SECONDS >= deadline)); then
-        echo "nats node $n (pid $pid) did not stop in ${stop_timeout_s}s; sending SIGKILL" >&2
-        kill -9 "$pid" 2>/dev/null || true
-        break
-      fi
-      sleep 0.1
-    done
-    echo "nats node $n stopped (pid $pid)"
-  fi
-  if [[ -f "$(node_env_file "$n")" ]]; then sed -i 's/^PID=.*/PID=/' "$(node_env_file "$n")"; fi
 }
 
 # --- subcommands --------------------------------------------------------------------------------
@@ -437,72 +308,47 @@ start_usage() {
 }
 
 start() {
-  local count=1 sync=default layer=0
-  while (($#)); do
-    case "$1" in
-      --nodes)
-        count="${2:-}"
-        shift 2 || start_usage
-        ;;
-      --nodes=*)
-        count="${1#--nodes=}"
-        shift
-        ;;
-      --sync)
-        sync="${2:-}"
-        shift 2 || start_usage
-        ;;
-      --sync=*)
-        sync="${1#--sync=}"
-        shift
-        ;;
-      --power-loss-layer)
-        layer=1
-        shift
-        ;;
-      *) start_usage ;;
-    esac
-  done
+  NODES_START_VALUES=sync NODES_START_STRICT=1
+  nodes_start_options "$@"
+  local count="$NODES_COUNT" sync="${NODES_OPTION[sync]-default}" layer="$NODES_LAYER"
   [[ "$count" =~ ^[1-9]$ ]] || die "--nodes must be a whole number from 1 to 9, was '$count'"
   [[ "$sync" == always || "$sync" == default ]] ||
     die "--sync must be 'always' (fsync every write) or 'default' (NATS's own, every 2 minutes), was '$sync'"
 
   local running
-  running="$(running_nodes)"
+  running="$(nodes_running | xargs)"
   if [[ -n "$running" ]]; then
-    local known had_sync had_layer=0
-    known="$(known_nodes | wc -l)"
-    had_sync="$(node_value 1 SYNC)"
-    layer_on 1 && had_layer=1
+    local known had_sync same_layer=0
+    known="$(nodes_list | wc -l)"
+    had_sync="$(nodes_get 1 SYNC)"
+    nodes_same_layer "$layer" && same_layer=1
     if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" &&
-      "$had_sync" == "$sync" && "$had_layer" == "$layer" ]]; then
+      "$had_sync" == "$sync" ]] && ((same_layer)); then
       echo "nats already running ($count node(s), sync $sync$( ((layer)) && echo ", power-loss layer"), nats://127.0.0.1:$base_port)"
       exit 0
     fi
-    die "nats already running with node(s) $running of $known, sync ${had_sync:-default}, $( ((had_layer)) && echo with || echo without) the power-loss layer: run '$0 stop' first"
+    die "nats already running with node(s) $running of $known, sync ${had_sync:-default}, $NODES_HAD the power-loss layer: run '$0 stop' first"
   fi
   # Before anything is wiped or launched: a start that cannot have what it asks for starts nothing.
-  ((layer)) && require_fuse
+  ((layer)) && nodes_require_fuse
   server_binary >/dev/null
 
-  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
-  unmount_layers >/dev/null
   # Every start begins from empty stores, so each run starts from an empty cluster.
-  rm -rf "$nodes_dir"
+  nodes_wipe
   local n
   for ((n = 1; n <= count; n++)); do
-    mkdir -p "$(node_dir "$n")"
+    mkdir -p "$(nodes_dir "$n")"
     echo "$sync" >"$(sync_file "$n")"
     if ((layer)); then
-      mount_layer "$n" || abort_start
+      nodes_layer_mount "$n" "$(store_dir "$n")" || abort_start "$NODES_FAILURE"
     else
       mkdir -p "$(store_dir "$n")"
     fi
     write_config "$n" "$count" "$sync"
-    write_node_env "$n" "$count" ""
+    write_node_env "$n" "$count"
   done
   for ((n = 1; n <= count; n++)); do
-    launch_node "$n" "$count" || abort_start
+    launch_node "$n" || abort_start
   done
   local deadline=$((SECONDS + ready_timeout_s))
   for ((n = 1; n <= count; n++)); do
@@ -513,9 +359,8 @@ start() {
   fi
   check_sync "$count" "$sync" || abort_start
   if ((layer)); then
-    for ((n = 1; n <= count; n++)); do
-      sync_layer "$n" || abort_start
-    done
+    # shellcheck disable=SC2046
+    nodes_layer_sync $(seq 1 "$count") || abort_start "$NODES_FAILURE"
   fi
   local version
   version="$(curl -fsS --max-time 2 "http://127.0.0.1:$(monitor_port 1)/varz" |
@@ -523,7 +368,7 @@ start() {
   local settings="nats-server $version, sync $sync (read back from every node)"
   ((layer)) && settings="$settings, power-loss layer under every node's store"
   if ((count == 1)); then
-    echo "nats started (pid $(node_value 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port; $settings)"
+    echo "nats started (pid $(nodes_get 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port; $settings)"
   else
     echo "nats cluster '$cluster_name' started: $count nodes, JetStream meta leader elected; $settings"
     for ((n = 1; n <= count; n++)); do
@@ -533,147 +378,84 @@ start() {
 }
 
 # Leaves no half-started cluster behind: stops every node launched so far and unmounts the layers
-# mounted so far, then fails. The one-line reason was printed by the step that failed.
+# mounted so far, then fails with the one-line reason $1, or the one the step that failed printed.
 abort_start() {
-  local n
-  for n in $(known_nodes); do
-    stop_node_process "$n" >/dev/null
-  done
-  unmount_layers >/dev/null 2>&1 || true
+  if (($#)); then echo "$1" >&2; fi
+  # shellcheck disable=SC2046
+  stop_nodes $(nodes_list) >/dev/null
+  nodes_layer_unmount_all >/dev/null 2>&1 || true
   exit 1
-}
-
-# The node numbers whose process runs, space-separated.
-running_nodes() {
-  local n
-  for n in $(known_nodes); do
-    if running_pid "$n" >/dev/null; then echo "$n"; fi
-  done | tr '\n' ' ' | sed 's/ $//'
-}
-
-stop() {
-  local n pid pids=()
-  # Signal every node first, then wait: a cluster stops in one timeout, not three.
-  for n in $(known_nodes); do
-    if pid="$(running_pid "$n")"; then
-      kill "$pid" 2>/dev/null || true
-      kill -CONT "$pid" 2>/dev/null || true
-      pids+=("$n:$pid")
-    fi
-  done
-  if ((${#pids[@]} == 0)); then
-    echo "nats not running"
-  fi
-  local entry deadline=$((SECONDS + stop_timeout_s))
-  for entry in "${pids[@]}"; do
-    n="${entry%%:*}"
-    pid="${entry#*:}"
-    while kill -0 "$pid" 2>/dev/null; do
-      if ((SECONDS >= deadline)); then
-        echo "nats node $n (pid $pid) did not stop in ${stop_timeout_s}s; sending SIGKILL" >&2
-        kill -9 "$pid" 2>/dev/null || true
-        break
-      fi
-      sleep 0.1
-    done
-    echo "nats node $n stopped (pid $pid)"
-  done
-  for n in $(known_nodes); do
-    sed -i 's/^PID=.*/PID=/' "$(node_env_file "$n")"
-  done
-  # Once no server has a file open on it: a clean unmount syncs everything first.
-  unmount_layers
 }
 
 describe_node() {
   local n=$1 pid state cport ports layer=""
-  if pid="$(running_pid "$n")"; then
+  if pid="$(nodes_pid "$n")"; then
     if healthy "$n"; then state="running, pid $pid"; else state="running but not healthy, pid $pid"; fi
   else
     state="stopped"
   fi
-  ports="client $(node_value "$n" CLIENT_PORT) monitor $(node_value "$n" MONITOR_PORT)"
-  cport="$(node_value "$n" CLUSTER_PORT)"
+  ports="client $(nodes_get "$n" CLIENT_PORT) monitor $(nodes_get "$n" MONITOR_PORT)"
+  cport="$(nodes_get "$n" CLUSTER_PORT)"
   [[ -z "$cport" ]] || ports="$ports cluster $cport"
-  layer_on "$n" && layer="; $(layer_state "$n")"
-  echo "  node $n (n$n): $state; ports $ports; sync $(node_value "$n" SYNC); data $(node_value "$n" DATA_DIR); log $(node_value "$n" LOG)$layer"
+  nodes_layer_on "$n" && layer="; $(nodes_layer_state "$n")"
+  echo "  node $n (n$n): $state; ports $ports; sync $(nodes_get "$n" SYNC); data $(nodes_get "$n" DATA_DIR); log $(nodes_get "$n" LOG)$layer"
 }
 
-status() {
-  local known running total up
-  known="$(known_nodes)"
-  running="$(running_nodes)"
-  total="$(echo "$known" | wc -w)"
-  up="$(echo "$running" | wc -w)"
-  if ((up == 0)); then
-    echo "nats not running"
-    exit 3
-  fi
-  echo "nats: $up of $total node(s) running, nats://127.0.0.1:$base_port"
+status_lines() {
   local n
-  for n in $known; do
+  echo "nats: $1 of $2 node(s) running, nats://127.0.0.1:$base_port"
+  for n in $(nodes_list); do
     describe_node "$n"
   done
-  ((up == total)) || exit 1
 }
 
 # Node n of the cluster the last `start` made; fails with one line when there is none.
 require_node() {
   [[ "${1:-}" =~ ^[1-9]$ ]] || die "usage: $0 start-node|stop-node N (N from 1 to 9)"
-  [[ -f "$(node_env_file "$1")" ]] || die "nats node $1 does not exist: start a cluster with '$0 start --nodes 3' first"
+  [[ -f "$(nodes_env_file "$1")" ]] || die "nats node $1 does not exist: start a cluster with '$0 start --nodes 3' first"
 }
-
-# Where start-node marks a node it launched without a quorum; the start-node that brings the
-# quorum waits until that node is healthy too.
-pending_file() { echo "$(node_dir "$1")/start-pending"; }
 
 start_node() {
   require_node "${1:-}"
   local n=$1 count pid
-  count="$(known_nodes | wc -l)"
-  if pid="$(running_pid "$n")"; then
+  count="$(nodes_list | wc -l)"
+  if pid="$(nodes_pid "$n")"; then
     # A frozen node (SIGSTOP) counts as running: let it run again rather than start a second one.
-    if [[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" == "T" ]]; then
-      kill -CONT "$pid" 2>/dev/null || true
+    if nodes_thaw "$pid"; then
       echo "nats node $n was stopped by a signal: resumed (pid $pid)"
       exit 0
     fi
     echo "nats node $n already running (pid $pid)"
     exit 0
   fi
-  if layer_on "$n"; then
-    # After a power loss the layer is still mounted with what survived; one that died (or a
-    # rebooted host) is mounted again over the node's durable data.
-    power_loss_ensure "$(node_dir "$n")" "$(store_dir "$n")" ||
-      die "nats node $n: the power-loss layer is not mounted and mounting it failed (log: $(node_dir "$n")/power-loss.log)"
-  fi
+  nodes_layer_ensure "$n" || die "$NODES_FAILURE"
   # The store is kept: the node rejoins with the data it had and catches up from its peers.
-  launch_node "$n" "$count" || exit 1
+  launch_node "$n" || exit 1
   local deadline=$((SECONDS + ready_timeout_s)) majority=$((count / 2 + 1)) up
-  up="$(running_nodes | wc -w)"
+  up="$(nodes_running | wc -l)"
   if ((up < majority)); then
     # JetStream in a cluster is healthy only with a meta leader, which needs a majority: when a
     # whole cluster comes back one start-node at a time (a power loss of every node), the first
     # nodes cannot be, so this one is only waited for until it runs with JetStream enabled.
     if ! wait_healthy "$n" "$deadline" js-enabled-only=true; then
-      stop_node_process "$n" >/dev/null
+      stop_nodes "$n" >/dev/null
       exit 1
     fi
-    touch "$(pending_file "$n")"
-    echo "nats node $n runs (pid $(node_value "$n" PID)); $up of $count node(s) run, so JetStream waits for a majority of $majority: the start-node that brings it waits for this node too"
+    touch "$(nodes_pending_file "$n")"
+    echo "nats node $n runs (pid $(nodes_get "$n" PID)); $up of $count node(s) run, so JetStream waits for a majority of $majority: the start-node that brings it waits for this node too"
     return 0
   fi
   local waiting=("$n") other
-  for ((other = 1; other <= count; other++)); do
-    if ((other != n)) && [[ -f "$(pending_file "$other")" ]]; then waiting+=("$other"); fi
+  for other in $(nodes_pending); do
+    ((other == n)) || waiting+=("$other")
   done
   for other in "${waiting[@]}"; do
     if ! wait_rejoined "$other" "$count" "$deadline"; then
-      ((other == n)) && stop_node_process "$n" >/dev/null
+      ((other == n)) && stop_nodes "$n" >/dev/null
       exit 1
     fi
   done
-  rm -f "$nodes_dir"/*/start-pending
+  nodes_clear_pending
   for other in "${waiting[@]}"; do
     describe_node "$other"
   done
@@ -681,22 +463,11 @@ start_node() {
 
 stop_node() {
   require_node "${1:-}"
-  rm -f "$(pending_file "$1")"
-  stop_node_process "$1"
+  rm -f "$(nodes_pending_file "$1")"
+  stop_nodes "$1"
 }
 
 case "${1:-}" in
-  start)
-    shift
-    start "$@"
-    ;;
-  stop) stop ;;
-  status) status ;;
-  start-node) start_node "${2:-}" ;;
-  stop-node) stop_node "${2:-}" ;;
   server) server_binary ;;
-  *)
-    echo "usage: $0 start [--nodes N] [--sync always|default] [--power-loss-layer] | stop | status | start-node N | stop-node N | server" >&2
-    exit 2
-    ;;
+  *) nodes_main "start [--nodes N] [--sync always|default] [--power-loss-layer] | stop | status | start-node N | stop-node N | server" "$@" ;;
 esac

@@ -43,14 +43,16 @@
 # FUSE is not available the start says so in one line and starts nothing.
 set -euo pipefail
 
-# shellcheck source=../power-loss/layer.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../power-loss" && pwd)/layer.sh"
+# shellcheck source=lib/nodes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
+nodes_init redis
+# How the lines lib/nodes.sh prints name a node, and their wording where it is Redis's own.
+NODES_NAME="redis node"
+NODES_SEE="; see {log}"
+NODES_NOT_RUNNING="redis not running"
+NODES_MSG_KILLED="redis pid(s) {pids} did not stop in {timeout}s; sending SIGKILL"
 
-LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$LOCAL_DIR/../.." && pwd)"
-state_dir="${PLUMB_STATE_DIR:-$repo/.plumb}/redis"
-nodes_dir="$state_dir/nodes"
-cluster_env="$state_dir/cluster.env"
+cluster_env="$NODES_STATE/cluster.env"
 base_port="${PLUMB_REDIS_PORT:-6379}"
 sentinel_base_port="${PLUMB_REDIS_SENTINEL_PORT:-26379}"
 ready_timeout_s="${PLUMB_REDIS_READY_TIMEOUT:-20}"
@@ -61,58 +63,29 @@ master_name=plumb
 down_after_ms=2000
 failover_timeout_ms=10000
 
-die() {
-  echo "$*" >&2
-  exit 1
-}
-
 # --- node state -------------------------------------------------------------------------------
 
-node_dir() { echo "$nodes_dir/$1"; }
-node_env() { echo "$nodes_dir/$1/node.env"; }
-cgroup_name() { echo "plumb-redis-$1"; }
-
-# Prints one key of a node's state file.
-node_get() {
-  local file
-  file="$(node_env "$1")"
-  [[ -f "$file" ]] || return 1
-  sed -n "s/^$2=//p" "$file" | head -n 1
-}
-
-# Sets one key of a node's state file, replacing the file in one rename so readers never see half.
-node_set() {
-  local file tmp
-  file="$(node_env "$1")"
-  tmp="$file.tmp.$$"
-  awk -v k="$2" -v v="$3" 'index($0, k "=") == 1 { print k "=" v; found = 1; next } { print }
-    END { if (!found) print k "=" v }' "$file" >"$tmp"
-  mv "$tmp" "$file"
-}
-
 cluster_count() { sed -n 's/^COUNT=//p' "$cluster_env" 2>/dev/null; }
-# The last start mounted a power-loss layer under every server's data directory.
-layer_on() { grep -qx 'POWER_LOSS_LAYER=1' "$cluster_env" 2>/dev/null; }
-has_sentinel() { [[ -n "$(node_get "$1" SENTINEL_PORT)" ]]; }
+has_sentinel() { [[ -n "$(nodes_get "$1" SENTINEL_PORT)" ]]; }
 
 # Writes a node's state file when the node is first created; PIDs are filled in once it runs.
 node_create() {
   local n="$1" role="$2" port="$3" sentinel_port="$4" dir ports
-  dir="$(node_dir "$n")"
+  dir="$(nodes_dir "$n")"
   mkdir -p "$dir/data"
   ports="$port"
   if [[ -n "$sentinel_port" ]]; then
     mkdir -p "$dir/sentinel"
     ports="$port,$sentinel_port"
   fi
-  cat >"$(node_env "$n")" <<EOF
+  nodes_write_env "$n" <<EOF
 NODE=$n
 NAME=127.0.0.1:$port
 ROLE=$role
 PID=
 SENTINEL_PID=
 PORTS=$ports
-CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")")
+CGROUP=$(nodes_cgroup_path "$n")
 PORT=$port
 SENTINEL_PORT=$sentinel_port
 HOST=127.0.0.1
@@ -124,49 +97,23 @@ SENTINEL_CONF=$dir/sentinel.conf
 EOF
 }
 
-# The node numbers that have a state file, in order.
-node_ids() {
-  local f
-  for f in "$nodes_dir"/*/node.env; do
-    [[ -f "$f" ]] && basename "$(dirname "$f")"
-  done | sort -n
+# A recycled PID is not ours: the process (node.env's PID, the server, or SENTINEL_PID) must be a
+# redis-server on the port of node n's server or Sentinel.
+node_owns_pid() {
+  local port
+  if [[ "$3" == SENTINEL_PID ]]; then port="$(nodes_get "$1" SENTINEL_PORT)"; else port="$(nodes_get "$1" PORT)"; fi
+  [[ -n "$port" ]] && nodes_cmdline "$2" | grep -q "redis-server.*:$port"
 }
 
-# Prints the PID of one of node n's processes (server or sentinel) if that process is still ours;
-# fails otherwise.
-proc_pid() {
-  local n="$1" what="$2" pid port
-  if [[ "$what" == sentinel ]]; then
-    pid="$(node_get "$n" SENTINEL_PID)" || return 1
-    port="$(node_get "$n" SENTINEL_PORT)"
-  else
-    pid="$(node_get "$n" PID)" || return 1
-    port="$(node_get "$n" PORT)"
-  fi
-  [[ -n "$pid" && -n "$port" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  # A recycled PID is not ours: the process must be a redis-server on this port.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "redis-server.*:$port" || return 1
-  echo "$pid"
-}
+sentinel_pid() { nodes_pid "$1" SENTINEL_PID; }
 
-node_pid() { proc_pid "$1" server; }
-sentinel_pid() { proc_pid "$1" sentinel; }
+# Node n runs something: its server or its Sentinel.
+nodes_up() { nodes_pid "$1" >/dev/null || sentinel_pid "$1" >/dev/null; }
 
 # Node n runs all it should: its server and, in a cluster, its Sentinel.
-node_whole() {
-  node_pid "$1" >/dev/null || return 1
+nodes_whole() {
+  nodes_pid "$1" >/dev/null || return 1
   ! has_sentinel "$1" || sentinel_pid "$1" >/dev/null
-}
-
-# Nodes with at least one process running.
-running_ids() {
-  local n
-  for n in $(node_ids); do
-    if node_pid "$n" >/dev/null || sentinel_pid "$n" >/dev/null; then
-      echo "$n"
-    fi
-  done
-  return 0
 }
 
 # --- talking to a server ----------------------------------------------------------------------
@@ -203,9 +150,9 @@ sentinel_field() {
 # old primary may still name that one).
 primary_port() {
   local n
-  for n in $(node_ids); do
+  for n in $(nodes_list); do
     sentinel_pid "$n" >/dev/null || continue
-    cli "$(node_get "$n" SENTINEL_PORT)" sentinel get-master-addr-by-name "$master_name" | sed -n 2p
+    cli "$(nodes_get "$n" SENTINEL_PORT)" sentinel get-master-addr-by-name "$master_name" | sed -n 2p
   done | grep . | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2; found = 1 } END { exit !found }'
 }
 
@@ -220,10 +167,6 @@ wait_for() {
   done
 }
 
-port_taken() {
-  ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
-}
-
 # --- starting and stopping one process --------------------------------------------------------
 
 # The config of a data node. Same settings as the single server has always had: no snapshots, no
@@ -231,10 +174,10 @@ port_taken() {
 # Sentinel can rewrite it (CONFIG REWRITE) when it moves the node to another primary.
 write_server_conf() {
   local n="$1" replica_of="${2:-}" dir
-  dir="$(node_dir "$n")"
+  dir="$(nodes_dir "$n")"
   {
     echo "bind 127.0.0.1"
-    echo "port $(node_get "$n" PORT)"
+    echo "port $(nodes_get "$n" PORT)"
     echo "save \"\""
     echo "appendonly no"
     echo "daemonize no"
@@ -243,7 +186,7 @@ write_server_conf() {
     # at a time or all at once at start, so waiting only delays them.
     echo "repl-diskless-sync-delay 0"
     [[ -z "$replica_of" ]] || echo "replicaof 127.0.0.1 $replica_of"
-  } >"$(node_get "$n" CONF)"
+  } >"$(nodes_get "$n" CONF)"
 }
 
 # The config of node n's Sentinel: watches the primary as "plumb", quorum a majority of the nodes.
@@ -251,10 +194,10 @@ write_server_conf() {
 # so a restarted Sentinel starts from what it knew.
 write_sentinel_conf() {
   local n="$1" count="$2" dir
-  dir="$(node_dir "$n")"
-  cat >"$(node_get "$n" SENTINEL_CONF)" <<EOF
+  dir="$(nodes_dir "$n")"
+  cat >"$(nodes_get "$n" SENTINEL_CONF)" <<EOF
 bind 127.0.0.1
-port $(node_get "$n" SENTINEL_PORT)
+port $(nodes_get "$n" SENTINEL_PORT)
 daemonize no
 dir $dir/sentinel
 sentinel monitor $master_name 127.0.0.1 $base_port $((count / 2 + 1))
@@ -271,137 +214,63 @@ launch() {
   shift 2
   local port log conf key mode=()
   if [[ "$what" == sentinel ]]; then
-    port="$(node_get "$n" SENTINEL_PORT)"
-    log="$(node_get "$n" SENTINEL_LOG)"
-    conf="$(node_get "$n" SENTINEL_CONF)"
+    port="$(nodes_get "$n" SENTINEL_PORT)"
+    log="$(nodes_get "$n" SENTINEL_LOG)"
+    conf="$(nodes_get "$n" SENTINEL_CONF)"
     key=SENTINEL_PID
     mode=(--sentinel)
   else
-    port="$(node_get "$n" PORT)"
-    log="$(node_get "$n" LOG)"
-    conf="$(node_get "$n" CONF)"
+    port="$(nodes_get "$n" PORT)"
+    log="$(nodes_get "$n" LOG)"
+    conf="$(nodes_get "$n" CONF)"
     key=PID
   fi
   local desc="redis node $n ($what, 127.0.0.1:$port)"
-  if port_taken "$port"; then
+  if nodes_port_taken "$port"; then
     echo "$desc: port $port on 127.0.0.1 is already in use: stop what holds it or set PLUMB_REDIS_PORT / PLUMB_REDIS_SENTINEL_PORT"
     return 1
   fi
-  # setsid: the process must not die with the terminal or job that started it. A background job
-  # is no process-group leader, so setsid execs in place; node-cgroup.sh joins the node's cgroup
-  # and execs redis-server: $! is redis-server's PID.
-  setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
-    redis-server "$conf" "${mode[@]}" "$@" </dev/null >>"$log" 2>&1 &
-  local pid=$!
-  node_set "$n" "$key" "$pid"
-  if [[ "$key" == PID ]]; then
-    # Recorded once the server is in it: a failed join leaves CGROUP empty (cuts refused up front).
-    node_set "$n" CGROUP "$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")"
-  fi
-  local deadline=$((SECONDS + ready_timeout_s))
-  until answers_ping "$port"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      node_set "$n" "$key" ""
-      echo "$desc exited during start; see $log"
-      return 1
-    fi
-    if ((SECONDS >= deadline)); then
-      echo "$desc did not answer PING after ${ready_timeout_s}s; see $log"
-      return 1
-    fi
-    sleep 0.1
-  done
+  local NODES_PID_KEY=$key NODES_MSG_EXITED="$desc exited during start; see $log" \
+    NODES_MSG_LATE="$desc did not answer PING after ${ready_timeout_s}s; see $log"
+  nodes_launch "$n" "$log" redis-server "$conf" "${mode[@]}" "$@"
+  nodes_await $((SECONDS + ready_timeout_s)) pings "$n:$port" && return 0
+  if [[ "$NODES_FAILED_WHY" == exited ]]; then nodes_set "$n" "$key" ""; fi
+  echo "$NODES_FAILURE"
+  return 1
 }
+
+# The server or Sentinel of an entry node:port answers PING.
+pings() { answers_ping "${1#*:}"; }
 
 # Stops the given processes, each "n:server" or "n:sentinel", all at once: SIGTERM, up to 15 s to
 # go, then SIGKILL for what is left.
 terminate() {
-  local item n what pid pids=() names=()
+  local item n pid key entries=()
   for item in "$@"; do
     n="${item%%:*}"
-    what="${item#*:}"
-    if pid="$(proc_pid "$n" "$what")"; then
-      kill "$pid" 2>/dev/null || true
-      # A process frozen by a fault (SIGSTOP) acts on SIGTERM only once it runs again.
-      kill -CONT "$pid" 2>/dev/null || true
-      pids+=("$pid")
-      names+=("$n/$what:$pid")
-    fi
+    key=PID
+    [[ "${item#*:}" == server ]] || key=SENTINEL_PID
+    if pid="$(nodes_pid "$n" "$key")"; then entries+=("$n/${item#*:}:$pid"); fi
   done
-  ((${#pids[@]} > 0)) || return 0
-  local deadline=$((SECONDS + 15)) alive
-  while :; do
-    alive=()
-    for pid in "${pids[@]}"; do
-      kill -0 "$pid" 2>/dev/null && alive+=("$pid")
-    done
-    ((${#alive[@]} > 0)) || break
-    if ((SECONDS >= deadline)); then
-      echo "redis pid(s) ${alive[*]} did not stop in 15s; sending SIGKILL" >&2
-      kill -9 "${alive[@]}" 2>/dev/null || true
-      break
-    fi
-    sleep 0.1
-  done
+  ((${#entries[@]} > 0)) || return 0
+  nodes_stop_pids 15 "${entries[@]}"
   for item in "$@"; do
     n="${item%%:*}"
-    if [[ "${item#*:}" == sentinel ]]; then node_set "$n" SENTINEL_PID ""; else node_set "$n" PID ""; fi
+    if [[ "${item#*:}" == sentinel ]]; then nodes_set "$n" SENTINEL_PID ""; else nodes_set "$n" PID ""; fi
   done
-  echo "stopped redis ${names[*]} (node/process:pid)"
+  echo "stopped redis ${entries[*]} (node/process:pid)"
 }
 
-# --- the power-loss layer (--power-loss-layer) ------------------------------------------------
-
-# Fails with the layer's own one line when FUSE cannot mount here (or the layer cannot be built).
-require_fuse() {
-  local why
-  why="$(power_loss_check 2>&1)" || die "redis.sh: --power-loss-layer: ${why##*$'\n'}"
-}
-
-# Mounts a layer over node n's (empty) data directory and records it in node.env.
-mount_layer() {
-  local n="$1" dir
-  dir="$(node_dir "$n")"
-  power_loss_mount "$dir" "$(node_get "$n" DATA_DIR)" ||
-    abort_start "redis node $n: mounting the power-loss layer failed; see $dir/power-loss.log"
-  power_loss_env "$dir" >>"$(node_env "$n")"
-}
-
-# Makes everything each node's layer holds durable (what the start wrote).
-sync_layers() {
-  local n tool
-  tool="$(power_loss_tool)"
-  for n in $(node_ids); do
-    "$tool" sync --control "$(power_loss_socket "$(node_dir "$n")")" >/dev/null ||
-      abort_start "redis node $n: syncing the power-loss layer failed; see $(node_dir "$n")/power-loss.log"
+# Stops nodes: the Sentinels first, so none starts a failover while the servers go down.
+stop_nodes() {
+  local n sentinels=() servers=()
+  for n in "$@"; do
+    sentinels+=("$n:sentinel")
+    servers+=("$n:server")
   done
-}
-
-# Unmounts every layer still mounted over a node's data directory, everything made durable first
-# (a clean unmount syncs). Only once no server runs: by stop, and by start before it wipes the
-# state of a cluster whose stop never ran.
-unmount_layers() {
-  local n dir data
-  for n in $(node_ids); do
-    dir="$(node_dir "$n")"
-    data="$(node_get "$n" DATA_DIR)"
-    if [[ -S "$(power_loss_socket "$dir")" ]] || mountpoint -q "$data" 2>/dev/null; then
-      power_loss_unmount "$dir" "$data" ||
-        die "redis node $n: unmounting the power-loss layer at $data failed; see $dir/power-loss.log"
-      echo "redis node $n: power-loss layer unmounted, its data durable in $dir/durable"
-    fi
-  done
-}
-
-# "layer mounted, 1234 bytes unsynced", or that it does not answer, for status.
-layer_state() {
-  local answer
-  # The tool node.env names: status must not wait for build.sh's check of the sources.
-  if answer="$("$(node_get "$1" POWER_LOSS_TOOL)" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
-    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
-  else
-    echo "power-loss layer not answering"
-  fi
+  terminate "${sentinels[@]+"${sentinels[@]}"}"
+  terminate "${servers[@]+"${servers[@]}"}"
+  rm -f "$NODES_DIR"/*/awaiting-primary
 }
 
 # --- the cluster ------------------------------------------------------------------------------
@@ -417,7 +286,7 @@ require_binaries() {
 replicas_linked() {
   local n
   for n in "$@"; do
-    [[ "$(info_field "$(node_get "$n" PORT)" replication master_link_status)" == up ]] || return 1
+    [[ "$(info_field "$(nodes_get "$n" PORT)" replication master_link_status)" == up ]] || return 1
   done
 }
 
@@ -429,20 +298,18 @@ sentinel_sees_all() {
     [[ "$(sentinel_field "$port" num-other-sentinels)" == "$others" ]]
 }
 
-# Every process of every node.
-all_processes() {
-  local n
-  for n in $(node_ids); do
-    echo "$n:sentinel"
-    echo "$n:server"
-  done
+# Makes everything each node's layer holds durable (what the start wrote).
+sync_layers() {
+  # shellcheck disable=SC2046
+  nodes_layer_sync $(nodes_list) || abort_start "$NODES_FAILURE"
 }
 
 # Stops what was started (and unmounts the layers it mounted) and fails with one line naming the
 # node and its log.
 abort_start() {
-  terminate $(all_processes) >/dev/null 2>&1 || true
-  unmount_layers >/dev/null 2>&1 || true
+  # shellcheck disable=SC2046
+  stop_nodes $(nodes_list) >/dev/null 2>&1 || true
+  nodes_layer_unmount_all >/dev/null 2>&1 || true
   die "$1 (nodes already started were stopped)"
 }
 
@@ -460,18 +327,18 @@ start_cluster() {
       replicas+=("$n")
     fi
   done
-  for n in $(node_ids); do
-    for port in $(node_get "$n" PORTS | tr ',' ' '); do
-      if port_taken "$port"; then
-        die "port $port on 127.0.0.1 (redis node $n) is already in use: stop what holds it or set PLUMB_REDIS_PORT / PLUMB_REDIS_SENTINEL_PORT"
-      fi
-    done
+  for n in $(nodes_list); do
+    if port="$(nodes_taken_port "$n")"; then
+      die "port $port on 127.0.0.1 (redis node $n) is already in use: stop what holds it or set PLUMB_REDIS_PORT / PLUMB_REDIS_SENTINEL_PORT"
+    fi
   done
   echo "COUNT=$count" >"$cluster_env"
   echo "MASTER_NAME=$master_name" >>"$cluster_env"
   if ((layer)); then
     echo "POWER_LOSS_LAYER=1" >>"$cluster_env"
-    for n in $(node_ids); do mount_layer "$n"; done
+    for n in $(nodes_list); do
+      nodes_layer_mount "$n" "$(nodes_get "$n" DATA_DIR)" || abort_start "$NODES_FAILURE"
+    done
   fi
 
   local why
@@ -484,103 +351,69 @@ start_cluster() {
   if ((${#replicas[@]} > 0)) && ! wait_for "$cluster_timeout_s" replicas_linked "${replicas[@]}"; then
     for n in "${replicas[@]}"; do
       replicas_linked "$n" ||
-        abort_start "redis node $n (replica, 127.0.0.1:$(node_get "$n" PORT)) has no link to the primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
+        abort_start "redis node $n (replica, 127.0.0.1:$(nodes_get "$n" PORT)) has no link to the primary after ${cluster_timeout_s}s; see $(nodes_get "$n" LOG)"
     done
   fi
   ((count > 1)) || { ((layer)) && sync_layers; return 0; }
   # Sentinels start once the replicas are linked: their first INFO of the primary lists them all
   # (later INFOs come only every 10 s).
-  for n in $(node_ids); do
+  for n in $(nodes_list); do
     write_sentinel_conf "$n" "$count"
     why="$(launch "$n" sentinel)" || abort_start "$why"
   done
-  for n in $(node_ids); do
-    wait_for "$cluster_timeout_s" sentinel_sees_all "$(node_get "$n" SENTINEL_PORT)" "${#replicas[@]}" $((count - 1)) ||
-      abort_start "redis node $n (sentinel, 127.0.0.1:$(node_get "$n" SENTINEL_PORT)) does not see the primary, ${#replicas[@]} replica(s) and $((count - 1)) other Sentinels after ${cluster_timeout_s}s; see $(node_get "$n" SENTINEL_LOG)"
+  for n in $(nodes_list); do
+    wait_for "$cluster_timeout_s" sentinel_sees_all "$(nodes_get "$n" SENTINEL_PORT)" "${#replicas[@]}" $((count - 1)) ||
+      abort_start "redis node $n (sentinel, 127.0.0.1:$(nodes_get "$n" SENTINEL_PORT)) does not see the primary, ${#replicas[@]} replica(s) and $((count - 1)) other Sentinels after ${cluster_timeout_s}s; see $(nodes_get "$n" SENTINEL_LOG)"
   done
   if ((layer)); then sync_layers; fi
 }
 
+start_usage() { die "start: unknown option '$1' (usage: $0 start [--nodes N] [--power-loss-layer])"; }
+
 start() {
-  local count=1 layer=0
-  while (($# > 0)); do
-    case "$1" in
-      --nodes)
-        [[ "${2:-}" =~ ^[1-9]$ ]] || die "--nodes takes a number of nodes from 1 to 9, got '${2:-}'"
-        count="$2"
-        shift 2
-        ;;
-      --power-loss-layer)
-        layer=1
-        shift
-        ;;
-      *) die "start: unknown option '$1' (usage: $0 start [--nodes N] [--power-loss-layer])" ;;
-    esac
-  done
+  nodes_start_options "$@"
+  local count="$NODES_COUNT" layer="$NODES_LAYER"
+  [[ "$count" =~ ^[1-9]$ ]] || die "--nodes takes a number of nodes from 1 to 9, got '$count'"
   require_binaries
-  local running n whole=1 had=0
-  running="$(running_ids | xargs)"
-  if [[ -n "$running" ]]; then
-    for n in $(node_ids); do node_whole "$n" || whole=0; done
-    if [[ "$(cluster_count)" == "$count" ]] && ((whole)); then
-      layer_on && had=1
-      ((had == layer)) ||
-        die "redis is already running $( ((had)) && echo with || echo without) the power-loss layer: run $0 stop first"
-      echo "redis already running ($count node(s); $0 status)"
-      exit 0
-    fi
-    die "redis is already running with other nodes, or with some stopped ($0 status): run $0 stop first"
+  local n whole=1
+  if [[ -n "$(nodes_running)" ]]; then
+    for n in $(nodes_list); do nodes_whole "$n" || whole=0; done
+    [[ "$(cluster_count)" == "$count" ]] && ((whole)) ||
+      die "redis is already running with other nodes, or with some stopped ($0 status): run $0 stop first"
+    nodes_same_layer "$layer" ||
+      die "redis is already running $NODES_HAD the power-loss layer: run $0 stop first"
+    echo "redis already running ($count node(s); $0 status)"
+    exit 0
   fi
-  ((layer)) && require_fuse
-  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
-  unmount_layers >/dev/null
-  rm -rf "$nodes_dir" "$cluster_env"
-  mkdir -p "$nodes_dir"
+  ((layer)) && nodes_require_fuse "redis.sh: "
+  nodes_wipe "$cluster_env"
+  mkdir -p "$NODES_DIR"
   start_cluster "$count" "$layer"
   if ((count == 1)); then
-    echo "redis started (pid $(node_get 1 PID), 127.0.0.1:$base_port)"
+    echo "redis started (pid $(nodes_get 1 PID), 127.0.0.1:$base_port)"
   else
     echo "redis started: primary 127.0.0.1:$base_port, $((count - 1)) replicas, a Sentinel on each node from 127.0.0.1:$sentinel_base_port (master name $master_name)"
-    status_lines
+    describe_nodes
   fi
   if ((layer)); then
     echo "power-loss layer under every server's data directory (fault action power-loss)"
-    ((count > 1)) || status_lines
+    ((count > 1)) || describe_nodes
   fi
-}
-
-stop() {
-  local n sentinels=() servers=()
-  if [[ -z "$(running_ids)" ]]; then
-    echo "redis not running"
-    unmount_layers
-    exit 0
-  fi
-  # Sentinels first, so none starts a failover while the servers go down.
-  for n in $(node_ids); do
-    sentinels+=("$n:sentinel")
-    servers+=("$n:server")
-  done
-  terminate "${sentinels[@]}"
-  terminate "${servers[@]}"
-  rm -f "$nodes_dir"/*/awaiting-primary
-  # Once no server has a file open on it: a clean unmount syncs everything first.
-  unmount_layers
 }
 
 # One line per server and per Sentinel; refreshes ROLE in the state files, which changes after a
 # failover.
-status_lines() {
+describe_nodes() {
   local n pid port role state
-  for n in $(node_ids); do
-    port="$(node_get "$n" PORT)"
-    role="$(node_get "$n" ROLE)"
-    if pid="$(node_pid "$n")"; then
+  for n in $(nodes_list); do
+    port="$(nodes_get "$n" PORT)"
+    role="$(nodes_get "$n" ROLE)"
+    if pid="$(nodes_pid "$n")"; then
       state=running
       if role="$(live_role "$port")"; then
-        node_set "$n" ROLE "$role"
+        nodes_set "$n" ROLE "$role"
       else
-        role="$(node_get "$n" ROLE)"
+        role="$(nodes_get "$n" ROLE)"
         state="running, not answering"
       fi
     else
@@ -588,10 +421,10 @@ status_lines() {
       state=stopped
     fi
     printf 'node %s  %-8s  pid %-7s  127.0.0.1:%-5s  %-8s  data %s%s\n' \
-      "$n" "$role" "$pid" "$port" "$state" "$(node_get "$n" DATA_DIR)" \
-      "$(layer_on && echo ", $(layer_state "$n")")"
+      "$n" "$role" "$pid" "$port" "$state" "$(nodes_get "$n" DATA_DIR)" \
+      "$(nodes_layer_on "$n" && echo ", $(nodes_layer_state "$n")")"
     has_sentinel "$n" || continue
-    port="$(node_get "$n" SENTINEL_PORT)"
+    port="$(nodes_get "$n" SENTINEL_PORT)"
     if pid="$(sentinel_pid "$n")"; then
       state=running
       answers_ping "$port" || state="running, not answering"
@@ -603,25 +436,14 @@ status_lines() {
   done
 }
 
-status() {
-  local n total=0 running=0 whole=0
-  for n in $(node_ids); do
-    total=$((total + 1))
-    if node_pid "$n" >/dev/null || sentinel_pid "$n" >/dev/null; then running=$((running + 1)); fi
-    if node_whole "$n"; then whole=$((whole + 1)); fi
-  done
-  if ((running == 0)); then
-    echo "redis not running"
-    exit 3
-  fi
-  echo "redis: $whole of $total node(s) running"
-  status_lines
-  ((whole == total)) || exit 1
+status_lines() {
+  echo "redis: $1 of $2 node(s) running"
+  describe_nodes
 }
 
 require_node() {
-  [[ "${1:-}" =~ ^[0-9]+$ && -f "$(node_env "${1:-}")" ]] ||
-    die "no redis node '${1:-}' (nodes: $(node_ids | xargs); start the cluster with $0 start --nodes 3)"
+  [[ "${1:-}" =~ ^[0-9]+$ && -f "$(nodes_env_file "${1:-}")" ]] ||
+    die "no redis node '${1:-}' (nodes: $(nodes_list | xargs); start the cluster with $0 start --nodes 3)"
 }
 
 # The Sentinels name a primary other than the given port.
@@ -636,22 +458,22 @@ primary_known() { primary_port >/dev/null; }
 # The node whose server listens on port $1.
 node_on_port() {
   local n
-  for n in $(node_ids); do
-    [[ "$(node_get "$n" PORT)" == "$1" ]] && echo "$n" && return 0
+  for n in $(nodes_list); do
+    [[ "$(nodes_get "$n" PORT)" == "$1" ]] && echo "$n" && return 0
   done
   return 1
 }
 
 # Where start-node marks a replica it started while its primary was down: the primary's own
 # start-node waits for the link, and such a replica holds no data the cluster could fail over to.
-awaiting_file() { echo "$(node_dir "$1")/awaiting-primary"; }
+awaiting_file() { echo "$(nodes_dir "$1")/awaiting-primary"; }
 
 # Another node's server runs and is not merely waiting for a primary that is down.
 others_serving() {
   local m
-  for m in $(node_ids); do
+  for m in $(nodes_list); do
     [[ "$m" != "$1" ]] || continue
-    node_pid "$m" >/dev/null && [[ ! -f "$(awaiting_file "$m")" ]] && return 0
+    nodes_pid "$m" >/dev/null && [[ ! -f "$(awaiting_file "$m")" ]] && return 0
   done
   return 1
 }
@@ -670,25 +492,20 @@ start_node() {
   require_binaries
   if has_sentinel "$n" && ! sentinel_pid "$n" >/dev/null; then
     why="$(launch "$n" sentinel)" || die "$why"
-    started+=("sentinel pid $(node_get "$n" SENTINEL_PID) 127.0.0.1:$(node_get "$n" SENTINEL_PORT)")
+    started+=("sentinel pid $(nodes_get "$n" SENTINEL_PID) 127.0.0.1:$(nodes_get "$n" SENTINEL_PORT)")
   fi
-  if ! node_pid "$n" >/dev/null; then
-    port="$(node_get "$n" PORT)"
-    if layer_on; then
-      # After a power loss the layer is still mounted with what survived; one that died (or a
-      # rebooted host) is mounted again over the node's durable data.
-      power_loss_ensure "$(node_dir "$n")" "$(node_get "$n" DATA_DIR)" ||
-        die "redis node $n: the power-loss layer is not mounted and mounting it failed; see $(node_dir "$n")/power-loss.log"
-    fi
+  if ! nodes_pid "$n" >/dev/null; then
+    port="$(nodes_get "$n" PORT)"
+    nodes_layer_ensure "$n" || die "$NODES_FAILURE"
     if [[ "$(cluster_count)" == 1 ]]; then
       why="$(launch "$n" server)" || die "$why"
     else
       start_member "$n"
     fi
-    started+=("$(node_get "$n" ROLE) pid $(node_get "$n" PID) 127.0.0.1:$port${member_note:-}")
+    started+=("$(nodes_get "$n" ROLE) pid $(nodes_get "$n" PID) 127.0.0.1:$port${member_note:-}")
   fi
   if ((${#started[@]} == 0)); then
-    echo "redis node $n already running (pid $(node_get "$n" PID))"
+    echo "redis node $n already running (pid $(nodes_get "$n" PID))"
   else
     local IFS=';'
     echo "redis node $n started (${started[*]})"
@@ -699,7 +516,7 @@ start_node() {
 # about it should add.
 start_member() {
   local n="$1" port primary why
-  port="$(node_get "$n" PORT)"
+  port="$(nodes_get "$n" PORT)"
   member_note=""
   wait_for "$cluster_timeout_s" primary_known ||
     die "redis node $n: no Sentinel names a primary after ${cluster_timeout_s}s; not restarting it"
@@ -713,33 +530,33 @@ start_member() {
       die "redis node $n: the Sentinels still name it (127.0.0.1:$port) the primary after ${cluster_timeout_s}s, or none answers; not restarting it empty as the primary"
     primary="$(primary_port)"
   fi
-  node_set "$n" ROLE replica
+  nodes_set "$n" ROLE replica
   why="$(launch "$n" server --replicaof 127.0.0.1 "$primary")" || die "$why"
   local primary_node
   primary_node="$(node_on_port "$primary")" || primary_node=""
-  if [[ -n "$primary_node" ]] && ! node_pid "$primary_node" >/dev/null; then
+  if [[ -n "$primary_node" ]] && ! nodes_pid "$primary_node" >/dev/null; then
     touch "$(awaiting_file "$n")"
     member_note=", waiting for its primary 127.0.0.1:$primary (node $primary_node), which is down"
     return 0
   fi
   wait_for "$cluster_timeout_s" replicas_linked "$n" ||
-    die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${cluster_timeout_s}s; see $(node_get "$n" LOG)"
+    die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${cluster_timeout_s}s; see $(nodes_get "$n" LOG)"
 }
 
 # Every server was down: node n, the primary the Sentinels name, comes back as the primary with its
 # own data, and the replicas started while it was down link to it.
 start_primary_again() {
   local n="$1" why m waiting=()
-  node_set "$n" ROLE primary
+  nodes_set "$n" ROLE primary
   why="$(launch "$n" server --replicaof no one)" || die "$why"
-  for m in $(node_ids); do
-    [[ -f "$(awaiting_file "$m")" ]] && node_pid "$m" >/dev/null && waiting+=("$m")
+  for m in $(nodes_list); do
+    [[ -f "$(awaiting_file "$m")" ]] && nodes_pid "$m" >/dev/null && waiting+=("$m")
   done
   if ((${#waiting[@]} > 0)); then
     wait_for "$cluster_timeout_s" replicas_linked "${waiting[@]}" ||
-      die "redis node(s) ${waiting[*]} have no link to the primary 127.0.0.1:$(node_get "$n" PORT) after ${cluster_timeout_s}s"
+      die "redis node(s) ${waiting[*]} have no link to the primary 127.0.0.1:$(nodes_get "$n" PORT) after ${cluster_timeout_s}s"
   fi
-  rm -f "$nodes_dir"/*/awaiting-primary
+  rm -f "$NODES_DIR"/*/awaiting-primary
   member_note=", as the primary: every server was down${waiting[*]:+; replica(s) ${waiting[*]} linked}"
 }
 
@@ -747,7 +564,7 @@ start_primary_again() {
 stop_node() {
   require_node "$1"
   rm -f "$(awaiting_file "$1")"
-  if ! node_pid "$1" >/dev/null && ! sentinel_pid "$1" >/dev/null; then
+  if ! nodes_up "$1"; then
     echo "redis node $1 not running"
     exit 0
   fi
@@ -761,8 +578,8 @@ print_primary() {
   else
     port="$(primary_port)" || die "no Sentinel answers ($0 status)"
   fi
-  for n in $(node_ids); do
-    if [[ "$(node_get "$n" PORT)" == "$port" ]]; then
+  for n in $(nodes_list); do
+    if [[ "$(nodes_get "$n" PORT)" == "$port" ]]; then
       echo "$n"
       return 0
     fi
@@ -771,17 +588,6 @@ print_primary() {
 }
 
 case "${1:-}" in
-  start)
-    shift
-    start "$@"
-    ;;
-  stop) stop ;;
-  status) status ;;
-  start-node) start_node "${2:-}" ;;
-  stop-node) stop_node "${2:-}" ;;
   primary) print_primary ;;
-  *)
-    echo "usage: $0 start [--nodes N] [--power-loss-layer] | stop | status | start-node N | stop-node N | primary" >&2
-    exit 2
-    ;;
+  *) nodes_main "start [--nodes N] [--power-loss-layer] | stop | status | start-node N | stop-node N | primary" "$@" ;;
 esac
