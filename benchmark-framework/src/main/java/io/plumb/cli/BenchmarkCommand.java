@@ -191,7 +191,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
       names = "--repeat",
       paramLabel = "N",
       description =
-          "Runs every workload and driver pair N times (2 to 100), interleaved (A B, B A, ...), one result each, then prints and writes a summary: estimate and interval of throughput, latency percentiles and CPU across the runs; with two pairs or more, each against the first, as bin/benchmark compare does.")
+          "Runs every workload and driver pair N times (2 to 100), interleaved (A B, B A, ...), one result each, then prints and writes a summary: estimate and interval of throughput, latency percentiles and CPU across the runs; with two pairs or more, each against the first, as bin/benchmark compare does. A peak workload (producerRate: 0) searches in every round, and its stable peak is compared.")
   Integer repeat;
 
   @Option(
@@ -273,9 +273,20 @@ public final class BenchmarkCommand implements Callable<Integer> {
             new RepeatRuns(out, repeat, output, interrupted::get, runs.judging())
                 .run(
                     pairs,
-                    (workload, driver, name) ->
-                        runAndWrite(
-                            workload, driver, repeated, paths.pathFor(workload.name(), name)),
+                    (workload, driver, name) -> {
+                      Path result = paths.pathFor(workload.name(), name);
+                      // A peak workload's rounds each search, then measure at the rate found.
+                      return workload.producerRate() == 0
+                          ? new SearchRuns(
+                                  out,
+                                  repeated,
+                                  searchSettings,
+                                  Optional.empty(),
+                                  current,
+                                  remote::connect)
+                              .run(workload, driver, paths, result, written)
+                          : runAndWrite(workload, driver, repeated, result);
+                    },
                     written);
         return exitStatus(status);
       }

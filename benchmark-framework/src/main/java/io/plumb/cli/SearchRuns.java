@@ -62,6 +62,16 @@ final class SearchRuns {
 
   int run(Workload workload, Path driver, ResultPaths paths, List<Path> written)
       throws IOException {
+    return run(workload, driver, paths, null, written).status();
+  }
+
+  /**
+   * Searches, measures at the rate found and writes the one result to {@code fixedTarget}, or where
+   * {@code paths} puts it: {@code --repeat} names each round's result itself.
+   */
+  BenchmarkCommand.Written run(
+      Workload workload, Path driver, ResultPaths paths, Path fixedTarget, List<Path> written)
+      throws IOException {
     String goal = target.map(LatencyTarget::describe).orElse("peak");
     // An SLO search never goes above the workload's own rate, when it names one.
     SearchSettings used =
@@ -84,7 +94,8 @@ final class SearchRuns {
     }
     out.println("Search       " + result.conclusion());
     if (!result.complete() || result.foundRate().isEmpty()) {
-      Path target = paths.pathFor(workload.name() + "-search", "failed");
+      Path target =
+          fixedTarget != null ? fixedTarget : paths.pathFor(workload.name() + "-search", "failed");
       ObjectNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
       json.put("workload", workload.name());
       json.put("driver", driver.toString());
@@ -98,7 +109,7 @@ final class SearchRuns {
       ResultWriter.write(json, target);
       written.add(target);
       out.println("Result       " + target);
-      return 1;
+      return new BenchmarkCommand.Written(1, target, json);
     }
     // The measurement at the rate found must hold for the workload's whole duration; a short probe
     // can pass a rate that a longer run cannot keep, so a failed measurement steps down by the
@@ -121,7 +132,10 @@ final class SearchRuns {
         ObjectNode json = ResultJson.render(measured.report());
         json.set("search", SearchJson.render(result, attempts));
         BacklogJson.add(json, measured.run());
-        Path file = paths.pathFor(workload.name(), measured.report().driverName());
+        Path file =
+            fixedTarget != null
+                ? fixedTarget
+                : paths.pathFor(workload.name(), measured.report().driverName());
         ResultWriter.write(json, file);
         written.add(file);
         if (measured.verdict().sustained() && attempts.size() > 1) {
@@ -131,7 +145,7 @@ final class SearchRuns {
               rate, attempts.get(attempts.size() - 2).rate());
         }
         ConsoleReporter.written(out, file);
-        return measured.report().complete() ? 0 : 1;
+        return new BenchmarkCommand.Written(measured.report().complete() ? 0 : 1, file, json);
       }
       rate = Math.round(rate / (1 + settings.precision()));
       out.printf(

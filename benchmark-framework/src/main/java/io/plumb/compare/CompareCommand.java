@@ -55,7 +55,7 @@ public final class CompareCommand implements Callable<Integer> {
       names = "--primary",
       paramLabel = "METRIC",
       description =
-          "The metric of the headline verdict: throughput, p50, p75, p95, p99, p99.9, p99.99 (end-to-end, or publish without consumers) or a full name such as 'publish p99' or 'worker CPU'. Default: end-to-end p99 when every run kept its fixed target rate, else throughput.")
+          "The metric of the headline verdict: throughput, peak, p50, p75, p95, p99, p99.9, p99.99 (end-to-end, or publish without consumers) or a full name such as 'publish p99' or 'worker CPU'. Default: the stable peak when every run searched for its peak, end-to-end p99 when every run kept its fixed target rate, else throughput.")
   String primary;
 
   @Option(

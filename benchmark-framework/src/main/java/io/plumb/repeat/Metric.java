@@ -27,6 +27,9 @@ public record Metric(
     double quantile,
     String latency) {
 
+  /** The metric of a peak search's answer, in results that have one. */
+  public static final String STABLE_PEAK = "stable peak";
+
   /** Latency percentiles across runs: p50 to p99.99. */
   static final List<String> PERCENTILES = List.of("p50", "p75", "p95", "p99", "p99.9", "p99.99");
 
@@ -70,7 +73,10 @@ public record Metric(
     return isPercentile() ? Math.pow(10, -Histograms.SIGNIFICANT_DIGITS) : 0;
   }
 
-  /** Throughput, publish and end-to-end latency percentiles, then the worker's and brokers' CPU. */
+  /**
+   * Throughput (and a peak search's stable peak), publish and end-to-end latency percentiles, then
+   * the worker's and brokers' CPU.
+   */
   public static List<Metric> all() {
     List<Metric> metrics = new ArrayList<>();
     metrics.add(
@@ -89,6 +95,11 @@ public record Metric(
             at("throughput", "consumeRateMsgPerSec"),
             Double.NaN,
             null));
+    // Peak workloads only (producerRate: 0): the rate the round's search found and then held for
+    // the workload's whole duration.
+    metrics.add(
+        new Metric(
+            STABLE_PEAK, "msg/s", true, at("search", "stablePeakMsgPerSec"), Double.NaN, null));
     for (String family : List.of("publish", "endToEnd")) {
       String label = family.equals("publish") ? "publish" : "end-to-end";
       for (String percentile : PERCENTILES) {

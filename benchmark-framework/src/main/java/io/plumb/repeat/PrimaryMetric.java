@@ -9,15 +9,16 @@ import java.util.Locale;
  * The metric a comparison's headline verdict is about ({@code --primary}): tested alone at the
  * interval's level, while the other metrics share a family-wise error budget (Holm).
  *
- * <p>Without {@code --primary}: when every run kept a fixed target rate (publish rate within 2% of
- * it), the rate is the workload's, not the configuration's, so the primary is the end-to-end p99
- * (publish p99 without consumers); otherwise the runs pushed what they could and the primary is the
- * publish rate.
+ * <p>Without {@code --primary}: when every run searched for its peak ({@code producerRate: 0}), the
+ * stable peak; when every run kept a fixed target rate (publish rate within 2% of it), the rate is
+ * the workload's, not the configuration's, so the primary is the end-to-end p99 (publish p99
+ * without consumers); otherwise the runs pushed what they could and the primary is the publish
+ * rate.
  *
  * @param choice the option as given, lower case; null for the default
  */
 public record PrimaryMetric(String choice) {
-  static final String SHORT_NAMES = "throughput, p50, p75, p95, p99, p99.9, p99.99";
+  static final String SHORT_NAMES = "throughput, peak, p50, p75, p95, p99, p99.9, p99.99";
 
   /** Checks the option before any run starts; one line naming what is allowed otherwise. */
   public static PrimaryMetric parse(String option) {
@@ -27,6 +28,7 @@ public record PrimaryMetric(String choice) {
     String choice = option.trim().toLowerCase(Locale.ROOT);
     boolean known =
         choice.equals("throughput")
+            || choice.equals("peak")
             || Metric.PERCENTILES.contains(choice)
             || Metric.all().stream().anyMatch(m -> m.name().equalsIgnoreCase(choice));
     if (!known) {
@@ -49,6 +51,13 @@ public record PrimaryMetric(String choice) {
                 .allMatch(r -> r.path("latency").path("endToEnd").path("count").asLong() > 0);
     String latency = consumers ? "end-to-end " : "publish ";
     if (choice == null) {
+      boolean searched =
+          !runs.isEmpty() && runs.stream().allMatch(r -> r.path("search").isObject());
+      if (searched) {
+        return new Chosen(
+            named(Metric.STABLE_PEAK),
+            "default: every run searched for its peak, so the stable peak is what differs");
+      }
       boolean keptRate =
           !runs.isEmpty()
               && runs.stream()
@@ -68,6 +77,9 @@ public record PrimaryMetric(String choice) {
     }
     if (choice.equals("throughput")) {
       return new Chosen(named("publish rate"), "--primary throughput");
+    }
+    if (choice.equals("peak")) {
+      return new Chosen(named(Metric.STABLE_PEAK), "--primary peak");
     }
     if (Metric.PERCENTILES.contains(choice)) {
       return new Chosen(named(latency + choice), "--primary " + choice);

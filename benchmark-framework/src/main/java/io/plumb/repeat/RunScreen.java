@@ -7,7 +7,8 @@ import java.util.Optional;
  * Which runs a comparison or summary leaves out by default, and why: a run cut short, one that lost
  * messages, or one whose generator could not keep its schedule measured something other than the
  * configuration it names (a lossy run's latencies lack the messages that were lost; a generator-
- * bound run's latencies are partly the load generator's). {@code --include-all} keeps them.
+ * bound run's latencies are partly the load generator's), and a peak search whose peak was the
+ * generator's or that held no rate for the full duration. {@code --include-all} keeps them.
  */
 public final class RunScreen {
   private RunScreen() {}
@@ -21,6 +22,16 @@ public final class RunScreen {
     long lost = result.path("counters").path("lost").asLong(0);
     if (lost > 0) {
       return Optional.of(String.format("lost %,d message(s)", lost));
+    }
+    JsonNode search = result.path("search");
+    if (search.isObject()) {
+      // A round of a peak workload: its figure is the peak it held, and only a broker's peak.
+      if (search.path("generatorBound").asBoolean(false)) {
+        return Optional.of("generator-bound peak (" + search.path("conclusion").asText() + ")");
+      }
+      if (!search.path("stablePeakMsgPerSec").isNumber()) {
+        return Optional.of("no stable peak: no rate found held for the full duration");
+      }
     }
     if (result.path("generatorBound").asBoolean(false)) {
       JsonNode reasons = result.path("generatorBoundReasons");

@@ -92,7 +92,40 @@ class PairedComparisonTest {
     assertEquals("worker CPU", PrimaryMetric.parse("worker cpu").resolve(kept).metric().name());
     BadInputException e =
         Assertions.assertThrows(BadInputException.class, () -> PrimaryMetric.parse("p42"));
-    assertTrue(e.getMessage().startsWith("--primary: expected throughput, p50,"), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith("--primary: expected throughput, peak, p50,"), e.getMessage());
+  }
+
+  @Test
+  void peakRoundsAreComparedByTheirStablePeakAndOneThatHeldNoneIsLeftOut() {
+    List<JsonNode> a = new ArrayList<>();
+    List<JsonNode> b = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      a.add(searched(SyntheticResults.run(2 * i, 1000, 1, 5000), 1000 + i));
+      b.add(searched(SyntheticResults.run(2 * i + 1, 2000, 1, 5000), 2000 + i));
+    }
+    PrimaryMetric.Chosen chosen = PrimaryMetric.parse(null).resolve(a);
+    assertEquals("stable peak", chosen.metric().name());
+    assertEquals(
+        "default: every run searched for its peak, so the stable peak is what differs",
+        chosen.reason());
+    assertEquals("stable peak", PrimaryMetric.parse("peak").resolve(a).metric().name());
+    PairedComparison c = PairedComparison.of(a, b, PrimaryMetric.parse(null), 0.05);
+    assertEquals(Verdict.DIFFERENT, line(c, "stable peak").verdict());
+
+    ObjectNode none = searched(SyntheticResults.run(0, 1000, 1, 5000), 0);
+    ((ObjectNode) none.path("search")).putNull("stablePeakMsgPerSec");
+    assertEquals(
+        "no stable peak: no rate found held for the full duration",
+        RunScreen.reasonToLeaveOut(none).orElseThrow());
+    ObjectNode host = searched(SyntheticResults.run(0, 1000, 1, 5000), 1000);
+    ((ObjectNode) host.path("search")).put("generatorBound", true).put("conclusion", "the host");
+    assertEquals("generator-bound peak (the host)", RunScreen.reasonToLeaveOut(host).orElseThrow());
+  }
+
+  private static ObjectNode searched(ObjectNode result, double stablePeak) {
+    result.putObject("search").put("stablePeakMsgPerSec", stablePeak).put("generatorBound", false);
+    return result;
   }
 
   @Test

@@ -172,7 +172,7 @@ class RepeatCommandTest {
             workload("w", 10).toString()));
     assertTrue(
         err.toString(StandardCharsets.UTF_8)
-            .startsWith("error: --repeat: applies to fixed-rate runs; drop --rates"));
+            .startsWith("error: --repeat: applies to fixed-rate and peak runs; drop --rates"));
     err.reset();
     assertEquals(2, run("--repeat", "1", "-d", driver.toString(), workload("w", 10).toString()));
     assertTrue(
@@ -197,5 +197,46 @@ class RepeatCommandTest {
     assertTrue(
         err.toString(StandardCharsets.UTF_8)
             .startsWith("error: --primary, --margin and --include-all apply to --repeat runs"));
+  }
+
+  /**
+   * A peak workload repeats its search in every round: a stand-in broker serving 3,000 msg/s, two
+   * rounds. Each result holds its search and the summary estimates the stable peak (the default
+   * primary of such rounds: PairedComparisonTest).
+   */
+  @Test
+  void repeatedPeakRunsSearchEveryRoundAndSummariseTheStablePeak() throws IOException {
+    Path capacity = dir.resolve("capacity.yaml");
+    Files.writeString(
+        capacity, "name: Capacity\ndriverClass: io.plumb.search.CapacityDriver\ncapacity: 3000\n");
+    int status =
+        run(
+            "--repeat",
+            "2",
+            "--include-all",
+            "--search-start",
+            "2000",
+            "--probe-seconds",
+            "0.5",
+            "-d",
+            capacity.toString(),
+            "-o",
+            dir.resolve("out").toString(),
+            workload("peak", 0).toString());
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, console + err);
+
+    List<Path> rounds = results("peak-capacity-run");
+    assertEquals(2, rounds.size(), console);
+    for (Path round : rounds) {
+      assertTrue(JSON.readTree(round.toFile()).path("search").isObject(), round.toString());
+    }
+    JsonNode summary = JSON.readTree(results("repeat-summary-").get(0).toFile());
+    JsonNode stablePeak = summary.path("pairs").get(0).path("metrics").path("stable peak");
+    assertEquals(2, stablePeak.path("values").size(), stablePeak.toString());
+    for (JsonNode value : stablePeak.path("values")) {
+      // Within the search's precision (5%) of the capacity, after any step down.
+      assertTrue(value.asDouble() >= 3000 * 0.85 && value.asDouble() <= 3000 * 1.05, console);
+    }
   }
 }
