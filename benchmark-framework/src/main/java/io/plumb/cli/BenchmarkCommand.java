@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -258,7 +257,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (pacing != null) {
       options = options.withPacing(PacingOption.parse(pacing));
     }
-    installInterruptHandler();
+    Interrupts.install(interrupted, current, finished);
     int status = 0;
     try {
       if (repeat != null) {
@@ -273,20 +272,13 @@ public final class BenchmarkCommand implements Callable<Integer> {
             new RepeatRuns(out, repeat, output, interrupted::get, runs.judging())
                 .run(
                     pairs,
-                    (workload, driver, name) -> {
-                      Path result = paths.pathFor(workload.name(), name);
-                      // A peak workload's rounds each search, then measure at the rate found.
-                      return workload.producerRate() == 0
-                          ? new SearchRuns(
-                                  out,
-                                  repeated,
-                                  searchSettings,
-                                  Optional.empty(),
-                                  current,
-                                  remote::connect)
-                              .run(workload, driver, paths, result, written)
-                          : runAndWrite(workload, driver, repeated, result);
-                    },
+                    (workload, driver, name) ->
+                        repeatRound(
+                            workload,
+                            driver,
+                            repeated,
+                            searchSettings,
+                            paths.pathFor(workload.name(), name)),
                     written);
         return exitStatus(status);
       }
@@ -342,6 +334,17 @@ public final class BenchmarkCommand implements Callable<Integer> {
     return runAndWrite(workload, driver, options, target, null);
   }
 
+  /** One round of --repeat: a peak workload searches, then measures at the rate it found. */
+  private Written repeatRound(
+      Workload workload, Path driver, RunOptions options, SearchSettings search, Path result)
+      throws IOException {
+    if (workload.producerRate() > 0) {
+      return runAndWrite(workload, driver, options, result);
+    }
+    return new SearchRuns(out, options, search, Optional.empty(), current, remote::connect)
+        .run(workload, driver, null, result, written);
+  }
+
   /** Runs once and writes the result to {@code target}, or where {@code paths} puts it. */
   private Written runAndWrite(
       Workload workload, Path driver, RunOptions options, Path fixedTarget, ResultPaths paths)
@@ -378,25 +381,5 @@ public final class BenchmarkCommand implements Callable<Integer> {
     // A run that stopped early says so first: its faults not yet due were never applied.
     int status = !report.complete() ? 1 : faultFailure.isPresent() ? FaultFailures.EXIT_STATUS : 0;
     return new Written(status, target, json);
-  }
-
-  /** Ctrl-C stops the current run, which then writes what it measured, marked incomplete. */
-  private void installInterruptHandler() {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  interrupted.set(true);
-                  Consumer<String> run = current.get();
-                  if (run != null) {
-                    run.accept("interrupted (SIGINT/SIGTERM) before the end of the run");
-                  }
-                  try {
-                    finished.await(20, TimeUnit.SECONDS);
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                },
-                "plumb-interrupt"));
   }
 }
