@@ -118,7 +118,7 @@ def cell(metric, digits=0):
     text = f"{metric['median']:,.{digits}f}"
     interval = metric.get("interval")
     if interval:
-        text += f" ({interval['low']:,.{digits}f} to {interval['high']:,.{digits}f})"
+        text += f" ({interval['low']:,.{digits}f} to {interval['high']:,.{digits}f}, {interval['level']:.0%})"
     return text
 print("\n| driver file | setting | rounds counted | stable peak, msg/s (interval) | end-to-end p50 ms at the peak | end-to-end p99 ms at the peak | left out |")
 print("|---|---|---:|---|---|---|---|")
@@ -126,12 +126,15 @@ paths = glob.glob(os.path.join(out, "repeat-summary-*.json"))
 paths += sorted(glob.glob(os.path.join(out, "batch-*", "repeat-summary-*.json")),
                 key=lambda p: int(re.search(r"batch-(\d+)", p).group(1)))
 for path in paths:
-    s = json.load(open(path))
-    m = s.get("metrics", {})
+    summary = json.load(open(path))
     batch = re.search(r"batch-(\d+)", path)
     setting = f"batch.size {int(batch.group(1)):,}" if batch else ""
-    left = "; ".join(sorted({r["leaveOutReason"][:80] for r in s.get("results", []) if r.get("leaveOutReason")}))
-    print(f"| `{s['driverFile']}` | {setting} | {s.get('countedRuns', 0)} of {s.get('runs', 0)} | "
-          f"{cell(m.get('stable peak'))} | {cell(m.get('end-to-end p50'), 2)} | {cell(m.get('end-to-end p99'), 2)} | {left} |")
+    for s in summary.get("pairs", []):
+        m = s.get("metrics", {})
+        left = "; ".join(sorted({r["leaveOutReason"][:80] for r in s.get("results", []) if r.get("leaveOutReason")}))
+        print(f"| `{s['driverFile']}` | {setting} | {s.get('countedRuns', 0)} of {s.get('runs', 0)} | "
+              f"{cell(m.get('stable peak'))} | {cell(m.get('end-to-end p50'), 2)} | {cell(m.get('end-to-end p99'), 2)} | {left} |")
+    if summary.get("caveat"):
+        print(f"\nCaveat: {summary['caveat']}")
 PY
 echo "(results, consoles and report.html in $out)"
