@@ -74,6 +74,16 @@ public record ClientWindow(String value, String limit) {
     return facts;
   }
 
+  /** "1 partition", "4 partitions": most windows are a per-partition bound times the partitions. */
+  public static String partitions(int count) {
+    return count + (count == 1 ? " partition" : " partitions");
+  }
+
+  /** The most partitions of any topic in {@code partitionsByTopic}; 0 for none. */
+  public static int mostPartitions(Map<String, Integer> partitionsByTopic) {
+    return partitionsByTopic.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+  }
+
   /** The send window among a run's facts, if its driver reported one. */
   public static Optional<ClientWindow> send(Map<String, String> facts) {
     return read(facts, BrokerFactNames.SEND_WINDOW, BrokerFactNames.SEND_WINDOW_LIMIT);

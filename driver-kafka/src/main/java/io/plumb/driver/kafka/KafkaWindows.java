@@ -64,8 +64,7 @@ final class KafkaWindows {
           "max.partition.fetch.bytes "
               + perPartition
               + " per partition x "
-              + partitions
-              + (partitions == 1 ? " partition" : " partitions")
+              + ClientWindow.partitions(partitions)
               + ", under fetch.max.bytes "
               + perFetch
               + " per fetch"

@@ -3,6 +3,7 @@ package io.plumb.driver.pulsar;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
@@ -144,7 +145,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
     }
     Map<String, Integer> created = pulsarTopics.created();
     Map<String, String> all = new HashMap<>(facts.read(created));
-    all.putAll(PulsarWindows.facts(config, PulsarWindows.mostPartitions(created)));
+    all.putAll(PulsarWindows.facts(config, ClientWindow.mostPartitions(created)));
     return Map.copyOf(all);
   }
 

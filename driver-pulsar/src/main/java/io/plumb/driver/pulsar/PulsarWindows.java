@@ -43,7 +43,7 @@ final class PulsarWindows {
         "producer.pendingQueueSize "
             + p.pendingQueueSize()
             + " per partition producer x "
-            + partitionsText(partitions)
+            + ClientWindow.partitions(partitions)
             + ", within client.clientMemoryLimitMB "
             + config.client().clientMemoryLimitMB()
             + " MB ("
@@ -60,7 +60,7 @@ final class PulsarWindows {
           "consumer.maxTotalReceiverQueueSizeAcrossPartitions "
               + c.maxTotalReceiverQueueSizeAcrossPartitions()
               + " over "
-              + partitionsText(partitions)
+              + ClientWindow.partitions(partitions)
               + ", below receiverQueueSize "
               + c.receiverQueueSize()
               + " per partition; set it with --driver-set"
@@ -71,18 +71,9 @@ final class PulsarWindows {
         "consumer.receiverQueueSize "
             + c.receiverQueueSize()
             + " per partition consumer x "
-            + partitionsText(partitions)
+            + ClientWindow.partitions(partitions)
             + " (within maxTotalReceiverQueueSizeAcrossPartitions "
             + c.maxTotalReceiverQueueSizeAcrossPartitions()
             + "); set it with --driver-set consumer.receiverQueueSize=N");
-  }
-
-  /** The most partitions of the topics created, by name; 0 for none. */
-  static int mostPartitions(Map<String, Integer> created) {
-    return created.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-  }
-
-  private static String partitionsText(int partitions) {
-    return partitions + (partitions == 1 ? " partition" : " partitions");
   }
 }

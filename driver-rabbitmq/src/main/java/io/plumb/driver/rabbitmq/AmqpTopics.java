@@ -3,6 +3,7 @@ package io.plumb.driver.rabbitmq;
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import io.plumb.driver.ClientWindow;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -114,7 +115,7 @@ final class AmqpTopics {
 
   /** The most partitions of any topic this driver knows now; 0 while it knows none. */
   int mostPartitions() {
-    return partitionsByTopic.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    return ClientWindow.mostPartitions(partitionsByTopic);
   }
 
   int partitions(String topic) throws Exception {

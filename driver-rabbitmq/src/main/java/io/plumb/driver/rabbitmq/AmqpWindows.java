@@ -36,7 +36,7 @@ final class AmqpWindows {
     if (config.maxUnconfirmed() == 0) {
       return ClientWindow.unbounded(
           "maxUnconfirmed 0: no bound but the socket's on a channel per partition ("
-              + partitionsText(partitions)
+              + ClientWindow.partitions(partitions)
               + "); set one with --driver-set maxUnconfirmed=N");
     }
     return ClientWindow.messages(
@@ -44,7 +44,7 @@ final class AmqpWindows {
         "maxUnconfirmed "
             + config.maxUnconfirmed()
             + " per partition channel x "
-            + partitionsText(partitions)
+            + ClientWindow.partitions(partitions)
             + "; set it with --driver-set maxUnconfirmed=N (0: no bound)");
   }
 
@@ -54,13 +54,9 @@ final class AmqpWindows {
         "prefetchCount "
             + config.prefetchCount()
             + " per partition queue x "
-            + partitionsText(partitions)
+            + ClientWindow.partitions(partitions)
             + " (a consumer sharing its subscription reads fewer queues), acknowledged "
             + config.ackBatchSize()
             + " at a time (ackBatchSize); set it with --driver-set prefetchCount=N");
-  }
-
-  static String partitionsText(int partitions) {
-    return partitions + (partitions == 1 ? " partition" : " partitions");
   }
 }

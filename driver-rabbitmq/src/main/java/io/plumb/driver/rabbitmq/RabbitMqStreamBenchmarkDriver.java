@@ -9,6 +9,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerUnreachableException;
+import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
@@ -145,10 +146,7 @@ public final class RabbitMqStreamBenchmarkDriver
     if (cluster != null) {
       all.putAll(cluster.facts());
     }
-    all.putAll(
-        StreamWindows.facts(
-            config,
-            partitionsByTopic.values().stream().mapToInt(Integer::intValue).max().orElse(0)));
+    all.putAll(StreamWindows.facts(config, ClientWindow.mostPartitions(partitionsByTopic)));
     return Map.copyOf(all);
   }
 

@@ -28,7 +28,7 @@ final class StreamWindows {
         "maxUnconfirmedMessages "
             + config.maxUnconfirmedMessages()
             + " per partition stream x "
-            + AmqpWindows.partitionsText(partitions)
+            + ClientWindow.partitions(partitions)
             + " (send() blocks beyond it); set it with --driver-set maxUnconfirmedMessages=N");
   }
 
@@ -39,7 +39,7 @@ final class StreamWindows {
         "initialCredits "
             + config.initialCredits()
             + " chunks per partition stream x "
-            + AmqpWindows.partitionsText(partitions)
+            + ClientWindow.partitions(partitions)
             + " (a chunk is a batch as the broker stored it, up to batchSize "
             + config.batchSize()
             + " messages from this driver's producers); set it with --driver-set"

@@ -4,6 +4,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerUnreachableException;
+import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.FinalReader;
@@ -373,8 +374,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   public Map<String, String> brokerFacts() {
     Map<String, String> all = facts.withReplicationNow(endpoint);
     if (config != null) {
-      int most = partitionsByTopic.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-      all.putAll(RedisWindows.facts(config, most));
+      all.putAll(RedisWindows.facts(config, ClientWindow.mostPartitions(partitionsByTopic)));
     }
     return all;
   }

@@ -55,8 +55,7 @@ final class RedisWindows {
             + " entries per stream per "
             + (replica ? "XREAD from a replica" : "XREADGROUP")
             + " x "
-            + partitions
-            + (partitions == 1 ? " partition" : " partitions")
+            + ClientWindow.partitions(partitions)
             + (replica ? ", nothing acknowledged" : ", acknowledged (XACK) before the next read")
             + "; set it with --driver-set readBatchSize=N");
   }
