@@ -23,8 +23,11 @@
 # partitioned primary keeps only its own Sentinel (a minority) and the others fail over.
 #
 # Sentinel timings are shortened so a fault test finishes in seconds, not minutes: the primary is
-# marked down after 2 s without a reply (down-after-milliseconds 2000; Redis's default is 30000)
-# and a failover is retried after 10 s (failover-timeout 10000; default 180000).
+# marked down after 2 s without a reply (down-after-milliseconds 2000; Redis's default is 30000),
+# and failover-timeout is 5000 (default 180000). That timeout also keeps a Sentinel that voted in
+# one failover from starting another of the same primary for twice its length: with 10 s here, a
+# fault that comes within 10 s of the last failover finds Sentinels that will not fail over yet
+# (at 10000, a 10 s partition 10 to 20 s after a failover healed before any Sentinel moved).
 #
 # State lives under ${PLUMB_STATE_DIR:-<repo>/.plumb}/redis/, wiped on every start. Each node has a
 # directory nodes/<k>/ with its configs, logs and data directories, and nodes/<k>/node.env for
@@ -61,7 +64,7 @@ cluster_timeout_s="${PLUMB_REDIS_CLUSTER_TIMEOUT:-90}"
 master_name=plumb
 # Sentinel marks the primary down after 2 s without a reply, then fails over (see the top).
 down_after_ms=2000
-failover_timeout_ms=10000
+failover_timeout_ms=5000
 
 # --- node state -------------------------------------------------------------------------------
 
