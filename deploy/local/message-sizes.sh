@@ -9,7 +9,8 @@
 # stable peak (probes of PROBE_SECONDS, starting near 10 MB/s so a 1 MB search does not begin
 # at 1 GB/s), stop it. Results go to results/message-sizes-<time>/; a table is printed at the end.
 #
-# Environment: PROBE_SECONDS (default 5), SIZES (default: all eight, e.g. SIZES="1kb 1mb").
+# Environment: PROBE_SECONDS (default 5), SIZES (default: all eight, e.g. SIZES="1kb 1mb"; also
+# 12b, too small for Plumb's header, which then travels in the broker's per-message metadata).
 # Driver files: kafka.yaml, rabbitmq-quorum.yaml, nats.yaml, pulsar.yaml, redis.yaml. A size above
 # a client's or broker's default limit is refused by the run in one line naming the setting;
 # Kafka's 500 KB and 1 MB rows raise max.request.size and the topic's max.message.bytes to 2 MiB,

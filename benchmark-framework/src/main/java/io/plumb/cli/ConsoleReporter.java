@@ -5,6 +5,7 @@ import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.fault.FaultOutcome;
+import io.plumb.message.HeaderPlacement;
 import io.plumb.remote.CrossHostLatency;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.Counters;
@@ -158,6 +159,17 @@ final class ConsoleReporter implements RunListener {
     return WindowSummary.describe(facts).map(windows -> "Windows      " + windows);
   }
 
+  /**
+   * Where the header travelled, when the broker's metadata carried it; empty when it started each
+   * payload, as it always did before metadata.
+   */
+  static Optional<String> headerLine(Map<String, String> facts) {
+    if (!HeaderPlacement.METADATA.fieldValue().equals(facts.get(HeaderPlacement.FACT))) {
+      return Optional.empty();
+    }
+    return Optional.of("Header       in " + facts.get(HeaderPlacement.DETAIL_FACT));
+  }
+
   @Override
   public void finished(RunReport report) {
     out.println();
@@ -177,6 +189,7 @@ final class ConsoleReporter implements RunListener {
         report.consumeRate() * messageSize / (1024 * 1024));
     brokerLine(report.brokerFacts()).ifPresent(out::println);
     windowsLine(report.brokerFacts()).ifPresent(out::println);
+    headerLine(report.brokerFacts()).ifPresent(out::println);
     Counters c = report.counters();
     out.printf(
         "Messages     sent %,d | acknowledged %,d | failed %,d%s | received %,d | lost %,d | in flight %,d | duplicated %,d | out of order %,d | consumer errors %,d%n",

@@ -1,5 +1,6 @@
 package io.plumb.coordinator;
 
+import io.plumb.message.HeaderPlacement;
 import io.plumb.worker.WorkerSpecs.MessageSpec;
 import io.plumb.workload.Payloads;
 import io.plumb.workload.Workload;
@@ -27,6 +28,7 @@ final class CreateClients {
             new MessageSpec(
                 workload.messageSize(),
                 workload.keyDistributor(),
-                Payloads.forWorkload(workload, run.runId())));
+                Payloads.forWorkload(workload, run.runId()),
+                run.headerPlacement() == HeaderPlacement.METADATA));
   }
 }

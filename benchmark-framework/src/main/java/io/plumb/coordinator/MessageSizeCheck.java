@@ -2,6 +2,7 @@ package io.plumb.coordinator;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.input.BadInputException;
+import io.plumb.message.HeaderPlacement;
 import java.util.Map;
 
 /**
@@ -25,17 +26,39 @@ final class MessageSizeCheck {
       return; // a driver's malformed fact is not the user's input error
     }
     int size = run.workload().messageSize();
+    // A header in the broker's metadata counts against the same limit (NATS's max_payload counts
+    // the header block, Kafka's max.request.size the record headers): the body has that much less.
+    String headerShare = "";
+    if (run.headerPlacement() == HeaderPlacement.METADATA) {
+      long metadataBytes = wholeOrZero(facts.get(BrokerFactNames.HEADER_METADATA_BYTES));
+      limit -= metadataBytes;
+      headerShare =
+          metadataBytes == 0
+              ? ""
+              : String.format(
+                  " (less the %d bytes of Plumb's header in its metadata)", metadataBytes);
+    }
     if (size > limit) {
       throw new BadInputException(
           String.format(
               "%s: field 'messageSize': %,d bytes is more than %s (%s) can send as configured,"
-                  + " %,d bytes: %s",
+                  + " %,d bytes%s: %s",
               run.workload().file(),
               size,
               run.driverName(),
               run.driverFile(),
               limit,
+              headerShare,
               facts.getOrDefault(BrokerFactNames.MAX_MESSAGE_BYTES_LIMIT, "the driver's limit")));
+    }
+  }
+
+  /** A driver's malformed fact is not the user's input error: it counts as nothing. */
+  private static long wholeOrZero(String value) {
+    try {
+      return value == null ? 0 : Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 }

@@ -35,6 +35,7 @@ final class PrepareTopics {
     run.driverName(driverNameFrom(driverFile, info));
     run.driverClass(info.driverClass());
     run.brokerFacts(info.brokerFacts());
+    run.headerPlacement(HeaderChoice.choose(run, info.brokerFacts()));
     MessageSizeCheck.check(run, info.brokerFacts());
     RunPlan plan = RunPlan.of(run.workload(), info.topicNamePrefix(), run.tag());
     run.plan(plan);

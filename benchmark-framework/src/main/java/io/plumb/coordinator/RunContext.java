@@ -1,5 +1,6 @@
 package io.plumb.coordinator;
 
+import io.plumb.message.HeaderPlacement;
 import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -40,6 +42,7 @@ final class RunContext {
   private String driverName;
   private String driverClass = "";
   private Map<String, String> brokerFacts = Map.of();
+  private HeaderPlacement headerPlacement;
   private RunPlan plan;
 
   RunContext(
@@ -124,12 +127,27 @@ final class RunContext {
     driverClass = name;
   }
 
+  /** The driver's facts, with where the header travels once that is decided. */
   Map<String, String> brokerFacts() {
-    return brokerFacts;
+    if (headerPlacement == null) {
+      return brokerFacts;
+    }
+    Map<String, String> all = new LinkedHashMap<>(brokerFacts);
+    all.putAll(HeaderChoice.facts(headerPlacement, workload().messageSize(), brokerFacts));
+    return all;
   }
 
   void brokerFacts(Map<String, String> facts) {
     brokerFacts = facts;
+  }
+
+  /** Where the run's header travels; null until the driver's facts are known. */
+  HeaderPlacement headerPlacement() {
+    return headerPlacement;
+  }
+
+  void headerPlacement(HeaderPlacement placement) {
+    headerPlacement = placement;
   }
 
   /** The topics, producers and consumers of this run; null until the driver is initialised. */

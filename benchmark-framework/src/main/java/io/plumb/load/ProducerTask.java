@@ -25,6 +25,7 @@ public final class ProducerTask implements SendListener {
   private final BenchmarkProducer producer;
   private final KeyChooser keys;
   private final byte[][] bodies;
+  private final boolean headerInMetadata;
   private PayloadBuffer buffer;
   private final SplittableRandom bodyPicker;
   private final WorkerClock clock;
@@ -43,6 +44,7 @@ public final class ProducerTask implements SendListener {
       BenchmarkProducer producer,
       KeyChooser keys,
       byte[][] bodies,
+      boolean headerInMetadata,
       WorkerClock clock,
       StatsCollector stats,
       int localIndex) {
@@ -52,6 +54,7 @@ public final class ProducerTask implements SendListener {
     this.producer = producer;
     this.keys = keys;
     this.bodies = bodies;
+    this.headerInMetadata = headerInMetadata;
     this.bodyPicker = new SplittableRandom(producerId * 31L + runId);
     this.clock = clock;
     this.stats = stats;
@@ -105,10 +108,12 @@ public final class ProducerTask implements SendListener {
    */
   long sendNext(long sentAt) {
     long sequence = nextSequence++;
-    byte[] payload =
-        buffer.holding(bodies.length == 1 ? bodies[0] : bodies[bodyPicker.nextInt(bodies.length)]);
+    byte[] body = bodies.length == 1 ? bodies[0] : bodies[bodyPicker.nextInt(bodies.length)];
+    // The header starts the payload; in metadata it is an array of its own, and the pool's body
+    // goes out whole, uncopied.
+    byte[] headed = headerInMetadata ? buffer.header() : buffer.holding(body);
     MessageHeader.write(
-        payload,
+        headed,
         MessageHeader.KIND_LOAD,
         runId,
         producerId,
@@ -119,7 +124,11 @@ public final class ProducerTask implements SendListener {
     long now = sentAt == READ_CLOCK ? clock.now() : sentAt;
     inFlight.put(sequence, now);
     try {
-      producer.send(key, payload, sequence, this);
+      if (headerInMetadata) {
+        producer.send(key, headed, body, sequence, this);
+      } else {
+        producer.send(key, headed, sequence, this);
+      }
     } catch (RuntimeException e) {
       // A driver should report failures through the listener; a throwing one is counted the same.
       sendCompleted(sequence, e);
@@ -129,21 +138,28 @@ public final class ProducerTask implements SendListener {
 
   /** Sends a readiness probe, which consumers recognise and do not count. */
   public void sendProbe(SendListener listener) {
-    sendProbe(listener, bodies[0].clone());
+    sendProbe(listener, probeBuffer());
   }
 
   /**
-   * Sends a readiness probe in {@code buffer}, which holds a body of the worker's pool and which
-   * the caller may reuse once this returns (a driver has taken what it needs by then).
+   * Sends a readiness probe in {@code buffer}, from {@link #probeBuffer()}, which the caller may
+   * reuse once this returns (a driver has taken what it needs by then).
    */
   public void sendProbe(SendListener listener, byte[] buffer) {
     MessageHeader.write(buffer, MessageHeader.KIND_PROBE, runId, producerId, -1, clock.now());
-    producer.send(keys.next(), buffer, -1, listener);
+    if (headerInMetadata) {
+      producer.send(keys.next(), buffer, bodies[0], -1, listener);
+    } else {
+      producer.send(keys.next(), buffer, -1, listener);
+    }
   }
 
-  /** A buffer for {@link #sendProbe(SendListener, byte[])}. */
+  /**
+   * A buffer for {@link #sendProbe(SendListener, byte[])}: a body of the worker's pool, or the
+   * header alone when the header travels in metadata.
+   */
   public byte[] probeBuffer() {
-    return bodies[0].clone();
+    return headerInMetadata ? new byte[MessageHeader.SIZE] : bodies[0].clone();
   }
 
   @Override

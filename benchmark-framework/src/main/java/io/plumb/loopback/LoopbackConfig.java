@@ -20,6 +20,9 @@ import io.plumb.driver.DriverSettings;
  *     acknowledged and then neither kept nor delivered, like a broker that lost acknowledged
  *     writes; 0 drops none
  * @param droppedMessages how many messages are dropped
+ * @param headerMetadata whether the driver offers to carry Plumb's header beside the body, as a
+ *     broker's per-message metadata would (on by default); off, it behaves as a broker without such
+ *     metadata, and messages smaller than the header are refused
  */
 record LoopbackConfig(
     long stallAfterMessages,
@@ -28,7 +31,8 @@ record LoopbackConfig(
     long hideAfterMessages,
     long hiddenMessages,
     long dropAfterMessages,
-    long droppedMessages) {
+    long droppedMessages,
+    boolean headerMetadata) {
 
   static LoopbackConfig read(DriverConfig config) throws DriverConfigException {
     DriverSettings settings = config.settings().ignore("name", "driverClass");
@@ -42,8 +46,10 @@ record LoopbackConfig(
     long hidden = atLeastZero(settings, "hiddenMessages");
     long dropAfter = atLeastZero(settings, "dropAfterMessages");
     long dropped = atLeastZero(settings, "droppedMessages");
+    boolean headerMetadata = settings.bool("headerMetadata", true);
     settings.finish();
-    return new LoopbackConfig(after, millis, keep, hideAfter, hidden, dropAfter, dropped);
+    return new LoopbackConfig(
+        after, millis, keep, hideAfter, hidden, dropAfter, dropped, headerMetadata);
   }
 
   /** Whether some messages are hidden from consumers or dropped. */

@@ -3,10 +3,13 @@ package io.plumb.loopback;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.MessageListener;
+import io.plumb.message.MessageHeader;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -67,15 +70,17 @@ public final class LoopbackDriver implements BenchmarkDriver, FinalReader {
 
   @Override
   public Map<String, String> brokerFacts() {
-    return Map.of(
-        "delivery",
-        "synchronous, inside send()",
-        "stallAfterMessages",
-        Long.toString(config.stallAfterMessages()),
-        "stallMillis",
-        Long.toString(config.stallMillis()),
-        "keepMessages",
-        Boolean.toString(config.keepMessages()));
+    Map<String, String> facts = new LinkedHashMap<>();
+    facts.put("delivery", "synchronous, inside send()");
+    facts.put("stallAfterMessages", Long.toString(config.stallAfterMessages()));
+    facts.put("stallMillis", Long.toString(config.stallMillis()));
+    facts.put("keepMessages", Boolean.toString(config.keepMessages()));
+    if (config.headerMetadata()) {
+      // In memory the header is its own array beside the body: its 26 bytes and nothing more.
+      facts.put(BrokerFactNames.HEADER_METADATA, "a field beside the message body");
+      facts.put(BrokerFactNames.HEADER_METADATA_BYTES, Integer.toString(MessageHeader.SIZE));
+    }
+    return facts;
   }
 
   @Override
@@ -97,7 +102,11 @@ public final class LoopbackDriver implements BenchmarkDriver, FinalReader {
     }
     var kept = target.keptSoFar();
     for (LoopbackTopic.Kept message : kept) {
-      sink.received(message.payload(), message.partition());
+      if (message.header() == null) {
+        sink.received(message.payload(), message.partition());
+      } else {
+        sink.received(message.header(), message.payload(), message.partition());
+      }
     }
     return String.format("%,d message(s) kept", kept.size());
   }

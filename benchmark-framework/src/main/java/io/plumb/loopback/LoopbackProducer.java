@@ -25,6 +25,12 @@ final class LoopbackProducer implements BenchmarkProducer {
 
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
+    send(key, null, payload, token, listener);
+  }
+
+  /** The header, when not null, travels beside the payload as a broker's metadata would. */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
     if (stall != null) {
       stall.onMessage();
     }
@@ -37,11 +43,16 @@ final class LoopbackProducer implements BenchmarkProducer {
     }
     Mishaps.Fate fate = mishaps == null ? Mishaps.Fate.DELIVER : mishaps.next();
     if (fate != Mishaps.Fate.DROP) {
-      topic.keep(payload, partition);
+      topic.keep(header, payload, partition);
     }
     if (fate == Mishaps.Fate.DELIVER) {
       for (MessageListener[] consumers : topic.consumers()) {
-        consumers[partition % consumers.length].received(payload, partition);
+        MessageListener consumer = consumers[partition % consumers.length];
+        if (header == null) {
+          consumer.received(payload, partition);
+        } else {
+          consumer.received(header, payload, partition);
+        }
       }
     }
     listener.sendCompleted(token, partition, null);

@@ -17,7 +17,8 @@ final class LoopbackTopic {
   /** Every message kept, in the order kept; null when the driver keeps none. */
   private final List<Kept> kept;
 
-  record Kept(byte[] payload, int partition) {}
+  /** A message kept: {@code header} is null when the header travelled in the payload. */
+  record Kept(byte[] header, byte[] payload, int partition) {}
 
   private final Map<String, MessageListener[]> subscriptions = new LinkedHashMap<>();
   private volatile MessageListener[][] consumersBySubscription = new MessageListener[0][];
@@ -28,11 +29,12 @@ final class LoopbackTopic {
   }
 
   /**
-   * Keeps a copy of {@code payload} when this topic keeps messages; the sender reuses the array.
+   * Keeps a copy of {@code header} (null when the header is in the payload) and {@code payload}
+   * when this topic keeps messages; the sender reuses the arrays.
    */
-  void keep(byte[] payload, int partition) {
+  void keep(byte[] header, byte[] payload, int partition) {
     if (kept != null) {
-      Kept copy = new Kept(payload.clone(), partition);
+      Kept copy = new Kept(header == null ? null : header.clone(), payload.clone(), partition);
       synchronized (kept) {
         kept.add(copy);
       }

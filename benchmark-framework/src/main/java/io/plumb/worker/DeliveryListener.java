@@ -35,24 +35,35 @@ public final class DeliveryListener implements MessageListener {
 
   @Override
   public void received(byte[] payload, int partition) {
+    deliver(payload, payload.length, partition);
+  }
+
+  /** A message whose header travelled in the broker's metadata: its size is the body's alone. */
+  @Override
+  public void received(byte[] header, byte[] payload, int partition) {
+    deliver(header, payload.length, partition);
+  }
+
+  /** {@code header} starts with the framework's header; {@code bytes} is the message's size. */
+  private void deliver(byte[] header, int bytes, int partition) {
     EventRing ring = stats.ring();
-    if (!MessageHeader.isFromRun(payload, runId) || MessageHeader.producerId(payload) < 0) {
+    if (!MessageHeader.isFromRun(header, runId) || MessageHeader.producerId(header) < 0) {
       ring.foreign(subscription);
       return;
     }
-    if (MessageHeader.kind(payload) == MessageHeader.KIND_PROBE) {
+    if (MessageHeader.kind(header) == MessageHeader.KIND_PROBE) {
       ring.probe(subscription);
       return;
     }
-    int producer = MessageHeader.producerId(payload);
-    long sequence = MessageHeader.sequence(payload);
+    int producer = MessageHeader.producerId(header);
+    long sequence = MessageHeader.sequence(header);
     ring.delivered(
         subscription,
         partition,
         producer,
-        payload.length,
+        bytes,
         sequence,
-        MessageHeader.intendedSendTime(payload),
+        MessageHeader.intendedSendTime(header),
         ring.deferring() ? 0 : clock.now(),
         order.arrivedAfterLater(producer, partition, sequence));
   }

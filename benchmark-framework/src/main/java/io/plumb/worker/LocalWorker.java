@@ -153,7 +153,15 @@ public final class LocalWorker implements Worker {
           new KeyChooser(messages.keyDistributor(), keySet, runId * 1_000_003L + spec.producerId());
       producers.add(
           new ProducerTask(
-              spec.producerId(), runId, created.get(i), keys, bodies, clock, stats, first + i));
+              spec.producerId(),
+              runId,
+              created.get(i),
+              keys,
+              bodies,
+              messages.headerInMetadata(),
+              clock,
+              stats,
+              first + i));
     }
     stats.nameProducers(
         first,

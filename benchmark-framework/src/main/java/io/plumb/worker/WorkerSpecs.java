@@ -22,9 +22,16 @@ public final class WorkerSpecs {
 
   public record ConsumerSpec(String topic, String subscription) {}
 
-  /** What every producer on a worker sends: message size, keys and payload bodies. */
+  /**
+   * What every producer on a worker sends: message size, keys, payload bodies, and whether the
+   * header travels in the broker's per-message metadata (then each body is sent whole, beside it)
+   * or in the first bytes of the payload.
+   */
   public record MessageSpec(
-      int messageSize, KeyDistributorType keyDistributor, List<byte[]> bodies) {}
+      int messageSize,
+      KeyDistributorType keyDistributor,
+      List<byte[]> bodies,
+      boolean headerInMetadata) {}
 
   /**
    * Start of load: the rate of each producer, how long from now the first message is due, and how

@@ -1,5 +1,6 @@
 package io.plumb.workload;
 
+import io.plumb.message.HeaderPlacement;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -15,6 +16,9 @@ import java.util.Optional;
  *     drains it completely, 0 does not wait for any drain)
  * @param consumerOnly after the backlog is built, producers stop and the measured phase is the
  *     consumers draining it (the name used by Confluent's OMB fork)
+ * @param headerIn where Plumb's header travels (Plumb's field): empty leaves it to the message
+ *     size, the payload when {@code messageSize} holds it and the broker's per-message metadata
+ *     when it is smaller (see {@link HeaderPlacement#forSize})
  */
 public record Workload(
     String name,
@@ -35,7 +39,8 @@ public record Workload(
     double backlogDrainRatio,
     Duration testDuration,
     Duration warmupDuration,
-    boolean consumerOnly) {
+    boolean consumerOnly,
+    Optional<HeaderPlacement> headerIn) {
 
   /** The same workload at another rate and with other phase lengths (search probes, sweeps). */
   public Workload at(double rate, Duration warmup, Duration test) {
@@ -58,7 +63,8 @@ public record Workload(
         backlogDrainRatio,
         test,
         warmup,
-        consumerOnly);
+        consumerOnly,
+        headerIn);
   }
 
   /** Messages the backlog target amounts to, summed over every subscription. */

@@ -2,6 +2,7 @@ package io.plumb.workload;
 
 import io.plumb.input.BadInputException;
 import io.plumb.input.YamlFields;
+import io.plumb.message.HeaderPlacement;
 import io.plumb.message.MessageHeader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +16,7 @@ public final class WorkloadReader {
   private static final long MAX_MESSAGE_SIZE = 100L * 1024 * 1024;
   private static final double MAX_MINUTES = 7 * 24 * 60;
 
-  /** OMB's workload fields, plus Plumb's durations in seconds. */
+  /** OMB's workload fields, plus Plumb's durations in seconds and where its header travels. */
   private static final List<String> FIELDS =
       List.of(
           "name",
@@ -37,7 +38,8 @@ public final class WorkloadReader {
           "testDurationSeconds",
           "warmupDurationMinutes",
           "warmupDurationSeconds",
-          "consumerOnly");
+          "consumerOnly",
+          "headerIn");
 
   private WorkloadReader() {}
 
@@ -54,10 +56,7 @@ public final class WorkloadReader {
     KeyDistributorType keys =
         fields.choice("keyDistributor", KeyDistributorType.class).orElse(KeyDistributorType.NO_KEY);
     int messageSize =
-        required(
-            fields,
-            "messageSize",
-            fields.whole("messageSize", MessageHeader.SIZE, MAX_MESSAGE_SIZE));
+        required(fields, "messageSize", fields.whole("messageSize", 1, MAX_MESSAGE_SIZE));
     Optional<String> payloadFileName = fields.string("payloadFile");
     boolean randomized = fields.bool("useRandomizedPayloads").orElse(false);
     double randomRatio = fields.number("randomBytesRatio", 0, false, 1).orElse(0.0);
@@ -76,6 +75,7 @@ public final class WorkloadReader {
     // OMB: the share of the backlog to drain, from 0 (no wait) to 1 (drain it all).
     double drainRatio = fields.number("backlogDrainRatio", 0, false, 1).orElse(1.0);
     boolean consumerOnly = fields.bool("consumerOnly").orElse(false);
+    Optional<HeaderPlacement> headerIn = headerIn(fields);
     Duration test = duration(fields, "testDurationMinutes", "testDurationSeconds", true, null);
     Duration warmup =
         duration(
@@ -115,6 +115,14 @@ public final class WorkloadReader {
       throw fields.error(
           "consumerOnly",
           "a consumer-only run drains a backlog: set consumerBacklogSizeGB above 0, or remove consumerOnly");
+    }
+    if (headerIn.equals(Optional.of(HeaderPlacement.PAYLOAD)) && messageSize < MessageHeader.SIZE) {
+      throw fields.error(
+          "headerIn",
+          String.format(
+              "payload: a messageSize of %d bytes cannot hold Plumb's %d-byte header; use"
+                  + " metadata (or leave headerIn out), or a messageSize of %d or more",
+              messageSize, MessageHeader.SIZE, MessageHeader.SIZE));
     }
     if (randomized && poolSize == 0) {
       throw fields.error(
@@ -163,7 +171,29 @@ public final class WorkloadReader {
         drainRatio,
         test,
         warmup,
-        consumerOnly);
+        consumerOnly,
+        headerIn);
+  }
+
+  /** Plumb's {@code headerIn}: payload or metadata, lower case as the other YAML values. */
+  private static Optional<HeaderPlacement> headerIn(YamlFields fields) {
+    Optional<String> text = fields.string("headerIn");
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    for (HeaderPlacement placement : HeaderPlacement.values()) {
+      if (placement.fieldValue().equals(text.get())) {
+        return Optional.of(placement);
+      }
+    }
+    throw fields.error(
+        "headerIn",
+        "expected payload (the header's "
+            + MessageHeader.SIZE
+            + " bytes start each message) or metadata (the broker's per-message metadata carries"
+            + " them), got '"
+            + text.get()
+            + "'");
   }
 
   private static int required(YamlFields fields, String field, Optional<? extends Number> value) {

@@ -35,6 +35,31 @@ class MessageSizeRefusalTest {
   }
 
   @Test
+  void aHeaderInMetadataCountsAgainstTheLimit() throws Exception {
+    Path workload =
+        Files.writeString(
+            CommandLineRun.writeTinyWorkload(dir),
+            Files.readString(dir.resolve("tiny.yaml"))
+                    .replace("messageSize: 100", "messageSize: 50")
+                + "headerIn: metadata\n");
+    CommandLineRun run =
+        CommandLineRun.run(
+            "-d", driverFile().toString(), "-o", dir.toString(), workload.toString());
+
+    assertEquals(2, run.status(), run.err());
+    assertEquals(
+        List.of(
+            "error: "
+                + workload
+                + ": field 'messageSize': 50 bytes is more than Limited ("
+                + dir.resolve("limited.yaml")
+                + ") can send as configured, 38 bytes (less the 26 bytes of Plumb's header in its"
+                + " metadata): "
+                + MessageLimitDriver.LIMIT_SETTING),
+        run.errorLines());
+  }
+
+  @Test
   void messagesAtTheLimitRun() throws Exception {
     Path workload =
         Files.writeString(

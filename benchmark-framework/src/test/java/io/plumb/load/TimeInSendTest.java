@@ -50,6 +50,7 @@ class TimeInSendTest {
               new TakingProducer(sendNanos),
               new KeyChooser(KeyDistributorType.NO_KEY, 1),
               new byte[][] {new byte[1024]},
+              false,
               clock,
               stats,
               0);

@@ -129,7 +129,7 @@ class WorkerServerTest {
       worker.createProducers(
           List.of(new io.plumb.worker.WorkerSpecs.ProducerSpec(0, "t")),
           new io.plumb.worker.WorkerSpecs.MessageSpec(
-              64, io.plumb.workload.KeyDistributorType.NO_KEY, List.of(new byte[64])));
+              64, io.plumb.workload.KeyDistributorType.NO_KEY, List.of(new byte[64]), false));
       worker.takePeriod();
       worker.startLoad(
           new io.plumb.worker.WorkerSpecs.LoadSpec(100, 0, io.plumb.load.Pacing.EFFICIENT));

@@ -44,7 +44,7 @@ class LocalWorkerAdjustRateTest {
       worker.createConsumers(List.of(new ConsumerSpec("rate-topic", "sub")));
       worker.createProducers(
           List.of(new ProducerSpec(0, "rate-topic"), new ProducerSpec(1, "rate-topic")),
-          new MessageSpec(100, KeyDistributorType.NO_KEY, List.of(new byte[100])));
+          new MessageSpec(100, KeyDistributorType.NO_KEY, List.of(new byte[100]), false));
       worker.takePeriod();
       worker.startLoad(new LoadSpec(OLD_RATE, 0, Pacing.EFFICIENT));
       awaitSent(worker, 100);

@@ -44,7 +44,7 @@ class LocalWorkerDriverSetupTest {
       assertEquals(
           ABSENT
               + ":3: unknown field 'stallMilis' (did you mean 'stallMillis'?); allowed:"
-              + " driverClass, dropAfterMessages, droppedMessages, hiddenMessages,"
+              + " driverClass, dropAfterMessages, droppedMessages, headerMetadata, hiddenMessages,"
               + " hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
           e.getMessage());
       BadInputException override =
@@ -57,8 +57,8 @@ class LocalWorkerDriverSetupTest {
                       1));
       assertEquals(
           "--driver-set stall=1: unknown field 'stall'; allowed: driverClass,"
-              + " dropAfterMessages, droppedMessages, hiddenMessages, hideAfterMessages,"
-              + " keepMessages, name, stallAfterMessages, stallMillis",
+              + " dropAfterMessages, droppedMessages, headerMetadata, hiddenMessages,"
+              + " hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
           override.getMessage());
     } finally {
       worker.close();

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.input.BadInputException;
+import io.plumb.message.HeaderPlacement;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -129,9 +131,47 @@ class WorkloadReaderTest {
   }
 
   @Test
-  void messagesTooSmallForTheHeaderAreRejected() throws IOException {
-    Path file = variant("messageSize: 1024\npayloadFile: payload-1Kb.data", "messageSize: 10");
-    assertTrue(failure(file).contains("field 'messageSize': expected a whole number from 26 to"));
+  void messagesDownToOneByteAreReadWithTheHeaderLeftToTheirSize() throws IOException {
+    Workload one =
+        WorkloadReader.read(
+            variant("messageSize: 1024\npayloadFile: payload-1Kb.data", "messageSize: 1"));
+    assertEquals(1, one.messageSize());
+    assertEquals(Optional.empty(), one.headerIn());
+    assertEquals(HeaderPlacement.METADATA, HeaderPlacement.forSize(one.headerIn(), 1));
+    assertEquals(HeaderPlacement.PAYLOAD, HeaderPlacement.forSize(Optional.empty(), 26));
+    Path zero = variant("messageSize: 1024\npayloadFile: payload-1Kb.data", "messageSize: 0");
+    assertTrue(failure(zero).contains("field 'messageSize': expected a whole number from 1 to"));
+  }
+
+  @Test
+  void headerInIsPayloadOrMetadataAndPayloadNeedsRoomForTheHeader() throws IOException {
+    Workload metadata =
+        WorkloadReader.read(
+            variant("producerRate: 50000", "producerRate: 50000\nheaderIn: metadata"));
+    assertEquals(Optional.of(HeaderPlacement.METADATA), metadata.headerIn());
+    assertEquals(
+        HeaderPlacement.METADATA,
+        HeaderPlacement.forSize(metadata.headerIn(), metadata.messageSize()));
+
+    Path small =
+        variant(
+            "messageSize: 1024\npayloadFile: payload-1Kb.data",
+            "messageSize: 12\nheaderIn: payload");
+    assertEquals(
+        small
+            + ":6: field 'headerIn': payload: a messageSize of 12 bytes cannot hold Plumb's"
+            + " 26-byte header; use metadata (or leave headerIn out), or a messageSize of 26 or"
+            + " more",
+        failure(small));
+
+    Path wrong = variant("producerRate: 50000", "producerRate: 50000\nheaderIn: properties");
+    assertTrue(
+        failure(wrong)
+            .endsWith(
+                "field 'headerIn': expected payload (the header's 26 bytes start each message)"
+                    + " or metadata (the broker's per-message metadata carries them), got"
+                    + " 'properties'"),
+        failure(wrong));
   }
 
   @Test

@@ -19,4 +19,25 @@ public interface BenchmarkProducer extends AutoCloseable {
    * @param listener told when the send completes
    */
   void send(String key, byte[] payload, long token, SendListener listener);
+
+  /**
+   * Sends one message whose framework header travels in the broker's per-message metadata (a record
+   * header, a message property, a stream field), so that {@code payload} is the message body alone
+   * and may be as small as one byte. The framework calls it only on drivers that report {@link
+   * BrokerFactNames#HEADER_METADATA}, and only when the run puts the header there (a workload's
+   * {@code headerIn: metadata}, or a {@code messageSize} smaller than the header). A consumer hands
+   * such a message to {@link MessageListener#received(byte[], byte[], int)}.
+   *
+   * <p>Both arrays are valid only until this method returns, as in {@link #send(String, byte[],
+   * long, SendListener)}; completion is reported the same way.
+   *
+   * @param header the framework's header, to carry unchanged beside the body
+   * @param payload the message body, without the header
+   */
+  default void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    throw new UnsupportedOperationException(
+        "this driver carries no header in message metadata (it reports no "
+            + BrokerFactNames.HEADER_METADATA
+            + ")");
+  }
 }

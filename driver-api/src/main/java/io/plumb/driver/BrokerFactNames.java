@@ -68,6 +68,23 @@ public final class BrokerFactNames {
    */
   public static final String RECEIVE_WINDOW_LIMIT = "receiveWindow.limit";
 
+  /**
+   * Where this driver can carry the framework's per-message header outside the message body, in a
+   * few words that name the broker's own field (e.g. "Kafka record header 'plumb'"). Reported only
+   * by drivers whose producers implement {@link BenchmarkProducer#send(String, byte[], byte[],
+   * long, SendListener)} and whose consumers (and final reader) call {@link
+   * MessageListener#received(byte[], byte[], int)} for such messages: a run can then send bodies
+   * smaller than the header, down to one byte.
+   */
+  public static final String HEADER_METADATA = "headerMetadata";
+
+  /**
+   * The bytes a message carries on the wire for {@link #HEADER_METADATA}, as a whole number: the
+   * header's own bytes plus the field's name, lengths and encoding (e.g. "33" for a Kafka record
+   * header: 5 name bytes, 26 value bytes, 2 length varints). The body's bytes are not counted.
+   */
+  public static final String HEADER_METADATA_BYTES = "headerMetadata.bytes";
+
   /** The value of {@link #SEND_WINDOW} or {@link #RECEIVE_WINDOW} when no setting bounds it. */
   public static final String UNBOUNDED = "unbounded";
 

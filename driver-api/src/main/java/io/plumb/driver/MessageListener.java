@@ -22,6 +22,23 @@ public interface MessageListener {
   void received(byte[] payload, int partition);
 
   /**
+   * The same, for a message whose framework header travelled in the broker's per-message metadata
+   * (see {@link BenchmarkProducer#send(String, byte[], byte[], long, SendListener)}): a driver that
+   * finds its header there calls this one, and the plain {@link #received(byte[], int)} for a
+   * message without it. The framework reads both arrays before returning and keeps neither. The
+   * default hands the header and body on joined, as one payload that starts with the header.
+   *
+   * @param header the header exactly as it was sent
+   * @param payload the message body exactly as it was sent, without the header
+   */
+  default void received(byte[] header, byte[] payload, int partition) {
+    byte[] joined = new byte[header.length + payload.length];
+    System.arraycopy(header, 0, joined, 0, header.length);
+    System.arraycopy(payload, 0, joined, header.length, payload.length);
+    received(joined, partition);
+  }
+
+  /**
    * Called when the consumer hit an error it could not recover from by itself, for example a failed
    * acknowledgement or a poll that threw. Counted and shown in the run's error totals.
    */

@@ -94,6 +94,8 @@ final class BrokerFacts {
         "topic.replicationFactor",
         settings.replicationFactor().map(String::valueOf).orElse("broker default"));
     settings.topicConfig().forEach((key, value) -> facts.put("topicConfig." + key, value));
+    facts.put(BrokerFactNames.HEADER_METADATA, KafkaHeader.WHERE);
+    facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(KafkaHeader.WIRE_BYTES));
 
     int partitions = 0;
     try {

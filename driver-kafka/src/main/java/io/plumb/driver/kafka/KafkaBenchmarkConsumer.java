@@ -111,7 +111,7 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
         }
         ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
         for (ConsumerRecord<String, byte[]> record : records) {
-          listener.received(record.value(), record.partition());
+          KafkaHeader.deliver(record, listener);
         }
         uncommitted |= !records.isEmpty() || commitAgain;
         if (uncommitted && !clientCommits) {

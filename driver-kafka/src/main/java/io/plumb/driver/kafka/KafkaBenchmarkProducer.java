@@ -38,6 +38,18 @@ final class KafkaBenchmarkProducer implements BenchmarkProducer {
     }
   }
 
+  /** The header travels as the record header {@value KafkaHeader#NAME}. */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    Completion completion = new Completion(token, listener);
+    try {
+      producer.send(
+          new ProducerRecord<>(topic, null, key, payload, KafkaHeader.of(header)), completion);
+    } catch (RuntimeException e) {
+      completion.onCompletion(null, e);
+    }
+  }
+
   @Override
   public void close() {
     producer.close(CLOSE_TIMEOUT);

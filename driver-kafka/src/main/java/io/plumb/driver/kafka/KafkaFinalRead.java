@@ -75,7 +75,7 @@ final class KafkaFinalRead {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
           TopicPartition partition = new TopicPartition(topic, record.partition());
           if (record.offset() < end.get(partition)) {
-            sink.received(record.value(), record.partition());
+            KafkaHeader.deliver(record, sink);
           }
         }
         for (int i = unfinished.size() - 1; i >= 0; i--) {

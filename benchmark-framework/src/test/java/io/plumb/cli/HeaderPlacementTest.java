@@ -1,0 +1,128 @@
+package io.plumb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where the header travels, through the command line on the loopback driver: messages smaller than
+ * the header carry it in the driver's metadata and arrive whole; a driver without metadata refuses
+ * them in one line before any load; and the result always says where the header went.
+ */
+class HeaderPlacementTest {
+  @TempDir Path dir;
+
+  @Test
+  void oneByteMessagesCarryTheHeaderInMetadataAndArriveOnceEach() throws Exception {
+    CommandLineRun run = run(workload(1, ""), driver(""));
+
+    assertEquals(0, run.status(), run.out() + run.err());
+    assertTrue(
+        run.out()
+            .contains(
+                "Header       in a field beside the message body, +26 bytes per message on the"
+                    + " wire beside each 1-byte payload"),
+        run.out());
+    JsonNode json = result();
+    assertEquals("metadata", json.get("brokerFacts").get("header").asText());
+    JsonNode counters = json.get("counters");
+    assertTrue(counters.get("sent").asLong() > 100, counters.toString());
+    assertEquals(counters.get("sent").asLong(), counters.get("received").asLong());
+    assertEquals(0, counters.get("lost").asLong());
+    assertEquals(0, counters.get("foreign").asLong());
+    assertEquals(0, counters.get("negativeEndToEnd").asLong());
+    assertTrue(json.get("aggregatedEndToEndLatencyMax").asDouble() > 0, json.toString());
+  }
+
+  @Test
+  void messagesThatHoldTheHeaderKeepItInThePayloadAndSaySo() throws Exception {
+    CommandLineRun run = run(workload(100, ""), driver(""));
+
+    assertEquals(0, run.status(), run.out() + run.err());
+    assertFalse(run.out().contains("Header "), run.out());
+    JsonNode facts = result().get("brokerFacts");
+    assertEquals("payload", facts.get("header").asText());
+    assertEquals(
+        "the first 26 bytes of each 100-byte payload", facts.get("header.detail").asText());
+  }
+
+  @Test
+  void aWorkloadMayPutTheHeaderInMetadataWhateverTheSize() throws Exception {
+    CommandLineRun run = run(workload(100, "headerIn: metadata\n"), driver(""));
+
+    assertEquals(0, run.status(), run.out() + run.err());
+    JsonNode json = result();
+    assertEquals("metadata", json.get("brokerFacts").get("header").asText());
+    assertEquals(0, json.get("counters").get("lost").asLong());
+  }
+
+  @Test
+  void aDriverWithoutMetadataRefusesSmallMessagesInOneLineBeforeAnyLoad() throws Exception {
+    Path workload = workload(12, "");
+    CommandLineRun run = run(workload, driver("headerMetadata: false\n"));
+
+    assertEquals(2, run.status(), run.err());
+    assertEquals(
+        List.of(
+            "error: "
+                + workload
+                + ": field 'messageSize': 12 bytes cannot hold Plumb's 26-byte header, and"
+                + " Loopback ("
+                + dir.resolve("loopback.yaml")
+                + ") carries it in no per-message metadata; use a messageSize of 26 or more"),
+        run.errorLines());
+    assertFalse(run.out().contains("creating"), run.out());
+  }
+
+  @Test
+  void askingForMetadataOnADriverWithoutItIsRefusedNamingTheField() throws Exception {
+    Path workload = workload(100, "headerIn: metadata\n");
+    CommandLineRun run = run(workload, driver("headerMetadata: false\n"));
+
+    assertEquals(2, run.status(), run.err());
+    assertEquals(
+        List.of(
+            "error: "
+                + workload
+                + ": field 'headerIn': metadata, but Loopback ("
+                + dir.resolve("loopback.yaml")
+                + ") carries Plumb's header in no per-message metadata; use payload (or leave"
+                + " headerIn out)"),
+        run.errorLines());
+  }
+
+  private CommandLineRun run(Path workload, Path driver) {
+    return CommandLineRun.run(
+        "-d", driver.toString(), "-o", dir.resolve("out").toString(), workload.toString());
+  }
+
+  private Path workload(int messageSize, String extra) throws Exception {
+    return Files.writeString(
+        dir.resolve("tiny.yaml"),
+        Files.readString(CommandLineRun.writeTinyWorkload(dir))
+                .replace("messageSize: 100", "messageSize: " + messageSize)
+            + extra);
+  }
+
+  private Path driver(String extra) throws Exception {
+    return Files.writeString(
+        dir.resolve("loopback.yaml"),
+        "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n" + extra);
+  }
+
+  private JsonNode result() throws Exception {
+    try (Stream<Path> files = Files.list(dir.resolve("out"))) {
+      Path result = files.filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
+      return new ObjectMapper().readTree(result.toFile());
+    }
+  }
+}
