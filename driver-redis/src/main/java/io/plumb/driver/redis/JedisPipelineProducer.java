@@ -35,7 +35,9 @@ import redis.clients.jedis.params.XAddParams;
  */
 final class JedisPipelineProducer implements BenchmarkProducer {
 
-  private record Pending(int partition, String key, byte[] payload, long token, SendListener l) {}
+  /** A queued message; {@code header} is null for a plain send. */
+  private record Pending(
+      int partition, String key, byte[] header, byte[] payload, long token, SendListener l) {}
 
   private final Supplier<HostAndPort> primary;
   private final JedisClientConfig config;
@@ -97,12 +99,31 @@ final class JedisPipelineProducer implements BenchmarkProducer {
 
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
+    enqueue(key, null, payload, token, listener);
+  }
+
+  /**
+   * The header travels as the entry field {@value StreamHeader#NAME} beside the payload, as in
+   * {@link PipelinedProducer}; both arrays are copied, since Jedis holds them until the batch is
+   * written. Streams mode only: PUBLISH has no fields.
+   */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    if (!streams) {
+      throw new UnsupportedOperationException(CommandEncoder.PUBLISH_HAS_NO_FIELDS);
+    }
+    enqueue(key, header.clone(), payload, token, listener);
+  }
+
+  /** Queues the message for the sender; {@code header} (already a copy) null for a plain send. */
+  private void enqueue(
+      String key, byte[] header, byte[] payload, long token, SendListener listener) {
     int partition = RedisKeys.choose(key, partitions, roundRobin++);
     if (closed) {
       listener.sendCompleted(token, partition, new IllegalStateException("producer closed"));
       return;
     }
-    Pending p = new Pending(partition, key, payload.clone(), token, listener);
+    Pending p = new Pending(partition, key, header, payload.clone(), token, listener);
     try {
       if (queue.offer(p) || (!stalled && queue.offer(p, maxBlockMillis, TimeUnit.MILLISECONDS))) {
         stalled = false;
@@ -179,6 +200,10 @@ final class JedisPipelineProducer implements BenchmarkProducer {
       if (streams) {
         Map<byte[], byte[]> fields = new LinkedHashMap<>(4);
         fields.put(StreamFields.PAYLOAD, p.payload());
+        // After the payload, as PipelinedProducer encodes it.
+        if (p.header() != null) {
+          fields.put(StreamFields.HEADER, p.header());
+        }
         if (p.key() != null) {
           fields.put(StreamFields.KEY, StreamFields.bytes(p.key()));
         }

@@ -16,12 +16,13 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * flight.
  *
  * <p>send() encodes the message's command (XADD or PUBLISH) straight into the batch being filled,
- * in a ring of reused batches: the payload is copied once, into the bytes that go on the wire, and
- * nothing is allocated per message. A batch is handed over when it holds {@code depth} commands, or
- * earlier when the sender is idle (so a slow, fixed rate is not held back waiting for a full
- * batch). send() waits only when every batch of the ring is taken: {@code maxPendingSends} messages
- * queued behind the two batches the sender holds (the one in flight and the one it is completing).
- * That wait is the producer's backpressure, and the framework measures it.
+ * in a ring of reused batches: the payload (and the header, when it travels as an entry field) is
+ * copied once, into the bytes that go on the wire, and nothing is allocated per message. A batch is
+ * handed over when it holds {@code depth} commands, or earlier when the sender is idle (so a slow,
+ * fixed rate is not held back waiting for a full batch). send() waits only when every batch of the
+ * ring is taken: {@code maxPendingSends} messages queued behind the two batches the sender holds
+ * (the one in flight and the one it is completing). That wait is the producer's backpressure, and
+ * the framework measures it.
  *
  * <p>Once a batch's replies are read, the sender first writes the next batch, if one is ready, and
  * then completes the previous batch's messages while the server works on the next: the server is
@@ -120,6 +121,25 @@ final class PipelinedProducer implements BenchmarkProducer {
 
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
+    enqueue(key, null, payload, token, listener);
+  }
+
+  /**
+   * The header travels as the entry field {@value StreamHeader#NAME} beside the payload (streams
+   * mode only: the framework calls this only when the driver reports the header fact, which Pub/Sub
+   * mode does not). Both arrays are copied into the batch's bytes before this returns.
+   */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    if (!encoder.carriesHeader()) {
+      throw new UnsupportedOperationException(CommandEncoder.PUBLISH_HAS_NO_FIELDS);
+    }
+    enqueue(key, header, payload, token, listener);
+  }
+
+  /** Encodes the message into the batch being filled; {@code header} null for a plain send. */
+  private void enqueue(
+      String key, byte[] header, byte[] payload, long token, SendListener listener) {
     int partition = RedisKeys.choose(key, partitions, roundRobin++);
     Throwable failure;
     lock.lock();
@@ -127,7 +147,11 @@ final class PipelinedProducer implements BenchmarkProducer {
       failure = awaitRoom();
       if (failure == null) {
         SendBatch batch = ring[(int) (sealed % ring.length)];
-        encoder.encode(batch.commands, partition, key, payload);
+        if (header == null) {
+          encoder.encode(batch.commands, partition, key, payload);
+        } else {
+          encoder.encode(batch.commands, partition, key, header, payload);
+        }
         batch.added(token, partition, listener);
         if (batch.count() == depth) {
           sealed++;

@@ -35,6 +35,9 @@ import redis.clients.jedis.exceptions.JedisException;
  *
  * <p>As a {@link FinalReader}, streams are read to their last entry after the run ({@link
  * StreamFinalRead}); Pub/Sub keeps nothing to read.
+ *
+ * <p>In streams mode Plumb's header can travel as an entry field of its own ({@link StreamHeader}),
+ * so messages may be smaller than the header; Pub/Sub messages have no fields.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver"})
 public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
@@ -214,6 +217,16 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       public void send(
           String key, byte[] payload, long token, io.plumb.driver.SendListener listener) {
         producer.send(key, payload, token, listener);
+      }
+
+      @Override
+      public void send(
+          String key,
+          byte[] header,
+          byte[] payload,
+          long token,
+          io.plumb.driver.SendListener listener) {
+        producer.send(key, header, payload, token, listener);
       }
 
       @Override

@@ -53,6 +53,13 @@ final class RedisBrokerFacts {
     if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
       facts.put("redis.streams.pipelineDepth", String.valueOf(config.pipelineDepth()));
       facts.put("redis.streams.maxLen", String.valueOf(config.maxLen()));
+      // A stream entry is a list of fields: the header gets one of its own. Pub/Sub messages have
+      // none, so Pub/Sub reports neither fact, and the run refuses messages smaller than the
+      // header there instead of sending them.
+      facts.put(BrokerFactNames.HEADER_METADATA, StreamHeader.WHERE);
+      facts.put(
+          BrokerFactNames.HEADER_METADATA_BYTES,
+          String.valueOf(StreamHeader.wireBytes(config.maxLen())));
     }
   }
 

@@ -120,24 +120,9 @@ final class ReplicaSubscription implements SharedSubscription {
       for (Object e : (List<?>) s.get(1)) {
         List<?> entry = (List<?>) e;
         positions[partition] = (byte[]) entry.get(0);
-        byte[] payload = payloadOf((List<?>) entry.get(1));
-        if (payload != null) {
-          member.received(payload, partition);
-        }
+        StreamHeader.deliver((List<?>) entry.get(1), partition, member);
       }
     }
-  }
-
-  private static byte[] payloadOf(List<?> fields) {
-    if (fields == null) {
-      return null;
-    }
-    for (int i = 0; i + 1 < fields.size(); i += 2) {
-      if (Arrays.equals((byte[]) fields.get(i), StreamFields.PAYLOAD)) {
-        return (byte[]) fields.get(i + 1);
-      }
-    }
-    return null;
   }
 
   private void drop() {

@@ -264,10 +264,8 @@ final class StreamConsumer implements BenchmarkConsumer {
         if (positions != null) {
           positions[partition] = (byte[]) entry.get(0);
         }
-        byte[] payload = payloadOf((List<?>) entry.get(1));
-        if (payload != null) {
-          listener.received(payload, partition);
-        }
+        // Null fields: the entry was deleted (trimmed) after it was delivered; only ack it.
+        StreamHeader.deliver((List<?>) entry.get(1), partition, listener);
       }
     }
     return entries;
@@ -284,18 +282,6 @@ final class StreamConsumer implements BenchmarkConsumer {
       }
     }
     throw new IllegalStateException("reply for a stream not read: " + new String(stream, UTF_8));
-  }
-
-  private static byte[] payloadOf(List<?> fields) {
-    if (fields == null) {
-      return null; // entry deleted (trimmed) after it was delivered; only ack it
-    }
-    for (int i = 0; i + 1 < fields.size(); i += 2) {
-      if (Arrays.equals((byte[]) fields.get(i), StreamFields.PAYLOAD)) {
-        return (byte[]) fields.get(i + 1);
-      }
-    }
-    return null;
   }
 
   private void acknowledge(Jedis jedis, List<List<byte[]>> acks) {

@@ -13,6 +13,12 @@ final class StreamFields {
   /** Entry field holding the message key, when the workload has keys. */
   static final byte[] KEY = bytes("k");
 
+  /**
+   * Entry field holding Plumb's header, when the run carries it outside the payload (see {@link
+   * StreamHeader}). One byte, like the others, to keep what it adds per entry small.
+   */
+  static final byte[] HEADER = bytes(StreamHeader.NAME);
+
   static final byte[] XADD = bytes("XADD");
   static final byte[] PUBLISH = bytes("PUBLISH");
   static final byte[] MAXLEN = bytes("MAXLEN");

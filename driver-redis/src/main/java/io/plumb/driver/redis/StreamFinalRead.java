@@ -12,8 +12,9 @@ import redis.clients.jedis.Jedis;
 /**
  * Reads a topic's streams to their end once the run is over: for each partition's stream, the last
  * entry's ID is read first (XREVRANGE + - COUNT 1, beside XLEN), then XRANGE pages from the start
- * up to that ID hand each entry's payload over with the partition index, as the run's consumers do.
- * Nothing is acknowledged or changed: the read needs no consumer group.
+ * up to that ID hand each entry's payload (and its header, when it travels as a field) over with
+ * the partition index, as the run's consumers do. Nothing is acknowledged or changed: the read
+ * needs no consumer group.
  */
 final class StreamFinalRead {
   /** Entries per XRANGE call: large enough to be quick, small enough to keep replies modest. */
@@ -58,10 +59,7 @@ final class StreamFinalRead {
           break;
         }
         for (Object entry : page) {
-          byte[] payload = payloadOf((List<?>) ((List<?>) entry).get(1));
-          if (payload != null) {
-            sink.received(payload, p);
-          }
+          StreamHeader.deliver((List<?>) ((List<?>) entry).get(1), p, sink);
         }
         String lastRead = idOf(page.get(page.size() - 1));
         if (lastRead.equals(lastIds[p]) || page.size() < PAGE) {
@@ -95,17 +93,5 @@ final class StreamFinalRead {
 
   private static String idOf(Object entry) {
     return new String((byte[]) ((List<?>) entry).get(0), UTF_8);
-  }
-
-  private static byte[] payloadOf(List<?> fields) {
-    if (fields == null) {
-      return null;
-    }
-    for (int i = 0; i + 1 < fields.size(); i += 2) {
-      if (Arrays.equals((byte[]) fields.get(i), StreamFields.PAYLOAD)) {
-        return (byte[]) fields.get(i + 1);
-      }
-    }
-    return null;
   }
 }

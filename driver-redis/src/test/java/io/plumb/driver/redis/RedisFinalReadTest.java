@@ -110,7 +110,58 @@ class RedisFinalReadTest {
         assertEquals(1, read.countOf(i), "message " + i + " read once");
       }
       assertEquals(0, read.keysOnTwoPartitions.get(), "each key's messages on one stream");
+      assertEquals(0, read.withHeader.get(), "plain entries read with a header");
       assertTrue(end.contains(String.format("= %,d, last IDs ", MESSAGES)), end);
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Entries whose header travelled as the field 'h' (every other message, with a 1-byte body) are
+   * read back with the header apart, the others as plain payloads, each exactly once.
+   */
+  @Test
+  void entriesWithTheHeaderFieldAreReadBackWithTheirHeaderApart() throws Exception {
+    String topic = "plumb-test-final-read-header-" + System.nanoTime();
+    try (RedisBenchmarkDriver driver = open("redis.yaml")) {
+      driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
+      CountDownLatch completed = new CountDownLatch(MESSAGES);
+      AtomicReference<Throwable> sendFailure = new AtomicReference<>();
+      SendListener sends =
+          (token, failure) -> {
+            if (failure != null) {
+              sendFailure.compareAndSet(null, failure);
+            }
+            completed.countDown();
+          };
+      try (BenchmarkProducer producer = driver.createProducer(topic).get()) {
+        byte[] header = new byte[26];
+        byte[] body = new byte[1];
+        byte[] payload = new byte[64];
+        for (int i = 0; i < MESSAGES; i++) {
+          if (i % 2 == 0) {
+            ByteBuffer.wrap(header).putInt(0, i);
+            body[0] = (byte) i;
+            producer.send("key-" + (i % KEYS), header, body, i, sends);
+          } else {
+            ByteBuffer.wrap(payload).putInt(0, i);
+            producer.send("key-" + (i % KEYS), payload, i, sends);
+          }
+        }
+        assertTrue(completed.await(30, TimeUnit.SECONDS), "every send completed");
+      }
+      assertNull(sendFailure.get(), "send failure");
+
+      Read read = new Read();
+      driver.readToEnd(topic, "nobody", read, Duration.ofSeconds(30));
+
+      assertEquals(MESSAGES, read.total.get(), "entries read");
+      for (int i = 0; i < MESSAGES; i++) {
+        assertEquals(1, read.countOf(i), "message " + i + " read once");
+      }
+      assertEquals(MESSAGES / 2, read.withHeader.get(), "entries read with their header apart");
+      assertEquals(0, read.wrongHeaderEntries.get(), "odd (plain) or wrong-bodied header entries");
+      assertEquals(0, read.keysOnTwoPartitions.get(), "each key's messages on one stream");
       driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
     }
   }
@@ -133,9 +184,27 @@ class RedisFinalReadTest {
     final Map<Integer, Integer> partitionOfKey = new ConcurrentHashMap<>();
     final AtomicInteger keysOnTwoPartitions = new AtomicInteger();
 
+    // Entries that carried the header as a field, and those of them that were not an even
+    // message with its 1-byte body.
+    final AtomicInteger withHeader = new AtomicInteger();
+    final AtomicInteger wrongHeaderEntries = new AtomicInteger();
+
     @Override
     public void received(byte[] payload, int partition) {
-      int index = ByteBuffer.wrap(payload).getInt(0);
+      count(ByteBuffer.wrap(payload).getInt(0), partition);
+    }
+
+    @Override
+    public void received(byte[] header, byte[] payload, int partition) {
+      int index = ByteBuffer.wrap(header).getInt(0);
+      withHeader.incrementAndGet();
+      if (index % 2 != 0 || payload.length != 1 || payload[0] != (byte) index) {
+        wrongHeaderEntries.incrementAndGet();
+      }
+      count(index, partition);
+    }
+
+    private void count(int index, int partition) {
       total.incrementAndGet();
       perPartition.computeIfAbsent(partition, p -> new AtomicInteger()).incrementAndGet();
       perIndex.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
