@@ -46,7 +46,7 @@ final class CoreNatsConsumer implements BenchmarkConsumer {
         connection.createDispatcher(
             msg -> {
               try {
-                listener.received(msg.getData(), Subjects.partitionOf(msg.getSubject(), prefix));
+                NatsHeader.deliver(msg, Subjects.partitionOf(msg.getSubject(), prefix), listener);
               } catch (RuntimeException e) {
                 listener.failed(e);
               }

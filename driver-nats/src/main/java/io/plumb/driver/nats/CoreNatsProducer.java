@@ -39,6 +39,23 @@ final class CoreNatsProducer implements BenchmarkProducer {
     listener.sendCompleted(token, partition, failure);
   }
 
+  /** The same, with the header in the NATS message header {@value NatsHeader#NAME}. */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    Throwable failure = null;
+    int partition = SendListener.UNKNOWN_PARTITION;
+    try {
+      partition = Subjects.choose(key, subjects.length, roundRobin++);
+      // The body is kept by jnats as the plain send's is; the headers are copied before publish
+      // returns (see NatsHeader#of).
+      connection.publish(
+          subjects[partition], NatsHeader.of(header), Arrays.copyOf(payload, payload.length));
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    listener.sendCompleted(token, partition, failure);
+  }
+
   @Override
   public void close() {
     // The connection belongs to the driver; nothing per producer to release.

@@ -85,7 +85,7 @@ final class JetStreamConsumer implements BenchmarkConsumer {
     MessageHandler handler =
         msg -> {
           try {
-            listener.received(msg.getData(), Subjects.partitionOf(msg.getSubject(), prefix));
+            NatsHeader.deliver(msg, Subjects.partitionOf(msg.getSubject(), prefix), listener);
             msg.ack();
           } catch (RuntimeException e) {
             listener.failed(e);

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
  * of its own (ephemeral, flow-controlled, re-created by jnats at the right sequence if a gap
  * shows). Streams keep every message for each subscription (limits retention), so the read is the
  * same whatever the subscription; messages reach the sink with the partition the run's consumers
- * give them, parsed from the subject {@code <topic>.<p>}.
+ * give them, parsed from the subject {@code <topic>.<p>}, and with Plumb's header apart when it
+ * travelled in a message header (see {@link NatsHeader}).
  *
  * <p>A stream the server no longer has reads as empty: after a power loss of every server that had
  * not yet fsynced its creation (NATS's default sync policy), the cluster comes back without it, and
@@ -83,7 +84,7 @@ final class JetStreamFinalRead {
         }
         sequence = message.metaData().streamSequence();
         if (sequence <= last) {
-          sink.received(message.getData(), Subjects.partitionOf(message.getSubject(), prefix));
+          NatsHeader.deliver(message, Subjects.partitionOf(message.getSubject(), prefix), sink);
         }
       }
     } finally {

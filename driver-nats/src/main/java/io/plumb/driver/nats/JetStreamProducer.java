@@ -62,20 +62,47 @@ final class JetStreamProducer implements BenchmarkProducer {
       // jnats keeps the array until its writer thread flushes it; the framework reuses it.
       CompletableFuture<PublishAck> ack =
           jetStream.publishAsync(subject, Arrays.copyOf(payload, payload.length));
-      long id = ids.incrementAndGet();
-      awaiting.put(id, ack);
-      // A future completes once: whichever of the ack, its failure or failOutstanding comes first
-      // completes the send, and the others are ignored.
-      ack.whenComplete(
-          (done, failure) -> {
-            awaiting.remove(id);
-            outstanding.release();
-            listener.sendCompleted(token, partition, unwrap(failure));
-          });
+      completeOnAck(ack, partition, token, listener);
     } catch (RuntimeException e) {
       outstanding.release();
       listener.sendCompleted(token, e);
     }
+  }
+
+  /**
+   * The same, with the header in the NATS message header {@value NatsHeader#NAME}, which the stream
+   * stores with the message.
+   */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    outstanding.acquireUninterruptibly();
+    try {
+      int partition = Subjects.choose(key, subjects.length, roundRobin++);
+      // The body is kept by jnats as the plain send's is; the headers are copied before
+      // publishAsync returns (see NatsHeader#of).
+      CompletableFuture<PublishAck> ack =
+          jetStream.publishAsync(
+              subjects[partition], NatsHeader.of(header), Arrays.copyOf(payload, payload.length));
+      completeOnAck(ack, partition, token, listener);
+    } catch (RuntimeException e) {
+      outstanding.release();
+      listener.sendCompleted(token, e);
+    }
+  }
+
+  /** Completes the send when {@code ack} does (see {@link #failOutstanding}). */
+  private void completeOnAck(
+      CompletableFuture<PublishAck> ack, int partition, long token, SendListener listener) {
+    long id = ids.incrementAndGet();
+    awaiting.put(id, ack);
+    // A future completes once: whichever of the ack, its failure or failOutstanding comes first
+    // completes the send, and the others are ignored.
+    ack.whenComplete(
+        (done, failure) -> {
+          awaiting.remove(id);
+          outstanding.release();
+          listener.sendCompleted(token, partition, unwrap(failure));
+        });
   }
 
   /**

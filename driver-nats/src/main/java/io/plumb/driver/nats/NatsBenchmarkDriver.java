@@ -94,8 +94,8 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     facts.put(
         "nats.server.jetstream",
         String.valueOf(connections.publish().getServerInfo().isJetStreamAvailable()));
-    // The server refuses a message above its max_payload (headers included; this driver sends
-    // none): the run refuses a larger messageSize before any topic exists.
+    // The server refuses a message above its max_payload (header block included; the plain send
+    // has none): the run refuses a larger messageSize before any topic exists.
     long maxPayload = connections.publish().getServerInfo().getMaxPayload();
     facts.put(BrokerFactNames.MAX_MESSAGE_BYTES, String.valueOf(maxPayload));
     facts.put(
@@ -104,6 +104,13 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
             + maxPayload
             + "; raise max_payload in its configuration (at most 64 MB; 8 MB is the server's"
             + " advice)");
+    // Plumb's header can travel as a message header, in core NATS and JetStream alike, when both
+    // connections carry headers: the publisher's to send them, the consumer's to receive them.
+    if (NatsHeader.supported(connections.publish())
+        && NatsHeader.supported(connections.consume())) {
+      facts.put(BrokerFactNames.HEADER_METADATA, NatsHeader.WHERE);
+      facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(NatsHeader.WIRE_BYTES));
+    }
     if (config.mode() == NatsDriverConfig.Mode.JETSTREAM) {
       if (!connections.publish().getServerInfo().isJetStreamAvailable()) {
         close();
