@@ -23,7 +23,8 @@ final class BrokerLimits {
 
   /**
    * Room left in a message for what the client adds around the body (its metadata: producer name,
-   * sequence id, times, properties), well above what this driver's messages carry.
+   * sequence id, times, properties: {@link PulsarHeader#WIRE_BYTES} for Plumb's header when it
+   * travels as one), well above what this driver's messages carry.
    */
   static final int METADATA_BYTES = 1024;
 

@@ -3,6 +3,7 @@ package io.plumb.driver.pulsar;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
@@ -135,7 +136,8 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
    * What the broker said at {@link #initialize}, and once topics exist the replication of their
    * ledgers: {@code replicas} is the smallest write quorum (copies of each entry) over the current
    * ledgers of every partition, {@code replicaNodes} the bookies of their ensembles; with the
-   * clients' send and receive windows ({@link PulsarWindows}), which are per partition.
+   * clients' send and receive windows ({@link PulsarWindows}), which are per partition; and where
+   * the header travels when it is not in the payload ({@link PulsarHeader}).
    */
   @Override
   public Map<String, String> brokerFacts() {
@@ -146,6 +148,10 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
     Map<String, Integer> created = pulsarTopics.created();
     Map<String, String> all = new HashMap<>(facts.read(created));
     all.putAll(PulsarWindows.facts(config, ClientWindow.mostPartitions(created)));
+    // Every topic type, subscription type and batching setting carries message properties, so
+    // every file of this driver can carry the header in one.
+    all.put(BrokerFactNames.HEADER_METADATA, PulsarHeader.WHERE);
+    all.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(PulsarHeader.WIRE_BYTES));
     return Map.copyOf(all);
   }
 

@@ -6,7 +6,8 @@ import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
 
 /**
- * Hands each message to the framework's listener with its partition index, then acknowledges it
+ * Hands each message to the framework's listener with its partition index (and with its header
+ * apart when it travelled as a message property, {@link PulsarHeader}), then acknowledges it
  * asynchronously; a failed acknowledgement is reported through {@link MessageListener#failed},
  * unless it failed because this consumer was being closed. Pauses and resumes with the client's own
  * {@link Consumer#pause()} and {@link Consumer#resume()} (backlog workloads).
@@ -18,7 +19,7 @@ final class PulsarConsumer implements BenchmarkConsumer {
   /** The client's message listener; attached before subscribing, so nothing arrives unseen. */
   org.apache.pulsar.client.api.MessageListener<byte[]> dispatcher(MessageListener listener) {
     return (consumer, message) -> {
-      listener.received(message.getData(), partitionOf(message));
+      PulsarHeader.deliver(message, partitionOf(message), listener);
       consumer
           .acknowledgeAsync(message)
           .exceptionally(

@@ -125,7 +125,7 @@ final class PulsarFinalRead {
       MessageIdAdv id = (MessageIdAdv) message.getMessageId();
       int order = compareEntries(id, (MessageIdAdv) last);
       if (order <= 0) {
-        sink.received(message.getData(), partition);
+        PulsarHeader.deliver(message, partition, sink);
       }
       // Entries, not batch indexes: the whole last entry is read, whatever batch index the
       // broker's answer carries.
