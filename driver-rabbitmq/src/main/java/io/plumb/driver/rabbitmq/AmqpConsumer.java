@@ -331,10 +331,10 @@ final class AmqpConsumer implements BenchmarkConsumer {
     @Override
     public void handleDelivery(
         String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-      listener.received(body, partition);
+      Map<String, Object> headers = properties.getHeaders();
+      AmqpHeader.deliver(headers, body, partition, listener);
       if (queueType == QueueType.STREAM) {
-        Object offset =
-            properties.getHeaders() == null ? null : properties.getHeaders().get("x-stream-offset");
+        Object offset = headers == null ? null : headers.get("x-stream-offset");
         if (offset instanceof Number n) {
           lastStreamOffset = n.longValue();
         }

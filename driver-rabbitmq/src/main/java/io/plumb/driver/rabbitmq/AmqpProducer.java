@@ -66,6 +66,12 @@ final class AmqpProducer implements BenchmarkProducer {
     publishers[partitioner.partitionFor(key)].publish(payload, token, listener);
   }
 
+  /** The header travels in the message's headers table as {@value AmqpHeader#NAME}. */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    publishers[partitioner.partitionFor(key)].publish(header, payload, token, listener);
+  }
+
   @Override
   public void close() throws Exception {
     try {

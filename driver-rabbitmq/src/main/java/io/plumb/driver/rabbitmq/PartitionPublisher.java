@@ -57,6 +57,7 @@ final class PartitionPublisher {
   private final int partition;
   private final String exchange;
   private final String routingKey;
+  // Carries no headers: a send with Plumb's header adds the only entry (see AmqpHeader).
   private final AMQP.BasicProperties properties;
   private final boolean confirms;
   private final long confirmTimeoutNanos;
@@ -179,9 +180,22 @@ final class PartitionPublisher {
   }
 
   void publish(byte[] payload, long token, SendListener listener) {
+    publishWith(properties, payload, token, listener);
+  }
+
+  /**
+   * The same with Plumb's header in the message's headers table ({@link AmqpHeader}): the only path
+   * that builds properties per message.
+   */
+  void publish(byte[] header, byte[] payload, long token, SendListener listener) {
+    publishWith(AmqpHeader.properties(properties, header), payload, token, listener);
+  }
+
+  private void publishWith(
+      AMQP.BasicProperties props, byte[] payload, long token, SendListener listener) {
     if (!confirms) {
       try {
-        channel().basicPublish(exchange, routingKey, properties, payload);
+        channel().basicPublish(exchange, routingKey, props, payload);
       } catch (Exception | Error e) {
         listener.sendCompleted(token, partition, e);
         return;
@@ -202,14 +216,14 @@ final class PartitionPublisher {
     }
     // Reading the next sequence number and publishing must not interleave with another sender
     // on this channel; the client takes its own channel lock inside basicPublish anyway, so this
-    // uncontended monitor adds next to nothing. basicPublish writes the payload into the frame
-    // before returning, so the array is not kept.
+    // uncontended monitor adds next to nothing. basicPublish writes the payload (and the
+    // properties, with any header) into the frames before returning, so no array is kept.
     synchronized (this) {
       Channel publishing = channel();
       long seq = publishing.getNextPublishSeqNo();
       pending.put(seq, new Pending(token, listener, System.nanoTime()));
       try {
-        publishing.basicPublish(exchange, routingKey, properties, payload);
+        publishing.basicPublish(exchange, routingKey, props, payload);
       } catch (Exception | Error e) {
         finish(pending.remove(seq), e);
         return;

@@ -90,7 +90,7 @@ final class QueueFinalRead {
                 // Not acknowledged: left in the queue, requeued when the channel closes.
                 return;
               }
-              sink.received(body, partition);
+              AmqpHeader.deliver(properties.getHeaders(), body, partition, sink);
               read++;
               if (read == depth || read % ACK_EVERY == 0) {
                 channel.basicAck(envelope.getDeliveryTag(), true);

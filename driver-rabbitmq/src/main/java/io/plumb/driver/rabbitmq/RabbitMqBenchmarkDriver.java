@@ -5,6 +5,7 @@ import com.rabbitmq.client.Connection;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
@@ -129,6 +130,10 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     facts.put("rabbitmq.durableQueues", String.valueOf(topics.durableQueues()));
     facts.put("rabbitmq.messagePersistence", String.valueOf(config.messagePersistence()));
     facts.put("rabbitmq.publisherConfirms", String.valueOf(config.publisherConfirms()));
+    // Every queue type carries a message's headers table: a stream queue stores it with the
+    // message and hands it back to an AMQP 0.9.1 consumer.
+    facts.put(BrokerFactNames.HEADER_METADATA, AmqpHeader.WHERE);
+    facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(AmqpHeader.WIRE_BYTES));
     facts.put("rabbitmq.prefetchCount", String.valueOf(config.prefetchCount()));
     facts.put(
         "rabbitmq.queueLeaderLocator",

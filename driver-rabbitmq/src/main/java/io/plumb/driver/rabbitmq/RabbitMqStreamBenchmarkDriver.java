@@ -8,6 +8,7 @@ import com.rabbitmq.stream.impl.Client;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverConfig;
@@ -104,6 +105,8 @@ public final class RabbitMqStreamBenchmarkDriver
     facts.put("rabbitmq.stream.endpoint", config.host() + ":" + config.port());
     facts.put("rabbitmq.stream.created", "verified (streams are durable, written to disk)");
     facts.put("rabbitmq.queueLeaderLocator", config.queueLeaderLocator().toString());
+    facts.put(BrokerFactNames.HEADER_METADATA, StreamHeader.WHERE);
+    facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(StreamHeader.WIRE_BYTES));
   }
 
   /** A stream URI per locator port, with the file's credentials and virtual host. */

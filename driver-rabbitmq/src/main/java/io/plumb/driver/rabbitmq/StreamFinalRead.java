@@ -136,7 +136,7 @@ final class StreamFinalRead {
                 (context, message) -> {
                   long offset = context.offset();
                   if (offset <= lastOffset) {
-                    sink.received(message.getBodyAsBinary(), partition);
+                    StreamHeader.deliver(message, partition, sink);
                   }
                   if (offset >= lastOffset) {
                     done.complete(null);

@@ -1,5 +1,6 @@
 package io.plumb.driver.rabbitmq;
 
+import com.rabbitmq.stream.ConfirmationHandler;
 import com.rabbitmq.stream.Environment;
 import com.rabbitmq.stream.Producer;
 import com.rabbitmq.stream.ProducerBuilder;
@@ -47,16 +48,39 @@ final class StreamProducer implements BenchmarkProducer {
       // The message keeps the array until its batch is encoded, after send() returns: copy.
       producer.send(
           producer.messageBuilder().addData(payload.clone()).build(),
-          status ->
-              listener.sendCompleted(
-                  token,
-                  partition,
-                  status.isConfirmed()
-                      ? null
-                      : new IOException("stream publish failed with code " + status.getCode())));
+          confirmation(token, partition, listener));
     } catch (RuntimeException | Error e) {
       listener.sendCompleted(token, e);
     }
+  }
+
+  /**
+   * The header travels as the application property {@value StreamHeader#NAME}; both arrays are
+   * copied into the message (see {@link StreamHeader#message}).
+   */
+  @Override
+  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    try {
+      int partition = partitioner.partitionFor(key);
+      Producer producer = producers[partition];
+      producer.send(
+          StreamHeader.message(producer.messageBuilder(), header, payload),
+          confirmation(token, partition, listener));
+    } catch (RuntimeException | Error e) {
+      listener.sendCompleted(token, e);
+    }
+  }
+
+  /** Completes the send when the broker confirms or rejects its publishing id. */
+  private static ConfirmationHandler confirmation(
+      long token, int partition, SendListener listener) {
+    return status ->
+        listener.sendCompleted(
+            token,
+            partition,
+            status.isConfirmed()
+                ? null
+                : new IOException("stream publish failed with code " + status.getCode()));
   }
 
   @Override

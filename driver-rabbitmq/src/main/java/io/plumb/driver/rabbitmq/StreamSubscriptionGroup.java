@@ -99,7 +99,7 @@ final class StreamSubscriptionGroup {
         if (state.active != this || offset < state.nextOffset) {
           return;
         }
-        member.listener().received(message.getBodyAsBinary(), partition);
+        StreamHeader.deliver(message, partition, member.listener());
         state.nextOffset = offset + 1;
       }
     }
