@@ -20,33 +20,22 @@ final class PulsarProducer implements BenchmarkProducer {
 
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
-    try {
-      // The client wraps the array and encodes it later, in a batch: copy.
-      TypedMessageBuilder<byte[]> message = producer.newMessage().value(payload.clone());
-      if (key != null) {
-        message.key(key);
-      }
-      message
-          .sendAsync()
-          .whenComplete((id, failure) -> listener.sendCompleted(token, partitionOf(id), failure));
-    } catch (RuntimeException | Error e) {
-      listener.sendCompleted(token, e);
-    }
+    send(key, null, payload, token, listener);
   }
 
   /**
-   * The header travels as the message property {@value PulsarHeader#NAME}, the payload as the body;
-   * otherwise as the plain send.
+   * The header, when not null, travels as the message property {@value PulsarHeader#NAME} and the
+   * payload as the body; a null header is the plain send.
    */
   @Override
   public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
     try {
-      // The body is copied as in the plain send; the property's value is a new string already.
-      TypedMessageBuilder<byte[]> message =
-          producer
-              .newMessage()
-              .value(payload.clone())
-              .property(PulsarHeader.NAME, PulsarHeader.encode(header));
+      // The client wraps the array and encodes it later, in a batch: copy. The property's value is
+      // a new string already.
+      TypedMessageBuilder<byte[]> message = producer.newMessage().value(payload.clone());
+      if (header != null) {
+        message.property(PulsarHeader.NAME, PulsarHeader.encode(header));
+      }
       if (key != null) {
         message.key(key);
       }
