@@ -104,13 +104,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
             + maxPayload
             + "; raise max_payload in its configuration (at most 64 MB; 8 MB is the server's"
             + " advice)");
-    // Plumb's header can travel as a message header, in core NATS and JetStream alike, when both
-    // connections carry headers: the publisher's to send them, the consumer's to receive them.
-    if (NatsHeader.supported(connections.publish())
-        && NatsHeader.supported(connections.consume())) {
-      facts.put(BrokerFactNames.HEADER_METADATA, NatsHeader.WHERE);
-      facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(NatsHeader.WIRE_BYTES));
-    }
+    NatsHeader.addFacts(facts, connections.publish(), connections.consume());
     if (config.mode() == NatsDriverConfig.Mode.JETSTREAM) {
       if (!connections.publish().getServerInfo().isJetStreamAvailable()) {
         close();

@@ -3,8 +3,10 @@ package io.plumb.driver.nats;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
+import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.MessageListener;
 import java.util.Base64;
+import java.util.Map;
 
 /**
  * Plumb's header as a NATS message header, when a run carries it outside the payload: one header
@@ -67,6 +69,18 @@ final class NatsHeader {
   static boolean supported(Connection connection) {
     return connection.getServerInfo().isHeadersSupported()
         && !connection.getOptions().isNoHeaders();
+  }
+
+  /**
+   * Reports that Plumb's header can travel as a message header, in core NATS and JetStream alike,
+   * when both connections carry headers: the publisher's to send them, the consumer's to receive
+   * them.
+   */
+  static void addFacts(Map<String, String> facts, Connection publish, Connection consume) {
+    if (supported(publish) && supported(consume)) {
+      facts.put(BrokerFactNames.HEADER_METADATA, WHERE);
+      facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(WIRE_BYTES));
+    }
   }
 
   /**

@@ -36,21 +36,7 @@ final class AmqpHeader {
    * it returns, so the framework's array is not copied.
    */
   static AMQP.BasicProperties properties(AMQP.BasicProperties plain, byte[] header) {
-    return new AMQP.BasicProperties(
-        plain.getContentType(),
-        plain.getContentEncoding(),
-        Map.of(NAME, header),
-        plain.getDeliveryMode(),
-        plain.getPriority(),
-        plain.getCorrelationId(),
-        plain.getReplyTo(),
-        plain.getExpiration(),
-        plain.getMessageId(),
-        plain.getTimestamp(),
-        plain.getType(),
-        plain.getUserId(),
-        plain.getAppId(),
-        plain.getClusterId());
+    return plain.builder().headers(Map.of(NAME, header)).build();
   }
 
   /**

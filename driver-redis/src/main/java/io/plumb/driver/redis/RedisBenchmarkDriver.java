@@ -190,7 +190,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                 config.maxBlockMillis(),
                 config.replicaWait());
         return CompletableFuture.completedFuture(
-            watched(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
+            new WatchedProducer(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
       }
       PipelinedProducer producer =
           new PipelinedProducer(
@@ -204,37 +204,10 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               config.maxBlockMillis(),
               config.replicaWait());
       return CompletableFuture.completedFuture(
-          watched(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
+          new WatchedProducer(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-  }
-
-  /** {@code producer}, which stops hearing of primary changes when it closes. */
-  private static BenchmarkProducer watched(BenchmarkProducer producer, Runnable unwatch) {
-    return new BenchmarkProducer() {
-      @Override
-      public void send(
-          String key, byte[] payload, long token, io.plumb.driver.SendListener listener) {
-        producer.send(key, payload, token, listener);
-      }
-
-      @Override
-      public void send(
-          String key,
-          byte[] header,
-          byte[] payload,
-          long token,
-          io.plumb.driver.SendListener listener) {
-        producer.send(key, header, payload, token, listener);
-      }
-
-      @Override
-      public void close() throws Exception {
-        unwatch.run();
-        producer.close();
-      }
-    };
   }
 
   @Override
