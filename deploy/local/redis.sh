@@ -27,7 +27,10 @@
 # and failover-timeout is 5000 (default 180000). That timeout also keeps a Sentinel that voted in
 # one failover from starting another of the same primary for twice its length: with 10 s here, a
 # fault that comes within 10 s of the last failover finds Sentinels that will not fail over yet
-# (at 10000, a 10 s partition 10 to 20 s after a failover healed before any Sentinel moved).
+# (at 10000, a 10 s partition 10 to 20 s after a failover healed before any Sentinel moved). Two
+# Sentinels that ask for votes at once split them, give up after min(failover-timeout, 10 s) and
+# try again 10 s after their first try: a fault meant to cause a failover lasts 15 s or more
+# (down-after, a split election and its retry), 25 s to be sure of one.
 #
 # State lives under ${PLUMB_STATE_DIR:-<repo>/.plumb}/redis/, wiped on every start. Each node has a
 # directory nodes/<k>/ with its configs, logs and data directories, and nodes/<k>/node.env for
