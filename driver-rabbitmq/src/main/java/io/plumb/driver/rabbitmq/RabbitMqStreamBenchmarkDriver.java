@@ -76,6 +76,7 @@ public final class RabbitMqStreamBenchmarkDriver
               .virtualHost(config.virtualHost())
               .maxProducersByConnection(config.producersByConnection())
               .maxConsumersByConnection(config.consumersByConnection())
+              .requestedMaxFrameSize(config.requestedMaxFrameSize())
               .build();
     } catch (StreamException e) {
       // First contact, before the management API is asked anything: a broker that is not
@@ -107,6 +108,14 @@ public final class RabbitMqStreamBenchmarkDriver
     facts.put("rabbitmq.queueLeaderLocator", config.queueLeaderLocator().toString());
     facts.put(BrokerFactNames.HEADER_METADATA, StreamHeader.WHERE);
     facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(StreamHeader.WIRE_BYTES));
+    Client asking = new Client(locatorParameters());
+    try {
+      StreamFrameLimit.negotiated(asking)
+          .ifPresent(
+              bytes -> StreamFrameLimit.addFacts(facts, bytes, config.requestedMaxFrameSize()));
+    } finally {
+      asking.close();
+    }
   }
 
   /** A stream URI per locator port, with the file's credentials and virtual host. */
@@ -182,14 +191,7 @@ public final class RabbitMqStreamBenchmarkDriver
     }
     int expected = config.replicas() != null ? config.replicas() : cluster.runningNodeCount();
     try (StreamTopology topology =
-        new StreamTopology(
-            new Client.ClientParameters()
-                .host(config.host())
-                .port(config.port())
-                .username(config.username())
-                .password(config.password())
-                .virtualHost(config.virtualHost()),
-            management.streamListenerNodes())) {
+        new StreamTopology(locatorParameters(), management.streamListenerNodes())) {
       for (int p = 0; p < partitions; p++) {
         QueueCopies copies =
             topology.await(StreamNames.partition(topic, p), expected, REPLICAS_TIMEOUT);
@@ -296,7 +298,8 @@ public final class RabbitMqStreamBenchmarkDriver
         .port(config.port())
         .username(config.username())
         .password(config.password())
-        .virtualHost(config.virtualHost());
+        .virtualHost(config.virtualHost())
+        .requestedMaxFrameSize(config.requestedMaxFrameSize());
   }
 
   /**
@@ -306,14 +309,7 @@ public final class RabbitMqStreamBenchmarkDriver
    */
   Optional<String> leaderOf(String topic) {
     String stream = StreamNames.partition(topic, 0);
-    Client client =
-        new Client(
-            new Client.ClientParameters()
-                .host(config.host())
-                .port(config.port())
-                .username(config.username())
-                .password(config.password())
-                .virtualHost(config.virtualHost()));
+    Client client = new Client(locatorParameters());
     try {
       Client.StreamMetadata metadata = client.metadata(stream).get(stream);
       if (metadata == null || !metadata.isResponseOk() || metadata.getLeader() == null) {

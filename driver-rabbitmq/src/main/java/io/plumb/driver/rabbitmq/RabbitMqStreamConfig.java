@@ -38,6 +38,9 @@ import java.util.Map;
  * @param queueLeaderLocator where the broker puts each partition stream's leader: {@code balanced}
  *     (the default: spread over the nodes) or {@code client-local} (the node the creating
  *     connection reached, the broker's default)
+ * @param requestedMaxFrameSize the largest frame the client asks for, in bytes (the client's
+ *     default, 1048576); the connection uses the smaller of this and the broker's {@code
+ *     stream.frame_max}, and a message must fit in one publish frame ({@link StreamFrameLimit})
  */
 public record RabbitMqStreamConfig(
     String name,
@@ -58,7 +61,8 @@ public record RabbitMqStreamConfig(
     Integer consumersByConnection,
     Integer replicas,
     List<Integer> locatorPorts,
-    QueueLeaderLocator queueLeaderLocator) {
+    QueueLeaderLocator queueLeaderLocator,
+    Integer requestedMaxFrameSize) {
 
   public RabbitMqStreamConfig {
     host = host == null ? "127.0.0.1" : host;
@@ -79,6 +83,7 @@ public record RabbitMqStreamConfig(
         locatorPorts == null || locatorPorts.isEmpty() ? List.of(port) : List.copyOf(locatorPorts);
     queueLeaderLocator =
         queueLeaderLocator == null ? QueueLeaderLocator.BALANCED : queueLeaderLocator;
+    requestedMaxFrameSize = requestedMaxFrameSize == null ? 1_048_576 : requestedMaxFrameSize;
   }
 
   /** Reads and checks the file's settings, with host and port from the environment if set. */
@@ -107,7 +112,8 @@ public record RabbitMqStreamConfig(
             s.integer("consumersByConnection").orElse(null),
             s.integer(ClusterView.REPLICAS_FIELD).orElse(null),
             locatorPorts(s),
-            s.enumValue("queueLeaderLocator", QueueLeaderLocator.class).orElse(null));
+            s.enumValue("queueLeaderLocator", QueueLeaderLocator.class).orElse(null),
+            s.integer("requestedMaxFrameSize").orElse(null));
     s.finish();
     config.validate(s);
     return config;
@@ -137,6 +143,7 @@ public record RabbitMqStreamConfig(
     positive(s, "initialCredits", initialCredits);
     positive(s, "producersByConnection", producersByConnection);
     positive(s, "consumersByConnection", consumersByConnection);
+    positive(s, "requestedMaxFrameSize", requestedMaxFrameSize);
     if (batchPublishingDelayMs < 0) {
       throw s.error("batchPublishingDelayMs", batchPublishingDelayMs + "; allowed: 0 or more");
     }

@@ -1,0 +1,30 @@
+package io.plumb.driver.rabbitmq;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.rabbitmq.stream.Codec;
+import com.rabbitmq.stream.codec.QpidProtonCodec;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The data section's bytes, as the client's codec encodes a message as the driver builds it. */
+class StreamFrameLimitTest {
+
+  @ParameterizedTest
+  @ValueSource(ints = {256, 65_536, 1_048_544})
+  void aBodyOf256BytesOrMoreTakesEightBytesMore(int bodyBytes) {
+    Codec codec = new QpidProtonCodec();
+    Codec.EncodedMessage encoded =
+        codec.encode(codec.messageBuilder().addData(new byte[bodyBytes]).build());
+    assertEquals(bodyBytes + StreamFrameLimit.DATA_SECTION_BYTES, encoded.getSize());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 26, 255})
+  void aSmallerBodyTakesNoMore(int bodyBytes) {
+    Codec codec = new QpidProtonCodec();
+    Codec.EncodedMessage encoded =
+        codec.encode(codec.messageBuilder().addData(new byte[bodyBytes]).build());
+    assertEquals(true, encoded.getSize() <= bodyBytes + StreamFrameLimit.DATA_SECTION_BYTES);
+  }
+}
