@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * ends the run with a reason instead of hanging. A consumer-only workload stops the producers
  * before the drain.
  */
-final class BacklogPhase {
+public final class BacklogPhase {
 
   private BacklogPhase() {}
 
@@ -28,8 +28,11 @@ final class BacklogPhase {
     }
   }
 
-  /** The one line refusing a backlog workload on a driver that says {@code why} it cannot pause. */
-  static String refusal(Path workload, String driverName, String why) {
+  /**
+   * The one line refusing a backlog workload on a driver that says {@code why} it cannot pause;
+   * public for the driver test kit, which checks drivers' refusals against it.
+   */
+  public static String refusal(Path workload, String driverName, String why) {
     return workload
         + ": field 'consumerBacklogSizeGB': driver "
         + driverName

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.input.BadInputException;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,15 +1,16 @@
 package io.plumb.driver.kafka;
 
+import static io.plumb.testkit.ResultReading.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,18 +132,5 @@ class KafkaFaultClusterTest {
       assertNotNull(fault.recoverySeconds(), summary);
     }
     System.out.println(summary);
-  }
-
-  private static String summary(RunReport report) {
-    return report.driverName()
-        + ": "
-        + report.counters()
-        + ", faults "
-        + report.faults()
-        + ", final read "
-        + report.finalRead()
-        + ", errors "
-        + report.errors()
-        + (report.complete() ? "" : ", incomplete: " + report.incompleteReason());
   }
 }

@@ -1,13 +1,14 @@
 package io.plumb.driver.kafka;
 
+import static io.plumb.testkit.ResultReading.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,16 +95,5 @@ class KafkaFinalReadClusterTest {
     assertTrue(total.find(), end);
     assertEquals(Long.parseLong(total.group(1).replace(",", "")), read.messagesRead(), summary);
     System.out.println("kafka-replicated.yaml, consumers held back: " + summary);
-  }
-
-  private static String summary(RunReport report) {
-    return report.counters()
-        + ", final read "
-        + report.finalRead()
-        + ", faults "
-        + report.faults()
-        + ", errors "
-        + report.errors()
-        + (report.complete() ? "" : ", incomplete: " + report.incompleteReason());
   }
 }

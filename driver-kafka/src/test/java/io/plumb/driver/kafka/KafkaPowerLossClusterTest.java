@@ -1,14 +1,16 @@
 package io.plumb.driver.kafka;
 
+import static io.plumb.testkit.ResultReading.acknowledgedNotReceivedBefore;
+import static io.plumb.testkit.ResultReading.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -134,44 +136,5 @@ class KafkaPowerLossClusterTest {
             "    duration: 5s",
             ""));
     return plan;
-  }
-
-  /**
-   * Acknowledged messages not yet received at the end of the last one-second period before {@code
-   * seconds} into the measured phase, the warm-up included: the run's totals less the measured
-   * phase's give the warm-up's.
-   */
-  static long acknowledgedNotReceivedBefore(RunReport report, double seconds) {
-    Counters whole = report.counters();
-    long acknowledged = whole.acknowledged() - report.measured().acknowledged();
-    long received =
-        whole.received()
-            - report.measured().received()
-            - (whole.duplicated() - report.measured().duplicates());
-    double end = 0;
-    for (var sample : report.samples()) {
-      end += sample.seconds();
-      if (end > seconds) {
-        break;
-      }
-      acknowledged += sample.stats().acknowledged();
-      received += sample.stats().received() - sample.stats().duplicates();
-    }
-    return acknowledged - received;
-  }
-
-  private static String summary(RunReport report) {
-    return report.driverName()
-        + ": "
-        + report.counters()
-        + ", faults "
-        + report.faults()
-        + ", before the first fault "
-        + report.beforeFirstFault()
-        + ", final read "
-        + report.finalRead()
-        + ", errors "
-        + report.errors()
-        + (report.complete() ? "" : ", incomplete: " + report.incompleteReason());
   }
 }

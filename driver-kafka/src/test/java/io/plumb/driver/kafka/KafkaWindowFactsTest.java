@@ -3,9 +3,9 @@ package io.plumb.driver.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,15 @@
 package io.plumb.driver.nats;
 
+import static io.plumb.testkit.ResultReading.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,16 +125,5 @@ class NatsFaultClusterTest {
       assertTrue(fault.availableAgain(), summary);
       assertEquals(0, fault.acknowledgedLost(), summary);
     }
-  }
-
-  private static String summary(RunReport report) {
-    return report.driverName()
-        + ": "
-        + report.counters()
-        + ", faults "
-        + report.faults()
-        + ", errors "
-        + report.errors()
-        + (report.complete() ? "" : ", incomplete: " + report.incompleteReason());
   }
 }

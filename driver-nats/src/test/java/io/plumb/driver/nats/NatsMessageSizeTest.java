@@ -3,8 +3,8 @@ package io.plumb.driver.nats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.input.BadInputException;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

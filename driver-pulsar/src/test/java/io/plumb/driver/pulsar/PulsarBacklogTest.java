@@ -2,10 +2,10 @@ package io.plumb.driver.pulsar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.plumb.coordinator.BacklogSmokeRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.BacklogSmokeRun;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -11,6 +11,7 @@ import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -73,20 +74,25 @@ class PulsarBenchmarkDriverTest {
     try (PulsarBenchmarkDriver driver = driver(file, overrides)) {
       PulsarAdmin admin = driver.admin();
       SubscriptionType type = driver.config().consumer().subscriptionType();
-      String topic = driver.topicNamePrefix() + "-" + Long.toHexString(System.nanoTime());
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
-      assertEquals(
-          RoundTrip.PARTITIONS, admin.topics().getPartitionedTopicMetadata(topic).partitions);
-
-      RoundTrip.run(
-          driver,
-          topic,
-          type != SubscriptionType.Exclusive,
-          () -> {
-            if (type != SubscriptionType.Exclusive) {
-              awaitBothMembers(admin, topic, type);
-            }
-          });
+      boolean exclusive = type == SubscriptionType.Exclusive;
+      DriverRoundTrip.Result r =
+          DriverRoundTrip.run(
+              driver,
+              DriverRoundTrip.Plan.of(2_000, 30)
+                  .withSharedMembers(exclusive ? 1 : 2)
+                  .beforeSending(
+                      topic -> {
+                        assertEquals(
+                            DriverRoundTrip.PARTITIONS,
+                            admin.topics().getPartitionedTopicMetadata(topic).partitions);
+                        if (!exclusive) {
+                          awaitBothMembers(admin, topic, type);
+                        }
+                      }));
+      if (!exclusive) {
+        r.assertSharedBetweenMembers();
+      }
+      String topic = r.topic();
 
       // The namespace carries what the YAML promises, read back from the broker.
       PulsarClientSettings.Persistence promised = driver.config().client().persistence();
@@ -98,8 +104,7 @@ class PulsarBenchmarkDriverTest {
           promised.deduplicationEnabled(),
           admin.namespaces().getDeduplicationStatus(driver.namespace()));
       assertTrue(topic.startsWith("persistent://" + driver.namespace() + "/"));
-
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      // The round trip deleted the topic.
       assertFalse(admin.topics().getPartitionedTopicList(driver.namespace()).contains(topic));
     }
   }
@@ -194,7 +199,7 @@ class PulsarBenchmarkDriverTest {
       // No topic, no ledger: nothing to say about copies yet.
       assertFalse(before.containsKey(BrokerFactNames.REPLICAS), before.toString());
 
-      String topic = RoundTrip.topicName(driver.topicNamePrefix());
+      String topic = driver.topicNamePrefix() + "-" + Long.toHexString(System.nanoTime());
       driver.createTopic(topic, 2).get(30, TimeUnit.SECONDS);
       Map<String, String> after = driver.brokerFacts();
       assertEquals("1", after.get(BrokerFactNames.REPLICAS), after.toString());

@@ -3,10 +3,10 @@ package io.plumb.driver.pulsar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.input.BadInputException;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
@@ -14,6 +13,7 @@ import io.plumb.fault.FaultOutcome;
 import io.plumb.fault.LocalCluster;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,12 +3,11 @@ package io.plumb.driver.pulsar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.input.BadInputException;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,9 +30,6 @@ class PulsarMessageSizeTest {
     SmokeRun run = new SmokeRun(2, 1, 1, 1, 20, Duration.ofSeconds(2), ONE_MIB);
     RunReport report = run.run(Path.of("pulsar.yaml"), Map.of(), scratch);
     assertEquals(List.of(), run.deliveryProblems(report));
-    assertTrue(
-        report.measured().endToEndLatency().getTotalCount() > 10,
-        report.measured().endToEndLatency().getTotalCount() + " end-to-end latencies");
     assertEquals(
         String.valueOf(5 * ONE_MIB - 1024),
         report.brokerFacts().get(BrokerFactNames.MAX_MESSAGE_BYTES));

@@ -3,13 +3,13 @@ package io.plumb.driver.pulsar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 import io.plumb.message.HeaderPlacement;
 import io.plumb.message.MessageHeader;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.plumb.driver.rabbitmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.plumb.coordinator.BacklogSmokeRun;
+import io.plumb.testkit.BacklogSmokeRun;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;

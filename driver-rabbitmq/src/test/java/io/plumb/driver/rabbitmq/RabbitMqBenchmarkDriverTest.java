@@ -11,6 +11,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,30 +51,34 @@ class RabbitMqBenchmarkDriverTest {
   void deliversEveryMessageOncePerSubscriptionWithTheSettingsTheYamlPromises(
       String file, String queueType, boolean durable) throws Exception {
     try (RabbitMqBenchmarkDriver driver = driver(file, Map.of())) {
-      String topic = RoundTrip.topicName("plumb-test");
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
-      RoundTrip.run(driver, topic);
-
-      // Read back from the broker what the YAML promises.
-      for (String subscription : List.of("shared", "other")) {
-        for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
-          String queue = RoutingKeys.queueName(topic, subscription, p);
-          JsonNode q = Broker.queue(queue);
-          assertEquals(queueType, q.path("type").asText(), queue + " type");
-          assertEquals(durable, q.path("durable").asBoolean(), queue + " durable");
-        }
-      }
-      JsonNode exchange = Broker.exchange(topic);
-      assertEquals("direct", exchange.path("type").asText());
-      assertEquals(
-          RoundTrip.PARTITIONS, exchange.path("arguments").path("x-plumb-partitions").asInt());
+      DriverRoundTrip.Result r =
+          DriverRoundTrip.run(
+              driver,
+              DriverRoundTrip.Plan.of(2_000, 30)
+                  .checking(
+                      topic -> {
+                        // Read back from the broker what the YAML promises.
+                        for (String subscription : List.of("shared", "single")) {
+                          for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
+                            String queue = RoutingKeys.queueName(topic, subscription, p);
+                            JsonNode q = Broker.queue(queue);
+                            assertEquals(queueType, q.path("type").asText(), queue + " type");
+                            assertEquals(
+                                durable, q.path("durable").asBoolean(), queue + " durable");
+                          }
+                        }
+                        JsonNode exchange = Broker.exchange(topic);
+                        assertEquals("direct", exchange.path("type").asText());
+                        assertEquals(
+                            DriverRoundTrip.PARTITIONS,
+                            exchange.path("arguments").path("x-plumb-partitions").asInt());
+                      }));
+      r.assertSharedBetweenMembers();
       assertTrue(driver.brokerFacts().get("rabbitmq.queueType").startsWith(queueType));
       assertEquals(
           String.valueOf(driver.config().messagePersistence()),
           driver.brokerFacts().get("rabbitmq.messagePersistence"));
-
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
-      assertFalse(Broker.queueExists(RoutingKeys.queueName(topic, "shared", 0)));
+      assertFalse(Broker.queueExists(RoutingKeys.queueName(r.topic(), "shared", 0)));
     }
   }
 
@@ -96,24 +100,23 @@ class RabbitMqBenchmarkDriverTest {
   @Test
   void consumerReadsEachPartitionQueueOnItsOwnChannelWithTheConfiguredPrefetch() throws Exception {
     try (RabbitMqBenchmarkDriver driver = driver("rabbitmq.yaml", Map.of("prefetchCount", "321"))) {
-      String topic = RoundTrip.topicName("plumb-test-channels");
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      String topic = DriverRoundTrip.newTopicName(driver.topicNamePrefix() + "-test");
+      driver.createTopic(topic, DriverRoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkConsumer consumer =
           driver
-              .createConsumer(
-                  topic, "sub", new RoundTrip.Subscription("sub").member(new AtomicInteger()))
+              .createConsumer(topic, "sub", DriverRoundTrip.discarding())
               .get(30, TimeUnit.SECONDS)) {
         // The broker's view: one consumer per partition queue, each on a channel of its own
         // (not one channel the broker would push the whole consumer's traffic through), each
         // with the prefetch the file asked for.
         Map<String, JsonNode> byQueue =
-            Broker.awaitConsumers(topic + ".sub.", RoundTrip.PARTITIONS, 30);
+            Broker.awaitConsumers(topic + ".sub.", DriverRoundTrip.PARTITIONS, 30);
         Set<String> channels = new HashSet<>();
         for (JsonNode c : byQueue.values()) {
           assertEquals(321, c.path("prefetch_count").asInt(), c.toString());
           channels.add(c.path("channel_details").path("name").asText());
         }
-        assertEquals(RoundTrip.PARTITIONS, channels.size(), "channels: " + channels);
+        assertEquals(DriverRoundTrip.PARTITIONS, channels.size(), "channels: " + channels);
       }
       driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
     }
@@ -122,8 +125,8 @@ class RabbitMqBenchmarkDriverTest {
   @Test
   void producerPublishesEachPartitionOnItsOwnConfirmingChannel() throws Exception {
     try (RabbitMqBenchmarkDriver driver = driver("rabbitmq-durable.yaml", Map.of())) {
-      String topic = RoundTrip.topicName("plumb-test-producer-channels");
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      String topic = DriverRoundTrip.newTopicName("plumb-test-producer-channels");
+      driver.createTopic(topic, DriverRoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
         // The broker's view of the producer's connection: a channel per partition, each in
         // confirm mode as the durable file promises. A channel's first statistics may predate
@@ -131,10 +134,10 @@ class RabbitMqBenchmarkDriverTest {
         List<JsonNode> channels =
             Broker.awaitChannels(
                 "plumb-producer-" + topic,
-                RoundTrip.PARTITIONS,
+                DriverRoundTrip.PARTITIONS,
                 30,
                 channel -> channel.path("confirm").asBoolean());
-        assertEquals(RoundTrip.PARTITIONS, channels.size());
+        assertEquals(DriverRoundTrip.PARTITIONS, channels.size());
         for (JsonNode channel : channels) {
           assertTrue(channel.path("confirm").asBoolean(), channel.toString());
         }
@@ -147,11 +150,12 @@ class RabbitMqBenchmarkDriverTest {
   void topicExchangeRoutesPartitionsToo() throws Exception {
     try (RabbitMqBenchmarkDriver driver =
         driver("rabbitmq.yaml", Map.of("exchangeType", "topic"))) {
-      String topic = RoundTrip.topicName("plumb-test-topic-exchange");
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
-      RoundTrip.run(driver, topic);
-      assertEquals("topic", Broker.exchange(topic).path("type").asText());
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      DriverRoundTrip.run(
+              driver,
+              DriverRoundTrip.Plan.of(2_000, 30)
+                  .checking(
+                      topic -> assertEquals("topic", Broker.exchange(topic).path("type").asText())))
+          .assertSharedBetweenMembers();
     }
   }
 

@@ -8,6 +8,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.coordinator.FinalReadProbe;
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class RabbitMqFinalReadTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"rabbitmq-durable.yaml", "rabbitmq-quorum.yaml"})
   void readsWhatTheConsumersLeftUpToEachQueuesDepth(String file) throws Exception {
-    String topic = RoundTrip.topicName("plumb-final");
+    String topic = DriverRoundTrip.newTopicName("plumb-final");
     String subscription = "sub";
     int half = PER_PRODUCER / 2;
     try (RabbitMqBenchmarkDriver driver = driver(file)) {
@@ -108,7 +109,7 @@ class RabbitMqFinalReadTest {
   @Test
   void streamProtocolReadsEveryStreamToItsLastOffset() throws Exception {
     Broker.requireReachable(5552);
-    String topic = RoundTrip.topicName("plumb-final-stream");
+    String topic = DriverRoundTrip.newTopicName("plumb-final-stream");
     RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
     driver.initialize(
         DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol.yaml"), Map.of()));

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ class RabbitMqLeaderClusterTest {
 
   @Test
   void namesTheQuorumQueueLeaderAndFollowsItWhenItStops() throws Exception {
-    String topic = RoundTrip.topicName("plumb-test-leader");
+    String topic = DriverRoundTrip.newTopicName("plumb-test-leader");
     RabbitMqBenchmarkDriver driver = driver("rabbitmq-quorum-replicated.yaml");
     try (driver) {
       assertEquals("quorum queue leader", driver.targets().get("leader"));
@@ -71,7 +71,7 @@ class RabbitMqLeaderClusterTest {
   /** The weak file's classic queue has no leader but its node, which the driver names. */
   @Test
   void namesTheNodeOfAClassicQueue() throws Exception {
-    String topic = RoundTrip.topicName("plumb-test-classic-node");
+    String topic = DriverRoundTrip.newTopicName("plumb-test-classic-node");
     RabbitMqBenchmarkDriver driver = driver("rabbitmq-classic-weak.yaml");
     try (driver) {
       assertEquals("node of the classic queue", driver.targets().get("leader"));
@@ -95,7 +95,7 @@ class RabbitMqLeaderClusterTest {
   /** The stream driver names its first partition stream's leader by the address it advertises. */
   @Test
   void streamDriverNamesTheStreamLeader() throws Exception {
-    String topic = RoundTrip.topicName("plumb-test-stream-leader");
+    String topic = DriverRoundTrip.newTopicName("plumb-test-stream-leader");
     RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
     driver.initialize(
         DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol-replicated.yaml"), Map.of()));
@@ -124,7 +124,7 @@ class RabbitMqLeaderClusterTest {
   private static BenchmarkConsumer consumer(RabbitMqBenchmarkDriver driver, String topic)
       throws Exception {
     return driver
-        .createConsumer(topic, "sub", new RoundTrip.Subscription("sub").member(new AtomicInteger()))
+        .createConsumer(topic, "sub", DriverRoundTrip.discarding())
         .get(60, TimeUnit.SECONDS);
   }
 

@@ -10,7 +10,6 @@ import com.rabbitmq.client.impl.LongStringHelper;
 import com.rabbitmq.stream.Codec;
 import com.rabbitmq.stream.Message;
 import com.rabbitmq.stream.codec.QpidProtonCodec;
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerFactNames;
@@ -19,6 +18,8 @@ import io.plumb.driver.SendListener;
 import io.plumb.message.HeaderPlacement;
 import io.plumb.message.MessageHeader;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.DataInputStream;
 import java.nio.file.Path;
@@ -166,7 +167,7 @@ class RabbitMqMetadataHeaderTest {
   @Test
   void queueFinalReadHandsTheHeaderApart() throws Exception {
     Broker.requireReachable(5672);
-    String topic = RoundTrip.topicName("plumb-header-final");
+    String topic = DriverRoundTrip.newTopicName("plumb-header-final");
     RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
     driver.initialize(DriverSettingsReader.config(Path.of("rabbitmq-quorum.yaml"), Map.of()));
     try (driver) {
@@ -184,7 +185,7 @@ class RabbitMqMetadataHeaderTest {
   @Test
   void streamFinalReadHandsTheHeaderApart() throws Exception {
     Broker.requireReachable(5552);
-    String topic = RoundTrip.topicName("plumb-header-final-stream");
+    String topic = DriverRoundTrip.newTopicName("plumb-header-final-stream");
     RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
     driver.initialize(
         DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol.yaml"), Map.of()));

@@ -15,6 +15,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
+import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ class RabbitMqPauseTest {
     driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(RabbitMqConfig.DEFAULT_URI);
-    String topic = RoundTrip.topicName("plumb-test-pause");
+    String topic = DriverRoundTrip.newTopicName("plumb-test-pause");
     try (Connection admin = factory.newConnection("plumb-test-admin")) {
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
       Map<String, Integer> received = new ConcurrentHashMap<>();

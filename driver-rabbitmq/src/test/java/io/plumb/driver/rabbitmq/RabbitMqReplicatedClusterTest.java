@@ -3,11 +3,12 @@ package io.plumb.driver.rabbitmq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -17,7 +18,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,12 +117,12 @@ class RabbitMqReplicatedClusterTest {
     driver.initialize(
         DriverSettingsReader.config(Path.of("rabbitmq-quorum-replicated.yaml"), Map.of()));
     try (driver) {
-      String topic = RoundTrip.topicName("plumb-test-replicated");
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(60, TimeUnit.SECONDS);
+      String topic = DriverRoundTrip.newTopicName("plumb-test-replicated");
+      driver.createTopic(topic, DriverRoundTrip.PARTITIONS).get(60, TimeUnit.SECONDS);
       Set<String> reported = nodes(driver.brokerFacts().get(BrokerFactNames.REPLICA_NODES));
       assertEquals(clusterNodes, reported);
       try (BenchmarkConsumer consumer = consumer(driver, topic)) {
-        for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
+        for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
           String queue = RoutingKeys.queueName(topic, "sub", p);
           assertEquals(reported, Broker.members(queue), queue);
         }
@@ -146,7 +146,7 @@ class RabbitMqReplicatedClusterTest {
     RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
     driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
     try (driver) {
-      String topic = RoundTrip.topicName("plumb-test-spread") + "-0";
+      String topic = DriverRoundTrip.newTopicName("plumb-test-spread") + "-0";
       driver.createTopic(topic, partitions).get(60, TimeUnit.SECONDS);
       Map<String, Integer> ledByBroker = new TreeMap<>();
       try (BenchmarkConsumer consumer = consumer(driver, topic)) {
@@ -178,7 +178,7 @@ class RabbitMqReplicatedClusterTest {
 
   private static BenchmarkConsumer consumer(BenchmarkDriver driver, String topic) throws Exception {
     return driver
-        .createConsumer(topic, "sub", new RoundTrip.Subscription("sub").member(new AtomicInteger()))
+        .createConsumer(topic, "sub", DriverRoundTrip.discarding())
         .get(60, TimeUnit.SECONDS);
   }
 

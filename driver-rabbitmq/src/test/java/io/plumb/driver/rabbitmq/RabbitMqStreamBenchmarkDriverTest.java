@@ -5,15 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,20 +37,25 @@ class RabbitMqStreamBenchmarkDriverTest {
   @Test
   void deliversEveryMessageOncePerSubscriptionOnDurableStreams() throws Exception {
     try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
-      String topic = RoundTrip.topicName("plumb-test-stream");
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
-      RoundTrip.run(driver, topic);
-      for (int p = 0; p < RoundTrip.PARTITIONS; p++) {
-        String stream = StreamNames.partition(topic, p);
-        assertEquals("stream", Broker.queue(stream).path("type").asText(), stream);
-        assertTrue(Broker.queue(stream).path("durable").asBoolean(), stream);
-        assertEquals(
-            "10000000000",
-            Broker.queue(stream).path("arguments").path("x-max-length-bytes").asText(),
-            stream + " retention");
-      }
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
-      assertFalse(Broker.queueExists(StreamNames.partition(topic, 0)));
+      DriverRoundTrip.Result r =
+          DriverRoundTrip.run(
+              driver,
+              DriverRoundTrip.Plan.of(2_000, 30)
+                  .checking(
+                      topic -> {
+                        for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
+                          String stream = StreamNames.partition(topic, p);
+                          JsonNode queue = Broker.queue(stream);
+                          assertEquals("stream", queue.path("type").asText(), stream);
+                          assertTrue(queue.path("durable").asBoolean(), stream);
+                          assertEquals(
+                              "10000000000",
+                              queue.path("arguments").path("x-max-length-bytes").asText(),
+                              stream + " retention");
+                        }
+                      }));
+      r.assertSharedBetweenMembers();
+      assertFalse(Broker.queueExists(StreamNames.partition(r.topic(), 0)));
     }
   }
 
@@ -60,16 +66,16 @@ class RabbitMqStreamBenchmarkDriverTest {
   @Test
   void eachPartitionReaderHasAConnectionOfItsOwn() throws Exception {
     try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
-      String topic = RoundTrip.topicName("plumb-test-stream-connections");
-      driver.createTopic(topic, RoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
+      String topic = DriverRoundTrip.newTopicName(driver.topicNamePrefix() + "-test");
+      driver.createTopic(topic, DriverRoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkConsumer consumer =
           driver
-              .createConsumer(
-                  topic, "sub", new RoundTrip.Subscription("sub").member(new AtomicInteger()))
+              .createConsumer(topic, "sub", DriverRoundTrip.discarding())
               .get(30, TimeUnit.SECONDS)) {
         Set<String> connections =
-            Broker.awaitStreamConnections("rabbitmq-stream-consumer-", RoundTrip.PARTITIONS, 30);
-        assertTrue(connections.size() >= RoundTrip.PARTITIONS, connections.toString());
+            Broker.awaitStreamConnections(
+                "rabbitmq-stream-consumer-", DriverRoundTrip.PARTITIONS, 30);
+        assertTrue(connections.size() >= DriverRoundTrip.PARTITIONS, connections.toString());
       }
       driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
     }

@@ -3,9 +3,9 @@ package io.plumb.driver.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.input.BadInputException;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

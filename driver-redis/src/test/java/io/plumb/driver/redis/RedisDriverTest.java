@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.plumb.coordinator.DriverRoundTrip;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -148,7 +148,7 @@ class RedisDriverTest {
               }
               assertEquals(MESSAGES, stored, "entries stored across the partition streams");
             });
-    assertSharedBetweenMembers(r);
+    r.assertSharedBetweenMembers();
     // deleteTopics removed the streams and the partition count.
     for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
       assertFalse(admin.exists(r.topic() + "-" + p));
@@ -171,15 +171,8 @@ class RedisDriverTest {
                   assertFalse(admin.exists(topic + "-" + p), "Pub/Sub stores no stream");
                 }
               });
-      assertSharedBetweenMembers(r);
+      r.assertSharedBetweenMembers();
     }
-  }
-
-  private static void assertSharedBetweenMembers(DriverRoundTrip.Result r) {
-    int a = r.memberCounts()[0];
-    int b = r.memberCounts()[1];
-    assertEquals(MESSAGES, a + b, "the two members of one subscription split the messages");
-    assertTrue(a > 0 && b > 0, "both members of one subscription got work: " + a + " and " + b);
   }
 
   @Test

@@ -1,28 +1,25 @@
 package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.fault.ClusterNode;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.fault.LocalCluster;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -30,7 +27,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Faults against the 3-node cluster of {@code deploy/local/redis.sh start --nodes 3} (a server and
@@ -52,8 +48,6 @@ class RedisFaultClusterTest {
   private static final SmokeRun LONGER =
       new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
 
-  private static final int BASE_PORT =
-      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379"));
   private static final int SENTINEL_PORT =
       Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_SENTINEL_PORT", "26379"));
 
@@ -74,12 +68,12 @@ class RedisFaultClusterTest {
 
   @BeforeEach
   void clusterIsWhole() throws Exception {
-    awaitWhole();
+    RedisClusterWhole.await(SENTINEL_PORT);
   }
 
   @AfterAll
   static void clusterIsWholeAgain() throws Exception {
-    awaitWhole();
+    RedisClusterWhole.await(SENTINEL_PORT);
   }
 
   @Test
@@ -248,47 +242,5 @@ class RedisFaultClusterTest {
     try (Jedis sentinel = new Jedis("127.0.0.1", SENTINEL_PORT)) {
       return Integer.parseInt(sentinel.sentinelGetMasterAddrByName("plumb").get(1));
     }
-  }
-
-  /**
-   * Waits up to 90 s until every Sentinel names the same primary, which has both other servers
-   * online as replicas.
-   */
-  private static void awaitWhole() throws Exception {
-    String last = "";
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (System.nanoTime() < deadline) {
-      try {
-        Set<String> named = new HashSet<>();
-        for (int s = 0; s < 3; s++) {
-          try (Jedis sentinel = new Jedis("127.0.0.1", SENTINEL_PORT + s)) {
-            List<String> addr = sentinel.sentinelGetMasterAddrByName("plumb");
-            named.add(addr.get(0) + ":" + addr.get(1));
-          }
-        }
-        if (named.size() == 1) {
-          String primary = named.iterator().next();
-          try (Jedis jedis = new Jedis(redis.clients.jedis.HostAndPort.from(primary))) {
-            Replication r = Replication.parse(jedis.info("replication"));
-            if (!r.isReplica() && r.onlineReplicas().size() == 2) {
-              return;
-            }
-            last = primary + ": " + r;
-          }
-        } else {
-          last = "Sentinels name " + named;
-        }
-      } catch (JedisException e) {
-        last = e.toString();
-      }
-      Thread.sleep(250);
-    }
-    assertFalse(
-        true,
-        "the cluster is not whole after 90 s ("
-            + last
-            + "); ports from "
-            + BASE_PORT
-            + ": deploy/local/redis.sh status");
   }
 }

@@ -2,11 +2,10 @@ package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,9 +27,6 @@ class RedisMessageSizeTest {
     SmokeRun run = new SmokeRun(2, 1, 1, 1, 20, Duration.ofSeconds(2), ONE_MIB);
     RunReport report = run.run(Path.of("redis.yaml"), Map.of(), scratch);
     assertEquals(List.of(), run.deliveryProblems(report));
-    assertTrue(
-        report.measured().endToEndLatency().getTotalCount() > 10,
-        report.measured().endToEndLatency().getTotalCount() + " end-to-end latencies");
     assertNull(report.brokerFacts().get(BrokerFactNames.MAX_MESSAGE_BYTES));
   }
 }

@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.MessageListener;
 import io.plumb.input.BadInputException;
 import io.plumb.message.HeaderPlacement;
 import io.plumb.message.MessageHeader;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;

@@ -1,5 +1,7 @@
 package io.plumb.driver.redis;
 
+import static io.plumb.testkit.ResultReading.acknowledgedNotReceivedBefore;
+import static io.plumb.testkit.ResultReading.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +16,6 @@ import io.plumb.fault.FaultPlan;
 import io.plumb.fault.LocalCluster;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
-import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
@@ -199,30 +200,6 @@ class RedisPowerLossClusterTest {
                 + (SENTINEL_PORT + 2));
   }
 
-  /**
-   * Acknowledged messages not yet received at the end of the last one-second period before {@code
-   * seconds} into the measured phase, the warm-up included: the run's totals less the measured
-   * phase's give the warm-up's.
-   */
-  private static long acknowledgedNotReceivedBefore(RunReport report, double seconds) {
-    Counters whole = report.counters();
-    long acknowledged = whole.acknowledged() - report.measured().acknowledged();
-    long received =
-        whole.received()
-            - report.measured().received()
-            - (whole.duplicated() - report.measured().duplicates());
-    double end = 0;
-    for (PeriodSample sample : report.samples()) {
-      end += sample.seconds();
-      if (end > seconds) {
-        break;
-      }
-      acknowledged += sample.stats().acknowledged();
-      received += sample.stats().received() - sample.stats().duplicates();
-    }
-    return acknowledged - received;
-  }
-
   /** How often {@code part} occurs in {@code text}, e.g. a setting read back from each replica. */
   private static int occurrences(String text, String part) {
     int count = 0;
@@ -230,20 +207,5 @@ class RedisPowerLossClusterTest {
       count++;
     }
     return count;
-  }
-
-  private static String summary(RunReport report) {
-    return report.driverName()
-        + ": "
-        + report.counters()
-        + ", faults "
-        + report.faults()
-        + ", before the first fault "
-        + report.beforeFirstFault()
-        + ", final read "
-        + report.finalRead()
-        + ", errors "
-        + report.errors()
-        + (report.complete() ? "" : ", incomplete: " + report.incompleteReason());
   }
 }

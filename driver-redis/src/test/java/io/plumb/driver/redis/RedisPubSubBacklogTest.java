@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.plumb.coordinator.BacklogSmokeRun;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.input.BadInputException;
+import io.plumb.testkit.BacklogSmokeRun;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
 import java.nio.file.Path;

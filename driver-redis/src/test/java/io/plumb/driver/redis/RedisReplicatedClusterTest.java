@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.plumb.coordinator.SmokeRun;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,10 @@
-package io.plumb.coordinator;
+package io.plumb.testkit;
 
+import io.plumb.coordinator.BacklogOutcome;
+import io.plumb.coordinator.BacklogPhase;
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;

@@ -1,5 +1,8 @@
-package io.plumb.coordinator;
+package io.plumb.testkit;
 
+import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.RunListener;
+import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultPlan;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
@@ -39,7 +42,9 @@ public record SmokeRun(
 
   /**
    * What is wrong with the accounting of a run that promises delivery: empty when the run
-   * completed, every message was acknowledged, and every subscription received each exactly once.
+   * completed, every message was acknowledged, every subscription received each exactly once, and
+   * the measured phase recorded end-to-end latencies (a message whose header did not come back
+   * whole is received but untimed).
    */
   public List<String> deliveryProblems(RunReport report) {
     List<String> problems = new ArrayList<>();
@@ -80,6 +85,9 @@ public record SmokeRun(
               + counters.duplicated()
               + ", consumer errors "
               + counters.consumerErrors());
+    }
+    if (counters.received() > 0 && report.measured().endToEndLatency().getTotalCount() == 0) {
+      problems.add("no end-to-end latency recorded for " + counters.received() + " received");
     }
     problems.addAll(report.errors());
     return problems;

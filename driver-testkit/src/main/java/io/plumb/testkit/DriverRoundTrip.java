@@ -1,4 +1,4 @@
-package io.plumb.coordinator;
+package io.plumb.testkit;
 
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
@@ -129,14 +129,82 @@ public final class DriverRoundTrip {
     }
   }
 
+  /** A topic name not used before: {@code prefix}, a dash and the clock in hexadecimal. */
+  public static String newTopicName(String prefix) {
+    return prefix + "-" + Long.toHexString(System.nanoTime());
+  }
+
+  /**
+   * A listener for a consumer whose messages a test does not count (one that only shows the
+   * broker's view of a consumer): it drops them, and a failure fails the test when it happens.
+   */
+  public static MessageListener discarding() {
+    return new MessageListener() {
+      @Override
+      public void received(byte[] payload, int partition) {}
+
+      @Override
+      public void failed(Throwable error) {
+        throw new AssertionError("consumer failed", error);
+      }
+    };
+  }
+
   /** Outcome of one run, for further checks by the caller. */
-  public record Result(
-      String topic, Subscription shared, Subscription single, int[] memberCounts) {}
+  public record Result(String topic, Subscription shared, Subscription single, int[] memberCounts) {
+
+    /** Both members of subscription 'shared' got some of its messages, and together all. */
+    public void assertSharedBetweenMembers() {
+      int a = memberCounts[0];
+      int b = memberCounts[1];
+      assertEquals(
+          shared.expected, a + b, "the two members of one subscription split the messages");
+      assertTrue(a > 0 && b > 0, "both members of one subscription got work: " + a + " and " + b);
+    }
+  }
 
   /** Checks the broker's view of a topic after the run, before the topic is deleted. */
   @FunctionalInterface
   public interface TopicCheck {
     void check(String topic) throws Exception;
+  }
+
+  /** Something the caller does once every consumer exists, before the first send. */
+  @FunctionalInterface
+  public interface BeforeSending {
+    void run(String topic) throws Exception;
+  }
+
+  /**
+   * What to run: {@code messages}, waiting at most {@code timeoutSeconds} for the sends and for
+   * each subscription; {@code sharedMembers} consumers in subscription 'shared' (1 for a broker's
+   * exclusive subscriptions, else 2); {@code beforeSending} once the consumers exist (for a broker
+   * that must see both members before it shares); {@code check} after every client is closed and
+   * before the topic is deleted.
+   */
+  public record Plan(
+      int messages,
+      long timeoutSeconds,
+      int sharedMembers,
+      BeforeSending beforeSending,
+      TopicCheck check) {
+
+    /** Two members in 'shared', nothing before sending, no check of the topic. */
+    public static Plan of(int messages, long timeoutSeconds) {
+      return new Plan(messages, timeoutSeconds, 2, topic -> {}, topic -> {});
+    }
+
+    public Plan withSharedMembers(int members) {
+      return new Plan(messages, timeoutSeconds, members, beforeSending, check);
+    }
+
+    public Plan beforeSending(BeforeSending step) {
+      return new Plan(messages, timeoutSeconds, sharedMembers, step, check);
+    }
+
+    public Plan checking(TopicCheck topicCheck) {
+      return new Plan(messages, timeoutSeconds, sharedMembers, beforeSending, topicCheck);
+    }
   }
 
   /**
@@ -147,9 +215,18 @@ public final class DriverRoundTrip {
   public static Result run(
       BenchmarkDriver driver, int messages, long timeoutSeconds, TopicCheck check)
       throws Exception {
-    String topic = driver.topicNamePrefix() + "-test-" + Long.toHexString(System.nanoTime());
+    return run(driver, Plan.of(messages, timeoutSeconds).checking(check));
+  }
+
+  /** Runs {@code plan} through a new topic of {@link #PARTITIONS} partitions. */
+  public static Result run(BenchmarkDriver driver, Plan plan) throws Exception {
+    int messages = plan.messages();
+    long timeoutSeconds = plan.timeoutSeconds();
+    String topic = newTopicName(driver.topicNamePrefix() + "-test");
     driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
-    Subscription shared = new Subscription("subscription 'shared' (2 consumers)", messages);
+    Subscription shared =
+        new Subscription(
+            "subscription 'shared' (" + plan.sharedMembers() + " consumer(s))", messages);
     Subscription single = new Subscription("subscription 'single'", messages);
     AtomicInteger memberA = new AtomicInteger();
     AtomicInteger memberB = new AtomicInteger();
@@ -158,10 +235,15 @@ public final class DriverRoundTrip {
     try {
       consumers.add(
           driver.createConsumer(topic, "shared", shared.member(memberA)).get(30, TimeUnit.SECONDS));
-      consumers.add(
-          driver.createConsumer(topic, "shared", shared.member(memberB)).get(30, TimeUnit.SECONDS));
+      if (plan.sharedMembers() > 1) {
+        consumers.add(
+            driver
+                .createConsumer(topic, "shared", shared.member(memberB))
+                .get(30, TimeUnit.SECONDS));
+      }
       consumers.add(driver.createConsumer(topic, "single", single).get(30, TimeUnit.SECONDS));
       producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+      plan.beforeSending().run(topic);
 
       CountDownLatch sent = new CountDownLatch(messages);
       AtomicInteger completions = new AtomicInteger();
@@ -214,7 +296,7 @@ public final class DriverRoundTrip {
       // Closing first lets consumers finish acknowledging what they received.
       closeAll(producer, consumers);
       producer = null;
-      check.check(topic);
+      plan.check().check(topic);
       return new Result(topic, shared, single, new int[] {memberA.get(), memberB.get()});
     } finally {
       closeAll(producer, consumers);
