@@ -2,10 +2,9 @@ package io.plumb.driver.nats;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverLoader;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,10 +51,7 @@ class OmbNatsDriverFieldsTest {
 
   @Test
   void nameAndDriverClass() {
-    assertEquals("NATS", DriverLoader.identify(file).name());
-    assertInstanceOf(
-        NatsBenchmarkDriver.class,
-        DriverLoader.instantiate(file, DriverLoader.identify(file).driverClass()));
+    DriverFiles.assertLoadsAs(file, "NATS", NatsBenchmarkDriver.class);
   }
 
   /** OMB: the server the client connects to, {@code host:port} as jnats accepts it. */

@@ -2,12 +2,11 @@ package io.plumb.driver.pulsar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverLoader;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,10 +81,7 @@ class OmbPulsarDriverFieldsTest {
 
   @Test
   void nameAndDriverClass() {
-    assertEquals("Pulsar", DriverLoader.identify(file).name());
-    assertInstanceOf(
-        PulsarBenchmarkDriver.class,
-        DriverLoader.instantiate(file, DriverLoader.identify(file).driverClass()));
+    DriverFiles.assertLoadsAs(file, "Pulsar", PulsarBenchmarkDriver.class);
   }
 
   /** OMB: the client's binary and admin URLs; OMB's TLS settings apply to both. */

@@ -2,11 +2,10 @@ package io.plumb.driver.rabbitmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverLoader;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -62,10 +61,7 @@ class OmbRabbitMqDriverFieldsTest {
 
   @Test
   void nameAndDriverClass() {
-    assertEquals("RabbitMQ", DriverLoader.identify(file).name());
-    assertInstanceOf(
-        RabbitMqBenchmarkDriver.class,
-        DriverLoader.instantiate(file, DriverLoader.identify(file).driverClass()));
+    DriverFiles.assertLoadsAs(file, "RabbitMQ", RabbitMqBenchmarkDriver.class);
   }
 
   /** OMB: broker URIs; producers and consumers connect to them in turn. */

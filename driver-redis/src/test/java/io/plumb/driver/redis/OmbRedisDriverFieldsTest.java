@@ -1,11 +1,10 @@
 package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverLoader;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,10 +51,7 @@ class OmbRedisDriverFieldsTest {
 
   @Test
   void nameAndDriverClass() {
-    assertEquals("Redis", DriverLoader.identify(file).name());
-    assertInstanceOf(
-        RedisBenchmarkDriver.class,
-        DriverLoader.instantiate(file, DriverLoader.identify(file).driverClass()));
+    DriverFiles.assertLoadsAs(file, "Redis", RedisBenchmarkDriver.class);
   }
 
   /** OMB: the server's host and port; OMB writes to Redis Streams (XADD, consumer groups). */

@@ -1,0 +1,37 @@
+package io.plumb.testkit;
+
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.worker.DriverLoader;
+import io.plumb.worker.DriverLoader.DriverIdentity;
+import java.nio.file.Path;
+
+/** How {@code bin/benchmark} finds a driver from a driver file, checked as a test would. */
+public final class DriverFiles {
+
+  private DriverFiles() {}
+
+  /**
+   * {@code file} names itself {@code name}, and its {@code driverClass} (OMB's class name, in an
+   * OMB file) loads a {@code type}, as a run would; the driver is created, not initialized, so no
+   * broker is needed.
+   *
+   * @throws AssertionError otherwise
+   */
+  public static void assertLoadsAs(Path file, String name, Class<? extends BenchmarkDriver> type) {
+    DriverIdentity identity = DriverLoader.identify(file);
+    if (!name.equals(identity.name())) {
+      throw new AssertionError(file + " is named '" + identity.name() + "', not '" + name + "'");
+    }
+    BenchmarkDriver driver = DriverLoader.instantiate(file, identity.driverClass());
+    if (!type.isInstance(driver)) {
+      throw new AssertionError(
+          file
+              + "'s driverClass "
+              + identity.driverClass()
+              + " loads a "
+              + driver.getClass().getName()
+              + ", not a "
+              + type.getName());
+    }
+  }
+}
