@@ -1,5 +1,6 @@
 package io.plumb.message;
 
+import io.plumb.driver.MetadataHeader;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -19,7 +20,7 @@ import java.nio.ByteOrder;
  * </pre>
  */
 public final class MessageHeader {
-  public static final int SIZE = 26;
+  public static final int SIZE = MetadataHeader.SIZE;
   public static final byte KIND_LOAD = 0;
   public static final byte KIND_PROBE = 1;
 

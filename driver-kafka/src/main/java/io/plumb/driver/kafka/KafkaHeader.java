@@ -1,6 +1,7 @@
 package io.plumb.driver.kafka;
 
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.MetadataHeader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -18,7 +19,7 @@ final class KafkaHeader {
    * length (a one-byte varint) and 5 bytes, the value's length (one byte) and 26 bytes. The
    * record's header count is a varint that stays one byte.
    */
-  static final int WIRE_BYTES = 1 + NAME.length() + 1 + 26;
+  static final int WIRE_BYTES = 1 + NAME.length() + 1 + MetadataHeader.SIZE;
 
   static final String WHERE = "Kafka record header '" + NAME + "'";
 

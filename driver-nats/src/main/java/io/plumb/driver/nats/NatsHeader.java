@@ -5,7 +5,7 @@ import io.nats.client.Message;
 import io.nats.client.impl.Headers;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.MessageListener;
-import java.util.Base64;
+import io.plumb.driver.MetadataHeader;
 import java.util.Map;
 
 /**
@@ -20,11 +20,8 @@ final class NatsHeader {
 
   static final String WHERE = "NATS message header '" + NAME + "'";
 
-  /** Plumb's header (run id, producer id, sequence, intended send time); see MessageHeader. */
-  private static final int HEADER_BYTES = 26;
-
-  /** Unpadded base64: 4 characters per 3 bytes, the last partial group 1 more than its bytes. */
-  static final int VALUE_CHARS = (HEADER_BYTES * 4 + 2) / 3;
+  /** The header's value: {@link MetadataHeader#toText}, 35 characters. */
+  static final int VALUE_CHARS = MetadataHeader.TEXT_CHARS;
 
   /**
    * The header block jnats writes after HPUB's command line: the version line {@code NATS/1.0\r\n}
@@ -45,11 +42,6 @@ final class NatsHeader {
    * subscriber; a JetStream stream stores the block with the message.
    */
   static final int WIRE_BYTES = 1 + String.valueOf(BLOCK_BYTES).length() + 1 + 1 + BLOCK_BYTES;
-
-  private static final Base64.Encoder ENCODER = Base64.getEncoder().withoutPadding();
-
-  /** Base64's basic decoder takes unpadded input as it is. */
-  private static final Base64.Decoder DECODER = Base64.getDecoder();
 
   /**
    * One Headers per sending thread, overwritten for every message: jnats copies the headers it is
@@ -88,7 +80,7 @@ final class NatsHeader {
    * on the thread overwrites them.
    */
   static Headers of(byte[] header) {
-    return SCRATCH.get().put(NAME, ENCODER.encodeToString(header));
+    return SCRATCH.get().put(NAME, MetadataHeader.toText(header));
   }
 
   /** Hands {@code message} to {@code listener}: with its header apart when it carries one. */
@@ -98,7 +90,7 @@ final class NatsHeader {
     if (value == null) {
       listener.received(message.getData(), partition);
     } else {
-      listener.received(DECODER.decode(value), message.getData(), partition);
+      listener.received(MetadataHeader.fromText(value), message.getData(), partition);
     }
   }
 }

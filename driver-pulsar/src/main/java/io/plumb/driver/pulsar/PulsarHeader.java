@@ -1,7 +1,7 @@
 package io.plumb.driver.pulsar;
 
 import io.plumb.driver.MessageListener;
-import java.util.Base64;
+import io.plumb.driver.MetadataHeader;
 import org.apache.pulsar.client.api.Message;
 
 /**
@@ -14,11 +14,8 @@ import org.apache.pulsar.client.api.Message;
 final class PulsarHeader {
   static final String NAME = "plumb";
 
-  /** Plumb's header size (io.plumb.message.MessageHeader.SIZE, which this module cannot see). */
-  private static final int HEADER_BYTES = 26;
-
-  /** Unpadded base64 of 26 bytes: 8 groups of 3 bytes give 32 characters, the last 2 bytes 3. */
-  static final int VALUE_CHARS = (HEADER_BYTES * 4 + 2) / 3;
+  /** The property's value: {@link MetadataHeader#toText}, 35 characters. */
+  static final int VALUE_CHARS = MetadataHeader.TEXT_CHARS;
 
   /**
    * What the property adds to a message on the wire, for Plumb's 26-byte header: 46 bytes. A
@@ -34,9 +31,6 @@ final class PulsarHeader {
 
   static final String WHERE = "Pulsar message property '" + NAME + "'";
 
-  private static final Base64.Encoder ENCODER = Base64.getEncoder().withoutPadding();
-  private static final Base64.Decoder DECODER = Base64.getDecoder();
-
   private PulsarHeader() {}
 
   /**
@@ -44,7 +38,7 @@ final class PulsarHeader {
    * as soon as send() returns.
    */
   static String encode(byte[] header) {
-    return ENCODER.encodeToString(header);
+    return MetadataHeader.toText(header);
   }
 
   /**
@@ -56,7 +50,7 @@ final class PulsarHeader {
     if (value != null) {
       byte[] header;
       try {
-        header = DECODER.decode(value);
+        header = MetadataHeader.fromText(value);
       } catch (IllegalArgumentException notBase64) {
         header = null;
       }

@@ -3,6 +3,7 @@ package io.plumb.driver.rabbitmq;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.LongString;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.MetadataHeader;
 import java.util.Map;
 
 /**
@@ -23,7 +24,7 @@ final class AmqpHeader {
    * flag is a bit of the 16-bit property-flags word that every content header carries, so it adds
    * nothing, and the frame's size field is there either way. 4 + 1 + 5 + 1 + 4 + 26 = 41.
    */
-  static final int WIRE_BYTES = 4 + 1 + NAME.length() + 1 + 4 + 26;
+  static final int WIRE_BYTES = 4 + 1 + NAME.length() + 1 + 4 + MetadataHeader.SIZE;
 
   static final String WHERE = "AMQP 0.9.1 headers-table entry '" + NAME + "' (byte array)";
 

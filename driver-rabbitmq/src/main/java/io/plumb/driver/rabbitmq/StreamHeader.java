@@ -3,6 +3,7 @@ package io.plumb.driver.rabbitmq;
 import com.rabbitmq.stream.Message;
 import com.rabbitmq.stream.MessageBuilder;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.MetadataHeader;
 import java.util.Map;
 
 /**
@@ -23,7 +24,7 @@ final class StreamHeader {
    * as vbin8 (0xa0, length byte, 26 bytes: 28). The stream protocol's per-message size field is
    * there either way. 3 + 3 + 7 + 28 = 41.
    */
-  static final int WIRE_BYTES = 3 + 3 + (2 + NAME.length()) + (2 + 26);
+  static final int WIRE_BYTES = 3 + 3 + (2 + NAME.length()) + (2 + MetadataHeader.SIZE);
 
   static final String WHERE = "AMQP 1.0 application property '" + NAME + "' (binary)";
 

@@ -1,6 +1,7 @@
 package io.plumb.driver.redis;
 
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.MetadataHeader;
 import java.util.Arrays;
 import java.util.List;
 
@@ -13,12 +14,6 @@ final class StreamHeader {
   static final String NAME = "h";
 
   static final String WHERE = "Redis stream entry field '" + NAME + "'";
-
-  /**
-   * Plumb's header size (MessageHeader.SIZE, in benchmark-framework, which drivers do not depend
-   * on; StreamHeaderTest checks the two agree).
-   */
-  static final int HEADER_BYTES = 26;
 
   private StreamHeader() {}
 
@@ -39,7 +34,7 @@ final class StreamHeader {
     int keyless = CommandEncoder.xaddArguments(maxLen);
     int growth =
         Math.max(digits(keyless + 2) - digits(keyless), digits(keyless + 4) - digits(keyless + 2));
-    return bulkBytes(NAME.length()) + bulkBytes(HEADER_BYTES) + growth;
+    return bulkBytes(NAME.length()) + bulkBytes(MetadataHeader.SIZE) + growth;
   }
 
   /** {@code $<length>\r\n<value>\r\n}. */

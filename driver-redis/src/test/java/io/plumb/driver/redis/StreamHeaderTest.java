@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.MetadataHeader;
 import io.plumb.message.MessageHeader;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +25,7 @@ class StreamHeaderTest {
 
   @Test
   void headerSizeIsPlumbs() {
-    assertEquals(MessageHeader.SIZE, StreamHeader.HEADER_BYTES);
+    assertEquals(MessageHeader.SIZE, MetadataHeader.SIZE);
   }
 
   @Test
