@@ -314,7 +314,10 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
         : Optional.of("Redis Pub/Sub keeps no messages");
   }
 
-  /** Reads every partition's stream on the primary, from its first entry to its last. */
+  /**
+   * Reads every partition's stream from its first entry to its last, on the primary a majority of
+   * the Sentinels names now rather than the pool's ({@link RedisEndpoint#connectAgreedPrimary}).
+   */
   @Override
   public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
       throws Exception {
@@ -322,7 +325,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       throw new IllegalStateException(whyNoFinalRead().get());
     }
     int partitions = partitions(topic);
-    try (Jedis jedis = endpoint.pool().getResource()) {
+    try (Jedis jedis = endpoint.connectAgreedPrimary(timeout)) {
       return StreamFinalRead.read(jedis, topic, partitions, sink, timeout);
     }
   }

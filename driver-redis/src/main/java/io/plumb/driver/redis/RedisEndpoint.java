@@ -1,5 +1,6 @@
 package io.plumb.driver.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -40,6 +41,9 @@ final class RedisEndpoint implements AutoCloseable {
 
   /** Administrative commands (CONFIG SET, INFO) may take longer. */
   static final int ADMIN_SOCKET_TIMEOUT_MILLIS = 10_000;
+
+  /** How often {@link #connectAgreedPrimary} asks the Sentinels again while they disagree. */
+  private static final long AGREEMENT_POLL_MILLIS = 200;
 
   /** How often the watcher compares the pool's primary with the last one it reported. */
   private static final long WATCH_MILLIS = 20;
@@ -128,6 +132,36 @@ final class RedisEndpoint implements AutoCloseable {
   /** A new connection of its own to the primary, for a consumer. */
   Jedis connectPrimary() {
     return new Jedis(primary(), dataConfig);
+  }
+
+  /**
+   * A new connection of its own to the primary as the broker says it now ({@link #primaryNow}),
+   * waiting up to {@code timeout} while no majority of the Sentinels agrees on one. For reading
+   * what a run left: the pool follows whichever Sentinel announced a switch last, and after a
+   * partition that can be a minority's former primary, whose streams lack what the new one
+   * acknowledged.
+   *
+   * @throws IllegalStateException if no majority names a primary within {@code timeout}
+   */
+  Jedis connectAgreedPrimary(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Optional<String> primary = primaryNow();
+      if (primary.isPresent()) {
+        return new Jedis(HostAndPort.from(primary.get()), dataConfig);
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException(
+            "no majority of the Sentinels "
+                + sentinels
+                + " named a primary for '"
+                + config.sentinelMaster()
+                + "' within "
+                + timeout.toSeconds()
+                + " s");
+      }
+      Thread.sleep(AGREEMENT_POLL_MILLIS);
+    }
   }
 
   /**
