@@ -4,6 +4,7 @@ import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultPlan;
+import io.plumb.message.HeaderPlacement;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
@@ -38,6 +39,41 @@ public record SmokeRun(
   /** 3 partitions, 2 subscriptions of 2 consumers, 2 keyed producers, 1,000 msg/s of 1 KB, 3 s. */
   public static SmokeRun standard() {
     return new SmokeRun(3, 2, 2, 2, 1_000, Duration.ofSeconds(3), 1024);
+  }
+
+  /**
+   * 1-byte messages, smaller than Plumb's header, for 2 s at 500 msg/s over 2 partitions, one
+   * producer and one consumer: about 1,000 end-to-end latencies.
+   */
+  public static SmokeRun oneByte() {
+    return new SmokeRun(2, 1, 1, 1, 500, Duration.ofSeconds(2), 1);
+  }
+
+  /**
+   * What is wrong with a run of messages smaller than the header ({@link #oneByte}): its {@link
+   * #deliveryProblems}, a result that does not say the header travelled in the broker's metadata
+   * with {@code expectedDetail} (where, and the bytes it added on the wire), or fewer end-to-end
+   * latencies than half the messages (each is timed from the header's send time).
+   */
+  public List<String> metadataHeaderProblems(RunReport report, String expectedDetail) {
+    List<String> problems = deliveryProblems(report);
+    Map<String, String> facts = report.brokerFacts();
+    if (!"metadata".equals(facts.get(HeaderPlacement.FACT))) {
+      problems.add("header travelled in " + facts.get(HeaderPlacement.FACT) + ", not metadata");
+    }
+    if (!expectedDetail.equals(facts.get(HeaderPlacement.DETAIL_FACT))) {
+      problems.add(
+          "header detail '"
+              + facts.get(HeaderPlacement.DETAIL_FACT)
+              + "', expected '"
+              + expectedDetail
+              + "'");
+    }
+    long timed = report.measured().endToEndLatency().getTotalCount();
+    if (timed < rate * duration.toSeconds() / 2) {
+      problems.add("only " + timed + " end-to-end latencies");
+    }
+    return problems;
   }
 
   /**

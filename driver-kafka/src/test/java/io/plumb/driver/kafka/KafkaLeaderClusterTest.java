@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import io.plumb.testkit.Leaders;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -59,7 +59,7 @@ class KafkaLeaderClusterTest {
       String node = LocalKafkaCluster.nodeNamed(leader);
       LocalKafkaCluster.stopNode(node);
       try {
-        String next = awaitOtherLeader(driver, topic, leader);
+        String next = Leaders.awaitOther(driver, topic, leader, Duration.ofSeconds(30));
         assertNotEquals(leader, next);
         assertEquals(leaderOfPartitionZero(admin, topic), next, "after " + node + " stopped");
       } finally {
@@ -83,25 +83,5 @@ class KafkaLeaderClusterTest {
             .findFirst()
             .orElseThrow();
     return partition.leader().idString();
-  }
-
-  /** The leader named once {@code old} has stopped; a question may fail while metadata moves. */
-  private static String awaitOtherLeader(KafkaBenchmarkDriver driver, String topic, String old)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    String last = "nothing";
-    while (System.nanoTime() < deadline) {
-      try {
-        Optional<String> leader = driver.locate("leader", topic);
-        if (leader.isPresent() && !leader.get().equals(old)) {
-          return leader.get();
-        }
-        last = leader.orElse("no leader");
-      } catch (Exception e) {
-        last = e.toString();
-      }
-      Thread.sleep(200);
-    }
-    return fail("the leader of partition 0 is still " + old + " 30 s after it stopped: " + last);
   }
 }

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nats.client.Connection;
 import io.nats.client.Nats;
+import io.plumb.testkit.Leaders;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -38,7 +38,7 @@ class NatsLeaderClusterTest {
       driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
       assertEquals("stream leader", driver.targets().get("leader"));
 
-      String leader = awaitLeader(driver, topic, null);
+      String leader = Leaders.awaitOther(driver, topic, null, Duration.ofSeconds(30));
       assertTrue(NODES.contains(leader), "leader " + leader + " is one of " + NODES);
       // The same answer as an independent connection reads from the cluster.
       assertEquals(
@@ -51,7 +51,7 @@ class NatsLeaderClusterTest {
 
       stopped = leader;
       script("stop-node", leader.substring(1));
-      String next = awaitLeader(driver, topic, leader);
+      String next = Leaders.awaitOther(driver, topic, leader, Duration.ofSeconds(30));
       assertNotEquals(leader, next);
       assertTrue(NODES.contains(next), "new leader " + next + " is one of " + NODES);
 
@@ -63,21 +63,6 @@ class NatsLeaderClusterTest {
         script("start-node", stopped.substring(1));
       }
     }
-  }
-
-  /** The leader the driver names, once it names one other than {@code not} (30 s at most). */
-  private static String awaitLeader(NatsBenchmarkDriver driver, String topic, String not)
-      throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    Optional<String> last = Optional.empty();
-    while (System.nanoTime() < deadline) {
-      last = driver.locate("leader", topic);
-      if (last.isPresent() && !last.get().equals(not)) {
-        return last.get();
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("no stream leader other than " + not + " within 30 s (last " + last);
   }
 
   private static void script(String command, String node) throws Exception {

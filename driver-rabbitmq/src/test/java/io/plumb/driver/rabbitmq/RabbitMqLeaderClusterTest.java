@@ -3,12 +3,13 @@ package io.plumb.driver.rabbitmq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.Leaders;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +58,7 @@ class RabbitMqLeaderClusterTest {
         String node = LocalRabbitMqCluster.nodeNamed(leader.get());
         LocalRabbitMqCluster.stopNode(node);
         try {
-          String next = awaitOtherLeader(driver, topic, leader.get());
+          String next = Leaders.awaitOther(driver, topic, leader.get(), Duration.ofSeconds(60));
           assertNotEquals(leader.get(), next);
           assertTrue(names.containsValue(next), next + " is none of " + names);
         } finally {
@@ -126,25 +127,5 @@ class RabbitMqLeaderClusterTest {
     return driver
         .createConsumer(topic, "sub", DriverRoundTrip.discarding())
         .get(60, TimeUnit.SECONDS);
-  }
-
-  /** The leader named once {@code old} has stopped; a question may fail while leadership moves. */
-  private static String awaitOtherLeader(RabbitMqBenchmarkDriver driver, String topic, String old)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    String last = "nothing";
-    while (System.nanoTime() < deadline) {
-      try {
-        Optional<String> leader = driver.locate("leader", topic);
-        if (leader.isPresent() && !leader.get().equals(old)) {
-          return leader.get();
-        }
-        last = leader.orElse("no leader");
-      } catch (Exception e) {
-        last = e.toString();
-      }
-      Thread.sleep(200);
-    }
-    return fail("the quorum queue leader is still " + old + " 60 s after it stopped: " + last);
   }
 }

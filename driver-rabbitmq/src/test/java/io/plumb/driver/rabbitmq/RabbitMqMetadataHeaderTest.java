@@ -2,7 +2,6 @@ package io.plumb.driver.rabbitmq;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.MessageProperties;
@@ -10,15 +9,11 @@ import com.rabbitmq.client.impl.LongStringHelper;
 import com.rabbitmq.stream.Codec;
 import com.rabbitmq.stream.Message;
 import com.rabbitmq.stream.codec.QpidProtonCodec;
-import io.plumb.driver.BenchmarkDriver;
-import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
-import io.plumb.message.HeaderPlacement;
-import io.plumb.message.MessageHeader;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.MixedHeaderMessages;
 import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.DataInputStream;
@@ -28,7 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,16 +38,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RabbitMqMetadataHeaderTest {
 
-  private static final int RUN_ID = 77;
-  private static final int PER_KIND = 200;
-
   @TempDir Path scratch;
 
   /** A header as the framework writes it, the same bytes for the same sequence number. */
   private static byte[] header(long sequence) {
-    byte[] header = new byte[MessageHeader.SIZE];
-    MessageHeader.write(header, MessageHeader.KIND_LOAD, RUN_ID, 3, sequence, 1_000 + sequence);
-    return header;
+    return MixedHeaderMessages.header(sequence);
   }
 
   @Test
@@ -147,93 +136,47 @@ class RabbitMqMetadataHeaderTest {
   void oneByteMessagesCarryTheHeaderInMetadata(String file) {
     Broker.requireReachable(file.contains("stream-protocol") ? 5552 : 5672);
     String where = file.contains("stream-protocol") ? StreamHeader.WHERE : AmqpHeader.WHERE;
-    SmokeRun run = new SmokeRun(2, 1, 1, 1, 500, Duration.ofSeconds(2), 1);
+    SmokeRun run = SmokeRun.oneByte();
     RunReport report = run.run(Path.of(file), Map.of(), scratch);
-    assertEquals(List.of(), run.deliveryProblems(report));
+    assertEquals(
+        List.of(),
+        run.metadataHeaderProblems(
+            report, where + ", +41 bytes per message on the wire beside each 1-byte payload"));
     Map<String, String> facts = report.brokerFacts();
     assertEquals(where, facts.get(BrokerFactNames.HEADER_METADATA), facts.toString());
     assertEquals("41", facts.get(BrokerFactNames.HEADER_METADATA_BYTES), facts.toString());
-    assertEquals("metadata", facts.get(HeaderPlacement.FACT));
-    assertEquals(
-        where + ", +41 bytes per message on the wire beside each 1-byte payload",
-        facts.get(HeaderPlacement.DETAIL_FACT));
-    // 2 s at 500 msg/s: about 1,000 end-to-end latencies, timed from the header's send time.
-    assertTrue(
-        report.measured().endToEndLatency().getTotalCount() > 500,
-        report.measured().endToEndLatency().getTotalCount() + " end-to-end latencies");
   }
 
   /** The final read hands messages with the header apart, and plain ones whole, each once. */
   @Test
   void queueFinalReadHandsTheHeaderApart() throws Exception {
     Broker.requireReachable(5672);
-    String topic = DriverRoundTrip.newTopicName("plumb-header-final");
-    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of("rabbitmq-quorum.yaml"), Map.of()));
-    try (driver) {
+    try (RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver()) {
+      driver.initialize(DriverSettingsReader.config(Path.of("rabbitmq-quorum.yaml"), Map.of()));
+      String topic = DriverRoundTrip.newTopicName("plumb-header-final");
       driver.createTopic(topic, 2).get(30, TimeUnit.SECONDS);
       // The subscription's queues outlive the consumer that declared them.
       driver.createConsumer(topic, "sub", new Recorder()).get(30, TimeUnit.SECONDS).close();
-      sendBoth(driver, topic);
-      Recorder read = new Recorder();
-      driver.readToEnd(topic, "sub", read, Duration.ofSeconds(60));
-      read.assertBoth();
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      assertEquals(
+          List.of(),
+          new MixedHeaderMessages(400)
+              .sendThenReadToEnd(driver, topic, "sub", Duration.ofSeconds(120)));
     }
   }
 
   @Test
   void streamFinalReadHandsTheHeaderApart() throws Exception {
     Broker.requireReachable(5552);
-    String topic = DriverRoundTrip.newTopicName("plumb-header-final-stream");
-    RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
-    driver.initialize(
-        DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol.yaml"), Map.of()));
-    try (driver) {
+    try (RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver()) {
+      driver.initialize(
+          DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol.yaml"), Map.of()));
+      String topic = DriverRoundTrip.newTopicName("plumb-header-final-stream");
       driver.createTopic(topic, 2).get(30, TimeUnit.SECONDS);
-      sendBoth(driver, topic);
-      Recorder read = new Recorder();
-      driver.readToEnd(topic, "sub", read, Duration.ofSeconds(60));
-      read.assertBoth();
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      assertEquals(
+          List.of(),
+          new MixedHeaderMessages(400)
+              .sendThenReadToEnd(driver, topic, "sub", Duration.ofSeconds(120)));
     }
-  }
-
-  /**
-   * Sequences 0 to PER_KIND - 1 as 1-byte bodies (the sequence's low byte) with the header in
-   * metadata, the next PER_KIND as plain 30-byte payloads; the arrays are overwritten after each
-   * send, as the framework does. Waits for every ack.
-   */
-  private static void sendBoth(BenchmarkDriver driver, String topic) throws Exception {
-    CountDownLatch acked = new CountDownLatch(2 * PER_KIND);
-    List<Throwable> failures = new CopyOnWriteArrayList<>();
-    byte[] header = new byte[MessageHeader.SIZE];
-    byte[] body = new byte[1];
-    byte[] payload = new byte[MessageHeader.SIZE + 4];
-    try (BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS)) {
-      for (long seq = 0; seq < 2 * PER_KIND; seq++) {
-        SendListener done =
-            (token, failure) -> {
-              if (failure != null) {
-                failures.add(failure);
-              }
-              acked.countDown();
-            };
-        if (seq < PER_KIND) {
-          System.arraycopy(header(seq), 0, header, 0, header.length);
-          body[0] = (byte) seq;
-          producer.send(null, header, body, seq, done);
-          Arrays.fill(header, (byte) 0);
-          body[0] = -1;
-        } else {
-          System.arraycopy(header(seq), 0, payload, 0, MessageHeader.SIZE);
-          producer.send(null, payload, seq, done);
-          Arrays.fill(payload, (byte) 0);
-        }
-      }
-      assertTrue(acked.await(120, TimeUnit.SECONDS), "acknowledgements did not all arrive");
-    }
-    assertEquals(List.of(), failures);
   }
 
   /** What a listener was handed, copied: with the header apart, or plain. */
@@ -255,30 +198,6 @@ class RabbitMqMetadataHeaderTest {
     @Override
     public void failed(Throwable error) {
       errors.add(error);
-    }
-
-    /** What {@link #sendBoth} sent, each once, each through the listener call for its kind. */
-    void assertBoth() {
-      assertEquals(List.of(), errors);
-      assertEquals(PER_KIND, withHeader.size(), "messages with the header in metadata");
-      assertEquals(PER_KIND, plain.size(), "plain messages");
-      boolean[] seen = new boolean[2 * PER_KIND];
-      for (byte[][] message : withHeader) {
-        long seq = MessageHeader.sequence(message[0]);
-        assertTrue(seq >= 0 && seq < PER_KIND, "sequence " + seq);
-        assertArrayEquals(header(seq), message[0], "header of " + seq);
-        assertArrayEquals(new byte[] {(byte) seq}, message[1], "body of " + seq);
-        assertTrue(!seen[(int) seq], seq + " read twice");
-        seen[(int) seq] = true;
-      }
-      for (byte[] payload : plain) {
-        long seq = MessageHeader.sequence(payload);
-        assertTrue(seq >= PER_KIND && seq < 2 * PER_KIND, "sequence " + seq);
-        assertEquals(MessageHeader.SIZE + 4, payload.length);
-        assertArrayEquals(header(seq), Arrays.copyOf(payload, MessageHeader.SIZE));
-        assertTrue(!seen[(int) seq], seq + " read twice");
-        seen[(int) seq] = true;
-      }
     }
   }
 }

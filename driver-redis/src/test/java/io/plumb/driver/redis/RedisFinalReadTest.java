@@ -1,28 +1,22 @@
 package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
+import io.plumb.testkit.KeyedMessages;
+import io.plumb.testkit.MixedHeaderMessages;
 import io.plumb.worker.DriverSettingsReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,44 +67,23 @@ class RedisFinalReadTest {
     try (RedisBenchmarkDriver driver = open("redis.yaml")) {
       assertEquals(Optional.empty(), driver.whyNoFinalRead());
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
-      CountDownLatch completed = new CountDownLatch(MESSAGES);
-      AtomicReference<Throwable> sendFailure = new AtomicReference<>();
-      SendListener sends =
-          (token, failure) -> {
-            if (failure != null) {
-              sendFailure.compareAndSet(null, failure);
-            }
-            completed.countDown();
-          };
+      KeyedMessages messages = new KeyedMessages(MESSAGES, KEYS);
       try (BenchmarkProducer producer = driver.createProducer(topic).get()) {
-        byte[] payload = new byte[64];
-        for (int i = 0; i < MESSAGES; i++) {
-          ByteBuffer.wrap(payload).putInt(0, i);
-          producer.send("key-" + (i % KEYS), payload, i, sends);
-        }
-        assertTrue(completed.await(30, TimeUnit.SECONDS), "every send completed");
+        assertEquals(List.of(), messages.sendAll(producer, Duration.ofSeconds(30)));
       }
-      assertNull(sendFailure.get(), "send failure");
 
-      Read read = new Read();
+      KeyedMessages.Reading read = messages.reading();
       String end = driver.readToEnd(topic, "nobody", read, Duration.ofSeconds(30));
 
       long stored = 0;
       for (int p = 0; p < PARTITIONS; p++) {
         long length = admin.xlen(topic + "-" + p);
         stored += length;
-        assertEquals(
-            length,
-            read.perPartition.getOrDefault(p, new AtomicInteger()).longValue(),
-            "stream " + p + " read to its end");
+        assertEquals(length, read.onPartition(p), "stream " + p + " read to its end");
       }
       assertEquals(MESSAGES, stored, "the server holds every message once");
-      assertEquals(stored, read.total.get(), "read exactly the sum of XLEN");
-      for (int i = 0; i < MESSAGES; i++) {
-        assertEquals(1, read.countOf(i), "message " + i + " read once");
-      }
-      assertEquals(0, read.keysOnTwoPartitions.get(), "each key's messages on one stream");
-      assertEquals(0, read.withHeader.get(), "plain entries read with a header");
+      assertEquals(stored, read.total(), "read exactly the sum of XLEN");
+      assertEquals(List.of(), read.problems(), "each message read once, each key on one stream");
       assertTrue(end.contains(String.format("= %,d, last IDs ", MESSAGES)), end);
       driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
     }
@@ -118,51 +91,18 @@ class RedisFinalReadTest {
 
   /**
    * Entries whose header travelled as the field 'h' (every other message, with a 1-byte body) are
-   * read back with the header apart, the others as plain payloads, each exactly once.
+   * read back with the header apart, the others as plain payloads, each exactly once; over 1,000 a
+   * stream, so the read pages through both kinds.
    */
   @Test
   void entriesWithTheHeaderFieldAreReadBackWithTheirHeaderApart() throws Exception {
     String topic = "plumb-test-final-read-header-" + System.nanoTime();
     try (RedisBenchmarkDriver driver = open("redis.yaml")) {
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
-      CountDownLatch completed = new CountDownLatch(MESSAGES);
-      AtomicReference<Throwable> sendFailure = new AtomicReference<>();
-      SendListener sends =
-          (token, failure) -> {
-            if (failure != null) {
-              sendFailure.compareAndSet(null, failure);
-            }
-            completed.countDown();
-          };
-      try (BenchmarkProducer producer = driver.createProducer(topic).get()) {
-        byte[] header = new byte[26];
-        byte[] body = new byte[1];
-        byte[] payload = new byte[64];
-        for (int i = 0; i < MESSAGES; i++) {
-          if (i % 2 == 0) {
-            ByteBuffer.wrap(header).putInt(0, i);
-            body[0] = (byte) i;
-            producer.send("key-" + (i % KEYS), header, body, i, sends);
-          } else {
-            ByteBuffer.wrap(payload).putInt(0, i);
-            producer.send("key-" + (i % KEYS), payload, i, sends);
-          }
-        }
-        assertTrue(completed.await(30, TimeUnit.SECONDS), "every send completed");
-      }
-      assertNull(sendFailure.get(), "send failure");
-
-      Read read = new Read();
-      driver.readToEnd(topic, "nobody", read, Duration.ofSeconds(30));
-
-      assertEquals(MESSAGES, read.total.get(), "entries read");
-      for (int i = 0; i < MESSAGES; i++) {
-        assertEquals(1, read.countOf(i), "message " + i + " read once");
-      }
-      assertEquals(MESSAGES / 2, read.withHeader.get(), "entries read with their header apart");
-      assertEquals(0, read.wrongHeaderEntries.get(), "odd (plain) or wrong-bodied header entries");
-      assertEquals(0, read.keysOnTwoPartitions.get(), "each key's messages on one stream");
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      assertEquals(
+          List.of(),
+          new MixedHeaderMessages(MESSAGES)
+              .sendThenReadToEnd(driver, topic, "nobody", Duration.ofSeconds(30)));
     }
   }
 
@@ -172,56 +112,9 @@ class RedisFinalReadTest {
       assertEquals(Optional.of("Redis Pub/Sub keeps no messages"), driver.whyNoFinalRead());
       assertThrows(
           IllegalStateException.class,
-          () -> driver.readToEnd("any", "any", new Read(), Duration.ofSeconds(1)));
-    }
-  }
-
-  /** Counts each message index read, per stream, and checks each key stays on one stream. */
-  private static final class Read implements MessageListener {
-    final AtomicInteger total = new AtomicInteger();
-    final Map<Integer, AtomicInteger> perPartition = new ConcurrentHashMap<>();
-    final Map<Integer, AtomicInteger> perIndex = new ConcurrentHashMap<>();
-    final Map<Integer, Integer> partitionOfKey = new ConcurrentHashMap<>();
-    final AtomicInteger keysOnTwoPartitions = new AtomicInteger();
-
-    // Entries that carried the header as a field, and those of them that were not an even
-    // message with its 1-byte body.
-    final AtomicInteger withHeader = new AtomicInteger();
-    final AtomicInteger wrongHeaderEntries = new AtomicInteger();
-
-    @Override
-    public void received(byte[] payload, int partition) {
-      count(ByteBuffer.wrap(payload).getInt(0), partition);
-    }
-
-    @Override
-    public void received(byte[] header, byte[] payload, int partition) {
-      int index = ByteBuffer.wrap(header).getInt(0);
-      withHeader.incrementAndGet();
-      if (index % 2 != 0 || payload.length != 1 || payload[0] != (byte) index) {
-        wrongHeaderEntries.incrementAndGet();
-      }
-      count(index, partition);
-    }
-
-    private void count(int index, int partition) {
-      total.incrementAndGet();
-      perPartition.computeIfAbsent(partition, p -> new AtomicInteger()).incrementAndGet();
-      perIndex.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
-      Integer previous = partitionOfKey.putIfAbsent(index % KEYS, partition);
-      if (previous != null && previous != partition) {
-        keysOnTwoPartitions.incrementAndGet();
-      }
-    }
-
-    int countOf(int index) {
-      AtomicInteger count = perIndex.get(index);
-      return count == null ? 0 : count.get();
-    }
-
-    @Override
-    public void failed(Throwable error) {
-      fail(error);
+          () ->
+              driver.readToEnd(
+                  "any", "any", new KeyedMessages(1, 1).reading(), Duration.ofSeconds(1)));
     }
   }
 }
