@@ -15,7 +15,9 @@
 #                    256 KB and 1 MB: the default flush (kafka.yaml) against an fsync per message
 #                    (kafka-sync.yaml) (workloads/peak-1kb.yaml)
 #
-# REPEATS: rounds per driver file (default 3; the interval needs 5 or more to exclude much). Each
+# REPEATS: rounds per driver file (default 3; the interval needs 5 or more to exclude much).
+# BATCHES (environment, kafka-batch only): the batch.size values in bytes, default
+# "1024 16384 65536 262144 1048576". Each
 # comparison starts its broker from a clean data directory, refuses a busy host (see
 # PLUMB_VN_MAX_LOAD in deploy/local/lib/native-pairs.sh), and writes its results, the consoles and
 # report.html to results/comparisons/<comparison>-<time>/ (kafka-batch: a folder per batch size).
@@ -48,6 +50,13 @@ esac
   echo "error: REPEATS '$repeats': expected a whole number of rounds, 1 or more" >&2
   exit 2
 }
+batches="${BATCHES:-1024 16384 65536 262144 1048576}"
+for batch in $batches; do
+  [[ "$batch" =~ ^[1-9][0-9]*$ ]] || {
+    echo "error: BATCHES '$batches': expected batch.size values in bytes, separated by spaces" >&2
+    exit 2
+  }
+done
 native_pairs_refuse_busy_host comparisons.sh
 
 out="results/comparisons/$comparison-$(date +%Y%m%d-%H%M%S)"
@@ -94,7 +103,7 @@ case "$comparison" in
     ;;
   kafka-batch)
     start_clean kafka
-    for batch in 1024 16384 65536 262144 1048576; do
+    for batch in $batches; do
       # A batch of 1 MB needs a request of more than 1 MB (the client's default limit).
       repeat_run "$out/batch-$batch" workloads/peak-1kb.yaml \
         driver-kafka/kafka.yaml,driver-kafka/kafka-sync.yaml \
@@ -124,10 +133,10 @@ print("\n| driver file | setting | rounds counted | stable peak, msg/s (interval
 print("|---|---|---:|---|---|---|---|")
 paths = glob.glob(os.path.join(out, "repeat-summary-*.json"))
 paths += sorted(glob.glob(os.path.join(out, "batch-*", "repeat-summary-*.json")),
-                key=lambda p: int(re.search(r"batch-(\d+)", p).group(1)))
+                key=lambda p: int(re.search(r"/batch-(\d+)/", p).group(1)))
 for path in paths:
     summary = json.load(open(path))
-    batch = re.search(r"batch-(\d+)", path)
+    batch = re.search(r"/batch-(\d+)/", path)
     setting = f"batch.size {int(batch.group(1)):,}" if batch else ""
     for s in summary.get("pairs", []):
         m = s.get("metrics", {})

@@ -26,7 +26,7 @@ brokers=("$@")
 declare -A pairs=(
   [kafka]="kafka-replicated.yaml:kill-leader kafka-replicated.yaml:kill-leader:faults-1kb-2k-2t4p kafka-replicated.yaml:partition-leader kafka-replicated-weak.yaml:partition-leader"
   [pulsar]="pulsar-replicated.yaml:kill-bookie pulsar-replicated.yaml:kill-leader"
-  [rabbitmq]="rabbitmq-quorum-replicated.yaml:kill-leader rabbitmq-classic-weak.yaml:kill-leader"
+  [rabbitmq]="rabbitmq-quorum-replicated.yaml:kill-leader rabbitmq-classic-mirrored.yaml:kill-leader rabbitmq-classic-weak.yaml:kill-leader"
   [nats]="nats-jetstream-replicated.yaml:kill-leader nats-jetstream-weak.yaml:kill-leader"
   [redis]="redis-replicated.yaml:kill-primary redis-replicated-weak.yaml:partition-primary")
 

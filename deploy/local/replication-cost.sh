@@ -4,6 +4,9 @@
 #
 #   deploy/local/replication-cost.sh [BROKER...]     (default: kafka pulsar rabbitmq nats redis)
 #
+# BROKER may also be rabbitmq-classic: durable classic queues on one node against classic mirrored
+# queues of 3 (RabbitMQ 3.x's replicated classic queues) on three; rabbitmq compares quorum queues.
+#
 # For each broker and each of its two files: start the broker from a clean data directory (one
 # node, or --nodes 3), measure publish and end-to-end latency at a fixed rate every config holds
 # (workloads/replication-cost-1kb-fixed.yaml: 2,000 msg/s after 30 s of warm-up), restart it clean,
@@ -29,11 +32,17 @@ brokers=("$@")
 # The single-copy file and the replicated one of each broker: the same settings but the copies.
 declare -A single=(
   [kafka]=kafka.yaml [pulsar]=pulsar.yaml [rabbitmq]=rabbitmq-quorum.yaml
-  [nats]=nats-jetstream.yaml [redis]=redis.yaml)
+  [rabbitmq-classic]=rabbitmq-durable.yaml [nats]=nats-jetstream.yaml [redis]=redis.yaml)
 declare -A replicated=(
   [kafka]=kafka-replicated.yaml [pulsar]=pulsar-replicated.yaml
-  [rabbitmq]=rabbitmq-quorum-replicated.yaml [nats]=nats-jetstream-replicated.yaml
-  [redis]=redis-replicated.yaml)
+  [rabbitmq]=rabbitmq-quorum-replicated.yaml [rabbitmq-classic]=rabbitmq-classic-mirrored.yaml
+  [nats]=nats-jetstream-replicated.yaml [redis]=redis-replicated.yaml)
+for broker in "${brokers[@]}"; do
+  [ -n "${single[$broker]:-}" ] || {
+    echo "error: broker '$broker': allowed: ${!single[*]}" >&2
+    exit 2
+  }
+done
 
 out="results/replication-cost-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
@@ -67,22 +76,23 @@ measure() {
 }
 
 for broker in "${brokers[@]}"; do
+  script="${broker%%-*}" # rabbitmq-classic runs on deploy/local/rabbitmq.sh
   for nodes in 1 3; do
     if [ "$nodes" -eq 1 ]; then file="${single[$broker]}"; else file="${replicated[$broker]}"; fi
-    name="$broker-${file%.yaml}"
-    echo "== $broker, $nodes node(s): driver-$broker/$file"
+    name="$script-${file%.yaml}"
+    echo "== $broker, $nodes node(s): driver-$script/$file"
     # The fixed rate first: a peak search writes gigabytes, and the kernel writing them back to
     # disk afterwards would land in the next measurement's latency.
     if [[ " $MEASURE " == *" fixed "* ]]; then
-      fresh "$broker" "$nodes"
-      measure "$name-fixed" -d "driver-$broker/$file" -o "$out/$name-fixed.json" "$FIXED_WORKLOAD"
+      fresh "$script" "$nodes"
+      measure "$name-fixed" -d "driver-$script/$file" -o "$out/$name-fixed.json" "$FIXED_WORKLOAD"
     fi
     if [[ " $MEASURE " == *" peak "* ]]; then
-      fresh "$broker" "$nodes"
-      measure "$name-peak" -d "driver-$broker/$file" --probe-seconds "$PROBE_SECONDS" \
+      fresh "$script" "$nodes"
+      measure "$name-peak" -d "driver-$script/$file" --probe-seconds "$PROBE_SECONDS" \
         -o "$out/$name-peak.json" "$PEAK_WORKLOAD"
     fi
-    deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
+    deploy/local/"$script".sh stop >/dev/null 2>&1 || true
     running=""
   done
 done
