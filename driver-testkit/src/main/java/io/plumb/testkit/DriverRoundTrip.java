@@ -4,8 +4,8 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -245,40 +245,19 @@ public final class DriverRoundTrip {
       producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
       plan.beforeSending().run(topic);
 
-      CountDownLatch sent = new CountDownLatch(messages);
-      AtomicInteger completions = new AtomicInteger();
-      List<Throwable> sendFailures = new CopyOnWriteArrayList<>();
-      AtomicIntegerArray sentTo = new AtomicIntegerArray(messages);
-      SendListener listener =
-          new SendListener() {
-            @Override
-            public void sendCompleted(long token, Throwable failure) {
-              sendCompleted(token, SendListener.UNKNOWN_PARTITION, failure);
-            }
-
-            @Override
-            public void sendCompleted(long token, int partition, Throwable failure) {
-              sentTo.set((int) token, partition);
-              completions.incrementAndGet();
-              if (failure != null) {
-                sendFailures.add(failure);
-              }
-              sent.countDown();
-            }
-          };
+      Acknowledgements acknowledgements = new Acknowledgements(messages);
       // One array reused for every send, as the framework does: the driver must copy it.
       byte[] payload = new byte[256];
       ByteBuffer buffer = ByteBuffer.wrap(payload);
       for (int i = 0; i < messages; i++) {
         int key = i % KEYS;
         buffer.putInt(0, i).putInt(4, key);
-        producer.send("key-" + key, payload, i, listener);
+        producer.send("key-" + key, payload, i, acknowledgements);
       }
-      assertTrue(
-          sent.await(timeoutSeconds, TimeUnit.SECONDS),
-          "only " + (messages - sent.getCount()) + " of " + messages + " sends completed");
-      assertTrue(sendFailures.isEmpty(), "send failures: " + head(sendFailures));
-      assertEquals(messages, completions.get(), "each send completes exactly once");
+      assertEquals(
+          List.of(),
+          acknowledgements.await(Duration.ofSeconds(timeoutSeconds)),
+          "each send completes exactly once, acknowledged");
 
       for (Subscription s : List.of(shared, single)) {
         assertTrue(
@@ -291,7 +270,9 @@ public final class DriverRoundTrip {
       // unavailability per partition rests on.
       for (int i = 0; i < messages; i++) {
         assertEquals(
-            single.arrivedOn.get(i), sentTo.get(i), "partition named for message " + i + " sent");
+            single.arrivedOn.get(i),
+            acknowledgements.partitionOf(i),
+            "partition named for message " + i + " sent");
       }
       // Closing first lets consumers finish acknowledging what they received.
       closeAll(producer, consumers);
@@ -313,10 +294,6 @@ public final class DriverRoundTrip {
       c.close();
     }
     consumers.clear();
-  }
-
-  private static List<Throwable> head(List<Throwable> list) {
-    return list.subList(0, Math.min(3, list.size()));
   }
 
   private static void assertTrue(boolean condition, String message) {

@@ -97,6 +97,18 @@ class TestMessagesTest {
         acknowledgements.await(Duration.ofMillis(10)));
   }
 
+  @Test
+  void aSendCompletedTwiceIsNamedAndEachCompletionsPartitionKept() throws Exception {
+    Acknowledgements acknowledgements = new Acknowledgements(2);
+    acknowledgements.sendCompleted(0, 3, null);
+    acknowledgements.sendCompleted(1, null);
+    acknowledgements.sendCompleted(1, null);
+    assertEquals(
+        List.of("3 completions for 2 sends"), acknowledgements.await(Duration.ofSeconds(1)));
+    assertEquals(3, acknowledgements.partitionOf(0));
+    assertEquals(Acknowledgements.UNKNOWN_PARTITION, acknowledgements.partitionOf(1));
+  }
+
   private static byte[] numbered(int number) {
     return ByteBuffer.allocate(64).putInt(0, number).array();
   }
