@@ -300,7 +300,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
         listener,
         () ->
             new ReplicaSubscription(
-                () -> ConsumerConnection.open(endpoint.replica(), endpoint.dataConfig()),
+                endpoint::openReplica,
                 topic,
                 partitions,
                 config.readBatchSize(),

@@ -227,13 +227,18 @@ final class RedisEndpoint implements AutoCloseable {
   }
 
   /**
-   * A replica to read from, as the first Sentinel that answers lists them ({@code SENTINEL
-   * REPLICAS}): one it does not consider down or disconnected, preferring one whose link to the
-   * primary is up.
+   * A connection to a replica to read from: the replicas the first Sentinel that answers lists
+   * ({@code SENTINEL REPLICAS}), skipping those it considers down or disconnected and trying first
+   * those whose link to the primary is up, and of those the first that says it is a replica itself
+   * ({@code INFO replication}). The server's own word settles it because right after a failover a
+   * Sentinel lists the former primary among the new one's replicas before that server has been told
+   * (and, partitioned, while it cannot be): a consumer that connected there would read the writes
+   * the former primary acknowledged and is about to discard, and a weak configuration's loss would
+   * never show.
    *
-   * @throws JedisException if no Sentinel answers or none lists a replica that is up
+   * @throws JedisException if no Sentinel answers or none lists a replica that is up and is one
    */
-  HostAndPort replica() {
+  ConsumerConnection openReplica() {
     JedisException last = null;
     for (HostAndPort sentinel : sentinels) {
       List<Map<String, String>> replicas;
@@ -243,33 +248,52 @@ final class RedisEndpoint implements AutoCloseable {
         last = e;
         continue;
       }
-      List<HostAndPort> up = new ArrayList<>();
-      List<HostAndPort> linked = new ArrayList<>();
-      for (Map<String, String> r : replicas) {
-        String flags = r.getOrDefault("flags", "");
-        if (flags.contains("down") || flags.contains("disconnected")) {
+      List<HostAndPort> candidates = replicaCandidates(replicas);
+      if (candidates.isEmpty()) {
+        last = new JedisException("Sentinel " + sentinel + " lists no replica that is up");
+      }
+      for (HostAndPort candidate : candidates) {
+        ConsumerConnection connection;
+        try {
+          connection = ConsumerConnection.open(candidate, dataConfig);
+        } catch (JedisException e) {
+          last = e;
           continue;
         }
-        HostAndPort address = new HostAndPort(r.get("ip"), Integer.parseInt(r.get("port")));
-        up.add(address);
-        if ("ok".equals(r.get("master-link-status"))) {
-          linked.add(address);
+        try {
+          if (Replication.parse(connection.jedis().info("replication")).isReplica()) {
+            return connection;
+          }
+          last =
+              new JedisException(
+                  "Sentinel "
+                      + sentinel
+                      + " lists "
+                      + candidate
+                      + " as a replica, but it is a primary");
+        } catch (JedisException e) {
+          last = e;
         }
+        connection.close();
       }
-      if (!linked.isEmpty()) {
-        return linked.get(0);
-      }
-      if (!up.isEmpty()) {
-        return up.get(0);
-      }
-      last = new JedisException("Sentinel " + sentinel + " lists no replica that is up");
     }
     throw last != null ? last : new JedisException("no Sentinel listed");
   }
 
-  /** A new connection of its own to a replica, for a consumer that reads from replicas. */
-  Jedis connectReplica() {
-    return new Jedis(replica(), dataConfig);
+  /** The replicas a Sentinel lists that are up, those with their link to the primary up first. */
+  static List<HostAndPort> replicaCandidates(List<Map<String, String>> replicas) {
+    List<HostAndPort> linked = new ArrayList<>();
+    List<HostAndPort> unlinked = new ArrayList<>();
+    for (Map<String, String> r : replicas) {
+      String flags = r.getOrDefault("flags", "");
+      if (flags.contains("down") || flags.contains("disconnected")) {
+        continue;
+      }
+      HostAndPort address = new HostAndPort(r.get("ip"), Integer.parseInt(r.get("port")));
+      ("ok".equals(r.get("master-link-status")) ? linked : unlinked).add(address);
+    }
+    linked.addAll(unlinked);
+    return linked;
   }
 
   /** The server the driver writes to now, for messages and facts. */

@@ -147,6 +147,11 @@ class RedisFaultClusterTest {
    * ask for votes at once split them, both abort, and try again only then. A partition that heals
    * first lets the replicas catch up, and the late failover loses nothing (CI saw that twice, with
    * 10 s and 15 s partitions). 2 s of down-after, one split election and its retry fit in 14 s.
+   *
+   * <p>The consumer must stay off the old primary: right after the promotion a Sentinel lists the
+   * old primary among the new one's replicas, and a reader that reconnected there (a replica
+   * changing primaries drops its blocked readers) read every write the old primary acknowledged, so
+   * CI once saw 0 lost. The driver now asks the server itself whether it is a replica.
    */
   @Test
   void weakFileLosesAcknowledgedMessagesWhenThePrimaryIsPartitioned() throws Exception {
