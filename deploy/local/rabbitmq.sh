@@ -36,68 +36,38 @@
 # FUSE cannot mount, the start fails with one line and nothing runs.
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-STATE="${PLUMB_STATE_DIR:-$REPO/.plumb}/rabbitmq"
+# shellcheck source=lib/nodes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
+nodes_init rabbitmq
+STATE="$NODES_STATE"
 RMQ_BIN=/usr/lib/rabbitmq/bin
-LOCAL_DIR="$REPO/deploy/local"
 EPMD_PORT=4369
 EPMD_PID_FILE="$STATE/epmd.pid"
 MAX_NODES=9
 # Generous: other brokers may be starting on the same two cores.
 START_TIMEOUT="${PLUMB_RABBITMQ_START_TIMEOUT:-180}"
-
-die() {
-  echo "rabbitmq.sh: $*" >&2
-  exit 1
-}
-
-# shellcheck source=../power-loss/layer.sh
-source "$REPO/deploy/power-loss/layer.sh"
+# How the lines lib/nodes.sh prints name a node, in this script's wording.
+NODES_DIE_PREFIX="rabbitmq.sh: "
+NODES_TITLE="rabbitmq node"
+NODES_NOT_RUNNING="rabbitmq not running"
+NODES_MSG_KILLED="{title} (pid {pid}) did not stop within {timeout}s: killing it"
 
 # --- Node layout -------------------------------------------------------------------------------
 
-node_dir() { echo "$STATE/nodes/$1"; }
 amqp_port() { echo $((5671 + $1)); }
 stream_port() { echo $((5551 + $1)); }
 mgmt_port() { echo $((15671 + $1)); }
 dist_port() { echo $((25671 + $1)); }
 
-# The node numbers this state dir knows, ascending.
-known_nodes() {
-  local env
-  for env in "$STATE"/nodes/*/node.env; do
-    if [[ -f "$env" ]]; then basename "$(dirname "$env")"; fi
-  done | sort -n
-}
-
-# One value of node n's node.env.
-node_get() {
-  sed -n "s/^$2=//p" "$(node_dir "$1")/node.env"
-}
-
-# Rewrites one key of node n's node.env (the file other tools read).
-node_set() {
-  local env
-  env="$(node_dir "$1")/node.env"
-  sed -i "s|^$2=.*|$2=$3|" "$env"
-}
-
 # Every server this script launches carries its node directory in this environment variable
 # (rabbitmqctl VMs do not), so a node's process is known by more than a PID that may be reused.
-marker() { echo "PLUMB_RABBITMQ_NODE_DIR=$(node_dir "$1")"; }
+marker() { echo "PLUMB_RABBITMQ_NODE_DIR=$(nodes_dir "$1")"; }
 
 has_marker() {
   { tr '\0' '\n' <"/proc/$1/environ"; } 2>/dev/null | grep -qxF "$2"
 }
 
-# Node n's PID if that process still runs and is that node.
-running_pid() {
-  local pid
-  [[ -f "$(node_dir "$1")/node.env" ]] || return 1
-  pid="$(node_get "$1" PID)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null && has_marker "$pid" "$(marker "$1")" || return 1
-  echo "$pid"
-}
+node_owns_pid() { has_marker "$2" "$(marker "$1")"; }
 
 # Node n's server processes found by their marker: also a node that never wrote its PID file.
 marked_pids() {
@@ -110,23 +80,19 @@ marked_pids() {
   done
 }
 
-port_taken() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-# The cgroup node n runs in (node-cgroup.sh), so a fault can cut exactly that node's traffic.
-cgroup_name() { echo "plumb-rabbitmq-$1"; }
+# The power-loss layer lies over a node's whole mnesia directory (its DATA_DIR is the node's own
+# directory within it).
+layer_data_dir() { echo "$(nodes_dir "$1")/mnesia"; }
 
 # Writes node n's config, plugins and node.env (with no PID yet).
 write_node_files() {
-  local n=$1 name=$2 dir cgroup
-  dir="$(node_dir "$n")"
-  cgroup="$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")")"
+  local n=$1 name=$2 dir
+  dir="$(nodes_dir "$n")"
   mkdir -p "$dir/mnesia" "$dir/log"
   # stream.advertised_port is per node: a stream-protocol client connects to each stream's leader
   # and replicas at the host and port their node advertises, so nodes 2 and 3 must not all claim
   # node 1's port.
-  cat >"$dir/rabbitmq.conf" <<EOF
+  cat >"$dir/rabbitmq.conf" <<CONF
 listeners.tcp.default = 127.0.0.1:$(amqp_port "$n")
 stream.listeners.tcp.1 = 127.0.0.1:$(stream_port "$n")
 stream.advertised_host = 127.0.0.1
@@ -134,14 +100,14 @@ stream.advertised_port = $(stream_port "$n")
 management.tcp.ip = 127.0.0.1
 management.tcp.port = $(mgmt_port "$n")
 loopback_users = none
-EOF
+CONF
   echo '[rabbitmq_management,rabbitmq_stream].' >"$dir/enabled_plugins"
   : >"$dir/rabbitmq-env.conf"
-  cat >"$dir/node.env" <<EOF
+  nodes_write_env "$n" <<ENV
 NODE=$name
 NAME=$name
 PID=
-CGROUP=$cgroup
+CGROUP=$(nodes_cgroup_path "$n")
 PORTS=$(amqp_port "$n"),$(stream_port "$n"),$(mgmt_port "$n"),$(dist_port "$n")
 AMQP_PORT=$(amqp_port "$n")
 STREAM_PORT=$(stream_port "$n")
@@ -149,21 +115,21 @@ MGMT_PORT=$(mgmt_port "$n")
 DIST_PORT=$(dist_port "$n")
 DATA_DIR=$dir/mnesia/$name
 LOG=$dir/log/$name.log
-EOF
+ENV
 }
 
 # The server and the CLI must agree on node name, cookie (in $HOME) and file locations.
 node_environment() {
   local n=$1 dir
-  dir="$(node_dir "$n")"
+  dir="$(nodes_dir "$n")"
   export HOME="$STATE/home"
   export RABBITMQ_NODENAME
-  RABBITMQ_NODENAME="$(node_get "$n" NODE)"
+  RABBITMQ_NODENAME="$(nodes_get "$n" NODE)"
   export RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
   export RABBITMQ_NODE_PORT
-  RABBITMQ_NODE_PORT="$(node_get "$n" AMQP_PORT)"
+  RABBITMQ_NODE_PORT="$(nodes_get "$n" AMQP_PORT)"
   export RABBITMQ_DIST_PORT
-  RABBITMQ_DIST_PORT="$(node_get "$n" DIST_PORT)"
+  RABBITMQ_DIST_PORT="$(nodes_get "$n" DIST_PORT)"
   export ERL_EPMD_ADDRESS=127.0.0.1
   export ERL_EPMD_PORT=$EPMD_PORT
   export RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
@@ -181,61 +147,8 @@ ctl() {
   shift 2
   (
     node_environment "$n"
-    "$RMQ_BIN/rabbitmqctl" -n "$RABBITMQ_NODENAME" "$@" >>"$(node_dir "$n")/log/$out" 2>&1
+    "$RMQ_BIN/rabbitmqctl" -n "$RABBITMQ_NODENAME" "$@" >>"$(nodes_dir "$n")/log/$out" 2>&1
   )
-}
-
-# --- The power-loss layer (--power-loss-layer) ---------------------------------------------------
-
-LAYER_FILE="$STATE/power-loss-layer"
-
-# True when the last start mounted a power-loss layer under every node's data directory.
-layer_on() { [[ -f "$LAYER_FILE" ]]; }
-
-# Mounts a layer over node n's (empty) mnesia directory and adds its lines to node.env.
-mount_layer() {
-  local n=$1 dir
-  dir="$(node_dir "$n")"
-  power_loss_mount "$dir" "$dir/mnesia" ||
-    die "node $n: mounting the power-loss layer failed (log: $dir/power-loss.log)"
-  power_loss_env "$dir" >>"$dir/node.env"
-}
-
-# Makes what every node's layer holds durable: what the start wrote is on disk, as it would be on
-# a machine that has run for a while.
-sync_layers() {
-  local n tool
-  tool="$(power_loss_tool)"
-  for n in $(known_nodes); do
-    "$tool" sync --control "$(power_loss_socket "$(node_dir "$n")")" >/dev/null ||
-      die "node $n: syncing the power-loss layer failed (log: $(node_dir "$n")/power-loss.log)"
-  done
-}
-
-# Unmounts every layer still mounted under the state directory (a clean unmount syncs first).
-# Called once no node runs: by stop, and by start before it wipes a state whose stop never ran.
-unmount_layers() {
-  local dir
-  for dir in "$STATE"/nodes/*/; do
-    dir="${dir%/}"
-    [[ -d "$dir" ]] || continue
-    if [[ -S "$(power_loss_socket "$dir")" ]] || mountpoint -q "$dir/mnesia" 2>/dev/null; then
-      power_loss_unmount "$dir" "$dir/mnesia" ||
-        die "unmounting the power-loss layer at $dir/mnesia failed (log: $dir/power-loss.log)"
-      echo "rabbitmq node $(basename "$dir"): power-loss layer unmounted, its data durable in $dir/durable"
-    fi
-  done
-}
-
-# "power-loss layer mounted, 1234 bytes unsynced", or why not, for status.
-layer_state() {
-  local answer tool
-  tool="$(node_get "$1" POWER_LOSS_TOOL)"
-  if answer="$("$tool" status --control "$(power_loss_socket "$(node_dir "$1")")" 2>&1)"; then
-    echo "power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
-  else
-    echo "power-loss layer not answering"
-  fi
 }
 
 # --- epmd ---------------------------------------------------------------------------------------
@@ -243,13 +156,13 @@ layer_state() {
 # epmd outlives the nodes. Start it here (unless one already runs) and keep its PID, so stop ends
 # exactly the epmd this script started and leaves anyone else's alone.
 ensure_epmd() {
-  port_taken "$EPMD_PORT" && return 0
+  nodes_port_open 127.0.0.1 "$EPMD_PORT" && return 0
   command -v epmd >/dev/null || die "epmd not found; run: sudo apt-get install -y erlang-base"
   mkdir -p "$STATE"
   setsid epmd -address 127.0.0.1 -port "$EPMD_PORT" >"$STATE/epmd.out" 2>&1 </dev/null &
   echo $! >"$EPMD_PID_FILE"
   for _ in $(seq 1 50); do
-    port_taken "$EPMD_PORT" && return 0
+    nodes_port_open 127.0.0.1 "$EPMD_PORT" && return 0
     sleep 0.1
   done
   die "epmd did not listen on 127.0.0.1:$EPMD_PORT within 5 s; see $STATE/epmd.out"
@@ -277,7 +190,7 @@ stop_epmd() {
 # off stdin). The node writes that same PID to its PID file, which is the PID recorded here.
 launch_node() {
   local n=$1 dir pid_file
-  dir="$(node_dir "$n")"
+  dir="$(nodes_dir "$n")"
   pid_file="$dir/rabbitmq.pid"
   rm -f "$pid_file"
   local launched
@@ -285,7 +198,7 @@ launch_node() {
     node_environment "$n"
     export PLUMB_RABBITMQ_NODE_DIR="$dir"
     export RABBITMQ_ALLOW_INPUT=true
-    exec setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$n")" \
+    exec setsid "$NODES_CGROUP_TOOL" run "$(nodes_cgroup "$n")" \
       "$RMQ_BIN/rabbitmq-server" -noinput
   ) >>"$dir/log/detached.out" 2>&1 </dev/null &
   launched=$!
@@ -297,11 +210,7 @@ launch_node() {
     sleep 0.1
   done
   [[ -s "$pid_file" ]] || return 1
-  local pid
-  pid="$(tr -d '[:space:]' <"$pid_file")"
-  node_set "$n" PID "$pid"
-  # Recorded only once the VM is in it: a failed join leaves CGROUP empty (cuts refused up front).
-  node_set "$n" CGROUP "$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$n")" "$pid")"
+  nodes_record_pid "$n" "$(tr -d '[:space:]' <"$pid_file")"
 }
 
 # Waits until node n's RabbitMQ application runs.
@@ -314,51 +223,35 @@ boot_node() {
   launch_node "$1" && await_node "$1"
 }
 
-# Stops node n: SIGTERM lets the node shut down cleanly; SIGKILL after 60 s. Besides the recorded
-# PID, any server carrying the node's marker, such as a node that timed out before writing its PID.
-stop_node_process() {
-  local n=$1 pid pids
-  pids="$(
-    running_pid "$n" || true
-    marked_pids "$n"
-  )"
-  pids="$(echo "$pids" | sort -u)"
-  for pid in $pids; do
-    # A node left frozen (SIGSTOP) would not act on SIGTERM until continued.
-    kill -CONT "$pid" 2>/dev/null || true
-    kill "$pid" 2>/dev/null || true
-  done
-  for pid in $pids; do
-    for _ in $(seq 1 120); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.5
+# Stops the nodes given, all at once: SIGTERM lets each shut down cleanly; SIGKILL after 60 s.
+# Besides the recorded PID, any server carrying the node's marker, such as a node that timed out
+# before writing its PID.
+stop_nodes() {
+  local n pid entries=()
+  for n in "$@"; do
+    for pid in $({
+      nodes_pid "$n" || true
+      marked_pids "$n"
+    } | sort -u); do
+      entries+=("$n:$pid")
     done
-    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
   done
-  node_set "$n" PID ""
+  nodes_stop_pids 60 "${entries[@]+"${entries[@]}"}"
+  for n in "$@"; do
+    nodes_set "$n" PID ""
+  done
 }
 
 # --- Whole cluster -----------------------------------------------------------------------------
 
-# Stops every known node at once (each shutdown takes seconds; in parallel they overlap).
-stop_all_nodes() {
-  local n pids=()
-  for n in $(known_nodes); do
-    stop_node_process "$n" &
-    pids+=($!)
-  done
-  for pid in "${pids[@]}"; do
-    wait "$pid" || true
-  done
-}
-
 # Ends a failed start: stops what was started and reports the node and its log on one line.
 fail_start() {
   local n=$1 what=$2
-  stop_all_nodes
+  # shellcheck disable=SC2046
+  stop_nodes $(nodes_list)
   stop_epmd
-  unmount_layers >/dev/null 2>&1 || true
-  die "node $(node_get "$n" NODE) $what; see $(node_get "$n" LOG)"
+  nodes_layer_unmount_all >/dev/null 2>&1 || true
+  die "node $(nodes_get "$n" NODE) $what; see $(nodes_get "$n" LOG)"
 }
 
 # Runs "$step N" for nodes first..last at once and fails the start on the first node that failed.
@@ -376,26 +269,20 @@ on_nodes_in_parallel() {
   [[ -z "$failed" ]] || fail_start "$failed" "$what"
 }
 
-running_count() {
-  local n count=0
-  for n in $(known_nodes); do
-    running_pid "$n" >/dev/null && count=$((count + 1))
-  done
-  echo "$count"
-}
+start_usage() { usage; }
 
 start() {
-  local count=$1 layer=$2 n name
+  nodes_start_options "$@"
+  local count="$NODES_COUNT" layer="$NODES_LAYER" n name port
+  [[ "$count" =~ ^[0-9]+$ ]] || usage
   ((count >= 1 && count <= MAX_NODES)) || die "--nodes $count: allowed 1..$MAX_NODES"
   local running known
-  running="$(running_count)"
-  known="$(known_nodes | wc -l)"
+  running="$(nodes_running | wc -l)"
+  known="$(nodes_list | wc -l)"
   if ((running > 0)); then
     if ((running == known && known == count)); then
-      local had=0
-      layer_on && had=1
-      ((had == layer)) ||
-        die "rabbitmq already runs $count node(s) $( ((had)) && echo with || echo without) the power-loss layer: stop it first (deploy/local/rabbitmq.sh stop)"
+      nodes_same_layer "$layer" ||
+        die "rabbitmq already runs $count node(s) $NODES_HAD the power-loss layer: stop it first (deploy/local/rabbitmq.sh stop)"
       echo "rabbitmq already running ($running node(s))"
       return 0
     fi
@@ -407,19 +294,16 @@ start() {
     die "curl not found (it checks the cluster's membership); run: sudo apt-get install -y curl"
   for n in $(seq 1 "$count"); do
     for port in $(amqp_port "$n") $(stream_port "$n") $(mgmt_port "$n") $(dist_port "$n"); do
-      port_taken "$port" && die "node $n: port 127.0.0.1:$port is already in use by another process"
+      if nodes_port_open 127.0.0.1 "$port"; then
+        die "node $n: port 127.0.0.1:$port is already in use by another process"
+      fi
     done
   done
-
-  if ((layer)); then
-    local why
-    why="$(power_loss_check 2>&1)" || die "--power-loss-layer: ${why##*$'\n'}"
-  fi
+  if ((layer)); then nodes_require_fuse; fi
 
   # A clean cluster each time: queues left by an earlier run would skew the next one. A layer left
   # mounted by a cluster whose stop never ran would keep its data from the wipe.
-  unmount_layers >/dev/null
-  rm -rf "$STATE"
+  nodes_wipe "$STATE"
   mkdir -p "$STATE/home"
   # Written before any node boots: nodes booting at once would otherwise each create a cookie.
   head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$STATE/home/.erlang.cookie"
@@ -427,9 +311,10 @@ start() {
   for n in $(seq 1 "$count"); do
     if ((count == 1)); then name=plumb@localhost; else name="r$n@localhost"; fi
     write_node_files "$n" "$name"
-    if ((layer)); then mount_layer "$n"; fi
+    if ((layer)); then
+      nodes_layer_mount "$n" "$(layer_data_dir "$n")" || die "$NODES_FAILURE"
+    fi
   done
-  if ((layer)); then touch "$LAYER_FILE"; fi
   ensure_epmd
 
   # Every node boots at once (each takes ~7 s of mostly waiting); then nodes 2.. join node 1.
@@ -438,14 +323,15 @@ start() {
     join_cluster "$count"
   fi
   if ((layer)); then
-    sync_layers
+    # shellcheck disable=SC2046
+    nodes_layer_sync $(nodes_list) || die "$NODES_FAILURE"
     echo "Power-loss layer under every node's data directory (fault action power-loss)"
   fi
   if ((count == 1)); then
-    echo "rabbitmq started (pid $(running_pid 1)) amqp://127.0.0.1:$(amqp_port 1) stream 127.0.0.1:$(stream_port 1)"
+    echo "rabbitmq started (pid $(nodes_pid 1)) amqp://127.0.0.1:$(amqp_port 1) stream 127.0.0.1:$(stream_port 1)"
   else
     echo "rabbitmq cluster of $count nodes started; clients connect to node 1: amqp://127.0.0.1:$(amqp_port 1) stream 127.0.0.1:$(stream_port 1)"
-    status
+    nodes_status
   fi
 }
 
@@ -455,8 +341,8 @@ join_cluster() {
   local count=$1 n
   on_nodes_in_parallel stop_app_step "could not stop its app to join the cluster" 2 "$count"
   for n in $(seq 2 "$count"); do
-    ctl "$n" join.out join_cluster "$(node_get 1 NODE)" ||
-      fail_start "$n" "could not join $(node_get 1 NODE)"
+    ctl "$n" join.out join_cluster "$(nodes_get 1 NODE)" ||
+      fail_start "$n" "could not join $(nodes_get 1 NODE)"
   done
   on_nodes_in_parallel start_app_step "did not start after joining the cluster" 2 "$count"
   # The cluster is a fact: node 1 must count every node as running.
@@ -477,97 +363,86 @@ start_app_step() { ctl "$1" join.out start_app; }
 # another rabbitmqctl VM).
 running_nodes_seen_by_node_1() {
   curl -s -u guest:guest --max-time 5 \
-    "http://127.0.0.1:$(node_get 1 MGMT_PORT)/api/nodes?columns=name,running" |
+    "http://127.0.0.1:$(nodes_get 1 MGMT_PORT)/api/nodes?columns=name,running" |
     grep -o '"running":true' | wc -l
 }
 
 stop() {
   local running
-  running="$(running_count)"
+  running="$(nodes_running | wc -l)"
   if ((running == 0)); then
     echo "rabbitmq not running"
   else
-    stop_all_nodes
+    # shellcheck disable=SC2046
+    stop_nodes $(nodes_list)
     echo "rabbitmq stopped ($running node(s))"
   fi
   stop_epmd
-  unmount_layers
+  nodes_layer_unmount_all
 }
 
-status() {
-  local n pid known=0 running=0
-  for n in $(known_nodes); do
-    known=$((known + 1))
-    local state
-    if pid="$(running_pid "$n")"; then
-      running=$((running + 1))
-      state="running pid $pid"
-    else
-      state="stopped"
-    fi
-    echo "node $n $(node_get "$n" NODE) $state amqp $(node_get "$n" AMQP_PORT)" \
-      "stream $(node_get "$n" STREAM_PORT) management $(node_get "$n" MGMT_PORT)" \
-      "distribution $(node_get "$n" DIST_PORT) data $(node_get "$n" DATA_DIR)" \
-      "log $(node_get "$n" LOG)$(layer_on && echo ", $(layer_state "$n")")"
+# status (nodes_status, once some node runs): a line per node, then how many run.
+status_lines() {
+  local n pid state layer
+  for n in $(nodes_list); do
+    if pid="$(nodes_pid "$n")"; then state="running pid $pid"; else state="stopped"; fi
+    layer=""
+    if nodes_layer_on "$n"; then layer=", $(nodes_layer_state "$n")"; fi
+    echo "node $n $(nodes_get "$n" NODE) $state amqp $(nodes_get "$n" AMQP_PORT)" \
+      "stream $(nodes_get "$n" STREAM_PORT) management $(nodes_get "$n" MGMT_PORT)" \
+      "distribution $(nodes_get "$n" DIST_PORT) data $(nodes_get "$n" DATA_DIR)" \
+      "log $(nodes_get "$n" LOG)$layer"
   done
-  if ((running == 0)); then
-    echo "rabbitmq not running"
-    return 3
+  if (($1 < $2)); then
+    echo "rabbitmq running $1 of $2 nodes"
+  else
+    echo "rabbitmq running ($1 node(s))"
   fi
-  if ((running < known)); then
-    echo "rabbitmq running $running of $known nodes"
-    return 1
-  fi
-  echo "rabbitmq running ($running node(s))"
 }
 
 # The node number given to start-node/stop-node, checked against the state dir.
 existing_node() {
   [[ "${1:-}" =~ ^[1-9][0-9]*$ ]] || die "expected a node number, got '${1:-}'"
-  [[ -f "$(node_dir "$1")/node.env" ]] ||
-    die "no node $1 in $STATE/nodes (start a cluster first: deploy/local/rabbitmq.sh start --nodes 3)"
+  [[ -f "$(nodes_env_file "$1")" ]] ||
+    die "no node $1 in $NODES_DIR (start a cluster first: deploy/local/rabbitmq.sh start --nodes 3)"
   echo "$1"
 }
 
 start_node() {
-  local n
+  local n pid
   n="$(existing_node "${1:-}")"
-  if pid="$(running_pid "$n")"; then
+  if pid="$(nodes_pid "$n")"; then
     # A node left frozen (SIGSTOP) is running but answers nothing: let it go on.
-    if [[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" == T ]]; then
-      kill -CONT "$pid" 2>/dev/null || true
-      echo "node $n $(node_get "$n" NODE) was stopped (SIGSTOP); continued it (pid $pid)"
+    if nodes_thaw "$pid"; then
+      echo "node $n $(nodes_get "$n" NODE) was stopped (SIGSTOP); continued it (pid $pid)"
       return 0
     fi
-    echo "node $n $(node_get "$n" NODE) already running (pid $pid)"
+    echo "node $n $(nodes_get "$n" NODE) already running (pid $pid)"
     return 0
   fi
   ensure_epmd
-  if layer_on; then
-    # After a power loss the layer is still mounted with what survived; one that died (or a
-    # rebooted host) is mounted again over the node's durable data.
-    power_loss_ensure "$(node_dir "$n")" "$(node_dir "$n")/mnesia" ||
-      die "node $n: the power-loss layer is not mounted and mounting it failed (log: $(node_dir "$n")/power-loss.log)"
-  fi
+  # After a power loss the layer is still mounted with what survived; one that died (or a
+  # rebooted host) is mounted again over the node's durable data.
+  nodes_layer_ensure "$n" || die "$NODES_FAILURE"
   # Its data is kept: the node knows its cluster and rejoins it on boot. A node whose peers are
   # down waits in its boot for their tables (after a power loss of every node, each does), so a
   # whole cluster coming back one start-node at a time launches the first nodes without waiting,
   # and the start-node that brings the last one waits for them all.
   launch_node "$n" ||
-    die "node $(node_get "$n" NODE) wrote no PID file within $START_TIMEOUT s; see $(node_get "$n" LOG)"
+    die "node $(nodes_get "$n" NODE) wrote no PID file within $START_TIMEOUT s; see $(nodes_get "$n" LOG)"
   local other down=0
-  for other in $(known_nodes); do
-    ((other == n)) || running_pid "$other" >/dev/null || down=$((down + 1))
+  for other in $(nodes_list); do
+    ((other == n)) || nodes_up "$other" || down=$((down + 1))
   done
   if ((down > 0)); then
-    touch "$(node_dir "$n")/start-pending"
-    echo "node $n $(node_get "$n" NODE) launched (pid $(running_pid "$n")); $down other node(s) down," \
+    touch "$(nodes_pending_file "$n")"
+    echo "node $n $(nodes_get "$n" NODE) launched (pid $(nodes_pid "$n")); $down other node(s) down," \
       "so it waits for them in its boot: the start-node that brings the last one waits for it"
     return 0
   fi
   local waiting=("$n")
-  for other in $(known_nodes); do
-    ((other == n)) || [[ ! -f "$(node_dir "$other")/start-pending" ]] || waiting+=("$other")
+  for other in $(nodes_pending); do
+    ((other == n)) || waiting+=("$other")
   done
   local -A awaiting=()
   for other in "${waiting[@]}"; do
@@ -576,20 +451,20 @@ start_node() {
   done
   for other in "${waiting[@]}"; do
     wait "${awaiting[$other]}" ||
-      die "node $(node_get "$other" NODE) did not start within $START_TIMEOUT s; see $(node_get "$other" LOG)"
+      die "node $(nodes_get "$other" NODE) did not start within $START_TIMEOUT s; see $(nodes_get "$other" LOG)"
   done
-  rm -f "$STATE"/nodes/*/start-pending
-  echo "node $n $(node_get "$n" NODE) started (pid $(running_pid "$n"))"
+  nodes_clear_pending
+  echo "node $n $(nodes_get "$n" NODE) started (pid $(nodes_pid "$n"))"
   for other in "${waiting[@]:1}"; do
-    echo "node $other $(node_get "$other" NODE), waiting for its peers, started too"
+    echo "node $other $(nodes_get "$other" NODE), waiting for its peers, started too"
   done
 }
 
 stop_node() {
   local n
   n="$(existing_node "${1:-}")"
-  stop_node_process "$n"
-  echo "node $n $(node_get "$n" NODE) stopped"
+  stop_nodes "$n"
+  echo "node $n $(nodes_get "$n" NODE) stopped"
 }
 
 usage() {
@@ -597,24 +472,10 @@ usage() {
   exit 2
 }
 
-# start's options: [--nodes N] [--power-loss-layer], default one node without the layer.
-start_command() {
-  local nodes=1 layer=0
-  while (($# > 0)); do
-    case "$1" in
-      --nodes) [[ "${2:-}" =~ ^[0-9]+$ ]] || usage; nodes="$2"; shift 2 ;;
-      --nodes=*) [[ "${1#--nodes=}" =~ ^[0-9]+$ ]] || usage; nodes="${1#--nodes=}"; shift ;;
-      --power-loss-layer) layer=1; shift ;;
-      *) usage ;;
-    esac
-  done
-  start "$nodes" "$layer"
-}
-
 case "${1:-}" in
-  start) shift; start_command "$@" ;;
+  start) start "${@:2}" ;;
   stop) stop ;;
-  status) status ;;
+  status) nodes_status ;;
   start-node) start_node "${2:-}" ;;
   stop-node) stop_node "${2:-}" ;;
   *) usage ;;
