@@ -1,10 +1,7 @@
 package io.plumb.driver.nats;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import io.plumb.cli.CommandLineRun;
+import io.plumb.testkit.UnreachableBroker;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,10 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
 class NatsUnreachableTest {
   @Test
   void noBrokerAtTheAddressIsOneLineNamingItAndTheWayOut(@TempDir Path dir) {
-    String address = "127.0.0.1:" + CommandLineRun.unusedPort();
-    CommandLineRun run = CommandLineRun.tinyRun(dir, "nats.yaml", "natsHostUrl=nats://" + address);
-    assertEquals(
-        List.of(),
-        run.unreachableBrokerProblems("nats.yaml", address, "deploy/local/nats.sh start"));
+    UnreachableBroker.assertReported(
+        dir,
+        "nats.yaml",
+        port -> "natsHostUrl=nats://127.0.0.1:" + port,
+        "deploy/local/nats.sh start");
   }
 }

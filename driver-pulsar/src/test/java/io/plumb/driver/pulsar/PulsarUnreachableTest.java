@@ -1,10 +1,7 @@
 package io.plumb.driver.pulsar;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import io.plumb.cli.CommandLineRun;
+import io.plumb.testkit.UnreachableBroker;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,11 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
 class PulsarUnreachableTest {
   @Test
   void noBrokerAtTheAddressIsOneLineNamingItAndTheWayOut(@TempDir Path dir) {
-    String address = "127.0.0.1:" + CommandLineRun.unusedPort();
-    CommandLineRun run =
-        CommandLineRun.tinyRun(dir, "pulsar.yaml", "client.httpUrl=http://" + address);
-    assertEquals(
-        List.of(),
-        run.unreachableBrokerProblems("pulsar.yaml", address, "deploy/local/pulsar.sh start"));
+    UnreachableBroker.assertReported(
+        dir,
+        "pulsar.yaml",
+        port -> "client.httpUrl=http://127.0.0.1:" + port,
+        "deploy/local/pulsar.sh start");
   }
 }

@@ -1,10 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import io.plumb.cli.CommandLineRun;
+import io.plumb.testkit.UnreachableBroker;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,11 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
 class RabbitMqUnreachableTest {
   @Test
   void noBrokerAtTheAddressIsOneLineNamingItAndTheWayOut(@TempDir Path dir) {
-    String address = "127.0.0.1:" + CommandLineRun.unusedPort();
-    CommandLineRun run =
-        CommandLineRun.tinyRun(dir, "rabbitmq.yaml", "amqpUris=amqp://guest:guest@" + address);
-    assertEquals(
-        List.of(),
-        run.unreachableBrokerProblems("rabbitmq.yaml", address, "deploy/local/rabbitmq.sh start"));
+    UnreachableBroker.assertReported(
+        dir,
+        "rabbitmq.yaml",
+        port -> "amqpUris=amqp://guest:guest@127.0.0.1:" + port,
+        "deploy/local/rabbitmq.sh start");
   }
 }

@@ -1,10 +1,7 @@
 package io.plumb.driver.redis;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import io.plumb.cli.CommandLineRun;
+import io.plumb.testkit.UnreachableBroker;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,11 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RedisUnreachableTest {
   @Test
   void noBrokerAtTheAddressIsOneLineNamingItAndTheWayOut(@TempDir Path dir) {
-    int port = CommandLineRun.unusedPort();
-    CommandLineRun run = CommandLineRun.tinyRun(dir, "redis.yaml", "redisPort=" + port);
-    assertEquals(
-        List.of(),
-        run.unreachableBrokerProblems(
-            "redis.yaml", "127.0.0.1:" + port, "deploy/local/redis.sh start"));
+    UnreachableBroker.assertReported(
+        dir, "redis.yaml", port -> "redisPort=" + port, "deploy/local/redis.sh start");
   }
 }
