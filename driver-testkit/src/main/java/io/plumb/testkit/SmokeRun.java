@@ -42,6 +42,14 @@ public record SmokeRun(
   }
 
   /**
+   * Messages of {@code messageSize} bytes, 20 a second for 2 s over one partition, one producer and
+   * one consumer: few enough that a broker's largest message runs in any test's memory.
+   */
+  public static SmokeRun ofMessageSize(int messageSize) {
+    return new SmokeRun(2, 1, 1, 1, 20, Duration.ofSeconds(2), messageSize);
+  }
+
+  /**
    * 1-byte messages, smaller than Plumb's header, for 2 s at 500 msg/s over 2 partitions, one
    * producer and one consumer: about 1,000 end-to-end latencies.
    */
@@ -127,6 +135,21 @@ public record SmokeRun(
     }
     problems.addAll(report.errors());
     return problems;
+  }
+
+  /**
+   * Runs {@code driverFile} as {@link #run} does and checks that it delivered.
+   *
+   * @return the report, for the caller's further checks (its broker facts)
+   * @throws AssertionError listing the {@link #deliveryProblems} when there are any
+   */
+  public RunReport assertDelivers(Path driverFile, Map<String, String> overrides, Path scratch) {
+    RunReport report = run(driverFile, overrides, scratch);
+    List<String> problems = deliveryProblems(report);
+    if (!problems.isEmpty()) {
+      throw new AssertionError(driverFile + " did not deliver: " + problems);
+    }
+    return report;
   }
 
   /**

@@ -1,16 +1,12 @@
 package io.plumb.driver.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.plumb.driver.BrokerFactNames;
-import io.plumb.input.BadInputException;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OversizedMessage;
 import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,34 +18,30 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KafkaMessageSizeTest {
   private static final int ONE_MIB = 1 << 20;
-  private static final SmokeRun RUN = new SmokeRun(2, 1, 1, 1, 20, Duration.ofSeconds(2), ONE_MIB);
 
   @TempDir Path scratch;
 
   @Test
   void aMessageAboveTheDefaultLimitsIsRefusedNamingTheSettings() {
-    BadInputException refused =
-        assertThrows(
-            BadInputException.class, () -> RUN.run(Path.of("kafka.yaml"), Map.of(), scratch));
-    assertEquals(
-        scratch.resolve("smoke-kafka.yaml")
-            + ": field 'messageSize': 1,048,576 bytes is more than Kafka (kafka.yaml) can send as"
-            + " configured, 1,048,476 bytes: producer max.request.size 1048576 and topic"
-            + " max.message.bytes 1048588 (the broker's message.max.bytes), less 100 bytes of record"
-            + " and batch framing; raise both, e.g. --driver-set max.request.size=N --driver-set"
-            + " topicConfig.max.message.bytes=N",
-        refused.getMessage());
-    assertFalse(refused.getMessage().contains("\n"));
+    OversizedMessage.assertRefused(
+        Path.of("kafka.yaml"),
+        ONE_MIB,
+        scratch,
+        "1,048,576 bytes is more than Kafka (kafka.yaml) can send as configured, 1,048,476 bytes:"
+            + " producer max.request.size 1048576 and topic max.message.bytes 1048588 (the"
+            + " broker's message.max.bytes), less 100 bytes of record and batch framing; raise"
+            + " both, e.g. --driver-set max.request.size=N --driver-set"
+            + " topicConfig.max.message.bytes=N");
   }
 
   @Test
   void raisedLimitsCarryTheSameMessages() {
     RunReport report =
-        RUN.run(
-            Path.of("kafka.yaml"),
-            Map.of("max.request.size", "2097152", "topicConfig.max.message.bytes", "2097152"),
-            scratch);
-    assertEquals(List.of(), RUN.deliveryProblems(report));
+        SmokeRun.ofMessageSize(ONE_MIB)
+            .assertDelivers(
+                Path.of("kafka.yaml"),
+                Map.of("max.request.size", "2097152", "topicConfig.max.message.bytes", "2097152"),
+                scratch);
     assertEquals(
         String.valueOf(2097152 - BrokerFacts.RECORD_FRAMING_BYTES),
         report.brokerFacts().get(BrokerFactNames.MAX_MESSAGE_BYTES));

@@ -1,14 +1,11 @@
 package io.plumb.driver.redis;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,9 +21,8 @@ class RedisMessageSizeTest {
 
   @Test
   void oneMibMessagesRoundTrip() {
-    SmokeRun run = new SmokeRun(2, 1, 1, 1, 20, Duration.ofSeconds(2), ONE_MIB);
-    RunReport report = run.run(Path.of("redis.yaml"), Map.of(), scratch);
-    assertEquals(List.of(), run.deliveryProblems(report));
+    RunReport report =
+        SmokeRun.ofMessageSize(ONE_MIB).assertDelivers(Path.of("redis.yaml"), Map.of(), scratch);
     assertNull(report.brokerFacts().get(BrokerFactNames.MAX_MESSAGE_BYTES));
   }
 }
