@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.testkit.DriverFiles;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.OmbDriverFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,24 +33,20 @@ class OmbNatsDriverFieldsTest {
 
   @TempDir Path dir;
 
-  private Path file;
+  private OmbDriverFile<NatsDriverConfig> omb;
   private NatsDriverConfig config;
 
   @BeforeEach
   void read() throws IOException, DriverConfigException {
-    file = Files.writeString(dir.resolve("nats.yaml"), OMB_FILE);
-    config = read(OMB_FILE);
-  }
-
-  private NatsDriverConfig read(String yaml) throws IOException, DriverConfigException {
-    Path variant = Files.writeString(dir.resolve("variant.yaml"), yaml);
-    return NatsDriverConfig.read(
-        DriverSettingsReader.config(variant, Map.of()).settings(), Map.of());
+    omb =
+        OmbDriverFile.write(
+            dir, "nats.yaml", OMB_FILE, fields -> NatsDriverConfig.read(fields, Map.of()));
+    config = omb.settings();
   }
 
   @Test
   void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(file, "NATS", NatsBenchmarkDriver.class);
+    DriverFiles.assertLoadsAs(omb.file(), "NATS", NatsBenchmarkDriver.class);
   }
 
   /** OMB: the server the client connects to, {@code host:port} as jnats accepts it. */
@@ -75,15 +70,16 @@ class OmbNatsDriverFieldsTest {
   void storageType() throws IOException, DriverConfigException {
     assertEquals(NatsDriverConfig.Storage.FILE, config.storageType());
     assertEquals(
-        NatsDriverConfig.Storage.MEMORY, read(OMB_FILE + "storageType: Memory\n").storageType());
+        NatsDriverConfig.Storage.MEMORY,
+        omb.variant(OMB_FILE + "storageType: Memory\n").storageType());
     assertEquals(
-        NatsDriverConfig.Storage.FILE, read(OMB_FILE + "storageType: File\n").storageType());
+        NatsDriverConfig.Storage.FILE, omb.variant(OMB_FILE + "storageType: File\n").storageType());
   }
 
   /** OMB: each stream's size limit in bytes, -1 (OMB's default) for none. */
   @Test
   void maxBytes() throws IOException, DriverConfigException {
     assertEquals(-1L, config.maxBytes());
-    assertEquals(1_073_741_824L, read(OMB_FILE + "maxBytes: 1073741824\n").maxBytes());
+    assertEquals(1_073_741_824L, omb.variant(OMB_FILE + "maxBytes: 1073741824\n").maxBytes());
   }
 }

@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.testkit.DriverFiles;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.OmbDriverFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -43,25 +42,23 @@ class OmbRabbitMqDriverFieldsTest {
 
   @TempDir Path dir;
 
-  private Path file;
+  private OmbDriverFile<RabbitMqConfig> omb;
   private RabbitMqConfig config;
 
   @BeforeEach
   void read() throws IOException, DriverConfigException {
-    file = Files.writeString(dir.resolve("rabbitmq.yaml"), OMB_FILE);
-    config = read(OMB_FILE);
-  }
-
-  private RabbitMqConfig read(String yaml) throws IOException, DriverConfigException {
-    Path variant = Files.writeString(dir.resolve("variant.yaml"), yaml);
-    return RabbitMqConfig.read(
-        RabbitMqConfig.withEnvironment(
-            DriverSettingsReader.config(variant, Map.of()).settings(), Map.of()));
+    omb =
+        OmbDriverFile.write(
+            dir,
+            "rabbitmq.yaml",
+            OMB_FILE,
+            fields -> RabbitMqConfig.read(RabbitMqConfig.withEnvironment(fields, Map.of())));
+    config = omb.settings();
   }
 
   @Test
   void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(file, "RabbitMQ", RabbitMqBenchmarkDriver.class);
+    DriverFiles.assertLoadsAs(omb.file(), "RabbitMQ", RabbitMqBenchmarkDriver.class);
   }
 
   /** OMB: broker URIs; producers and consumers connect to them in turn. */
@@ -69,7 +66,7 @@ class OmbRabbitMqDriverFieldsTest {
   void amqpUris() throws IOException, DriverConfigException {
     assertEquals(List.of("amqp://localhost"), config.amqpUris());
     RabbitMqConfig two =
-        read(OMB_FILE.replace("  - amqp://localhost\n", "  - amqp://h1\n  - amqp://h2\n"));
+        omb.variant(OMB_FILE.replace("  - amqp://localhost\n", "  - amqp://h1\n  - amqp://h2\n"));
     assertEquals(List.of("amqp://h1", "amqp://h2"), two.amqpUris());
   }
 
@@ -78,9 +75,10 @@ class OmbRabbitMqDriverFieldsTest {
   void messagePersistence() throws IOException, DriverConfigException {
     assertFalse(config.messagePersistence());
     assertTrue(
-        read(OMB_FILE.replace("messagePersistence: false", "messagePersistence: true"))
+        omb.variant(OMB_FILE.replace("messagePersistence: false", "messagePersistence: true"))
             .messagePersistence());
-    assertFalse(read(OMB_FILE.replace("messagePersistence: false\n", "")).messagePersistence());
+    assertFalse(
+        omb.variant(OMB_FILE.replace("messagePersistence: false\n", "")).messagePersistence());
   }
 
   /**
@@ -93,10 +91,10 @@ class OmbRabbitMqDriverFieldsTest {
     assertEquals(Map.of("x-queue-type", "quorum"), config.queueType().declareArguments(null));
     assertEquals(
         Map.of("x-queue-type", "stream"),
-        read(OMB_FILE.replace("queueType: QUORUM", "queueType: STREAM"))
+        omb.variant(OMB_FILE.replace("queueType: QUORUM", "queueType: STREAM"))
             .queueType()
             .declareArguments(null));
-    RabbitMqConfig absent = read(OMB_FILE.replace("queueType: QUORUM\n", ""));
+    RabbitMqConfig absent = omb.variant(OMB_FILE.replace("queueType: QUORUM\n", ""));
     assertEquals(QueueType.CLASSIC, absent.queueType());
     assertTrue(absent.durable());
     assertTrue(absent.publisherConfirms());

@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.testkit.DriverFiles;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.OmbDriverFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,24 +33,23 @@ class OmbRedisDriverFieldsTest {
 
   @TempDir Path dir;
 
-  private Path file;
+  private OmbDriverFile<RedisDriverConfig> omb;
   private RedisDriverConfig config;
 
   @BeforeEach
   void read() throws IOException, DriverConfigException {
-    file = Files.writeString(dir.resolve("redis.yaml"), OMB_FILE);
-    config = read(OMB_FILE);
-  }
-
-  private RedisDriverConfig read(String yaml) throws IOException, DriverConfigException {
-    Path variant = Files.writeString(dir.resolve("variant.yaml"), yaml);
-    return RedisDriverConfig.read(
-        DriverSettingsReader.config(variant, Map.of()).settings(), Map.of(), Map.of());
+    omb =
+        OmbDriverFile.write(
+            dir,
+            "redis.yaml",
+            OMB_FILE,
+            fields -> RedisDriverConfig.read(fields, Map.of(), Map.of()));
+    config = omb.settings();
   }
 
   @Test
   void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(file, "Redis", RedisBenchmarkDriver.class);
+    DriverFiles.assertLoadsAs(omb.file(), "Redis", RedisBenchmarkDriver.class);
   }
 
   /** OMB: the server's host and port; OMB writes to Redis Streams (XADD, consumer groups). */
@@ -68,7 +66,7 @@ class OmbRedisDriverFieldsTest {
   void redisUserAndPass() throws IOException, DriverConfigException {
     assertNull(config.redisUser());
     assertNull(config.redisPass());
-    RedisDriverConfig auth = read(OMB_FILE + "redisUser: bench\nredisPass: secret\n");
+    RedisDriverConfig auth = omb.variant(OMB_FILE + "redisUser: bench\nredisPass: secret\n");
     assertEquals("bench", auth.redisUser());
     assertEquals("secret", auth.redisPass());
   }
@@ -83,7 +81,7 @@ class OmbRedisDriverFieldsTest {
     assertEquals(8, config.jedisPoolMaxTotal());
     assertEquals(8, config.jedisPoolMaxIdle());
     RedisDriverConfig other =
-        read(
+        omb.variant(
             OMB_FILE
                 .replace("jedisPoolMaxTotal: 8", "jedisPoolMaxTotal: 32")
                 .replace("jedisPoolMaxIdle: 8", "jedisPoolMaxIdle: 4"));
