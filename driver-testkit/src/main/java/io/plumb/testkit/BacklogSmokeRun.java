@@ -5,6 +5,7 @@ import io.plumb.coordinator.BacklogPhase;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
+import io.plumb.input.BadInputException;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A small backlog workload through the whole engine, in-process: consumers pause while {@value
@@ -123,5 +125,35 @@ public record BacklogSmokeRun(BenchmarkRun run, RunReport report) {
    */
   public static String refusal(Path workload, String driverName, String why) {
     return BacklogPhase.refusal(workload, driverName, why);
+  }
+
+  /**
+   * A driver that cannot keep a backlog refuses the workload, run with {@code driverFile} and
+   * {@code overrides}, before any load: with {@link #refusal}{@code (workload, driverName, why)},
+   * on one line.
+   *
+   * @throws AssertionError otherwise
+   */
+  public static void assertRefused(
+      Path driverFile, Map<String, String> overrides, Path dir, String driverName, String why) {
+    Path workload = writeWorkload(dir);
+    BenchmarkRun run =
+        new BenchmarkRun(
+            WorkloadReader.read(workload),
+            driverFile,
+            new LocalWorker(),
+            RunOptions.defaults().withDriverOverrides(overrides),
+            RunListener.SILENT);
+    String refused;
+    try {
+      run.execute();
+      throw new AssertionError(driverFile + " ran the backlog workload");
+    } catch (BadInputException e) {
+      refused = e.getMessage();
+    }
+    String expected = refusal(workload, driverName, why);
+    if (!expected.equals(refused)) {
+      throw new AssertionError("refused with\n  " + refused + "\nnot\n  " + expected);
+    }
   }
 }

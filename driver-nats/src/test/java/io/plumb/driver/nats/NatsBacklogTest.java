@@ -1,8 +1,6 @@
 package io.plumb.driver.nats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nats.client.Connection;
@@ -10,16 +8,12 @@ import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.api.ConsumerInfo;
-import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
-import io.plumb.input.BadInputException;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
 import io.plumb.testkit.BacklogSmokeRun;
-import io.plumb.worker.LocalWorker;
-import io.plumb.workload.WorkloadReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -83,22 +77,9 @@ class NatsBacklogTest {
   }
 
   @Test
-  void coreNatsRefusesABacklogWorkloadInOneLine() throws Exception {
-    Path workload = BacklogSmokeRun.writeWorkload(dir);
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
-            Path.of("nats.yaml"),
-            new LocalWorker(),
-            RunOptions.defaults(),
-            RunListener.SILENT);
-
-    BadInputException refused = assertThrows(BadInputException.class, run::execute);
-
-    assertEquals(
-        BacklogSmokeRun.refusal(workload, "NATS core", CoreNatsConsumer.CANNOT_PAUSE),
-        refused.getMessage());
-    assertFalse(refused.getMessage().contains("\n"));
+  void coreNatsRefusesABacklogWorkloadInOneLine() {
+    BacklogSmokeRun.assertRefused(
+        Path.of("nats.yaml"), Map.of(), dir, "NATS core", CoreNatsConsumer.CANNOT_PAUSE);
   }
 
   /**
