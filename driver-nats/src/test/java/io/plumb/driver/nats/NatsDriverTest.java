@@ -1,10 +1,8 @@
 package io.plumb.driver.nats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
@@ -12,17 +10,14 @@ import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
-import io.plumb.driver.BenchmarkDriver;
-import io.plumb.driver.DriverAliases;
-import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.BrokerPort;
+import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.ServiceLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,16 +35,7 @@ class NatsDriverTest {
 
   @BeforeAll
   static void serverIsUp() throws Exception {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(PORT)), 2_000);
-    } catch (java.io.IOException e) {
-      fail(
-          "no NATS server on 127.0.0.1:"
-              + PORT
-              + " ("
-              + e.getMessage()
-              + "): start it with deploy/local/nats.sh start");
-    }
+    BrokerPort.assertListening("NATS server", Integer.parseInt(PORT), "deploy/local/nats.sh start");
     // An independent connection reads the broker's state back, not through the driver.
     admin = Nats.connect(URL);
     jsm = admin.jetStreamManagement();
@@ -175,12 +161,8 @@ class NatsDriverTest {
           topic -> assertEquals(StorageType.File, streamOnServer(topic).getStorageType()));
     }
     // The framework finds the driver by OMB's class name.
-    String[] aliases = NatsBenchmarkDriver.class.getAnnotation(DriverAliases.class).value();
-    assertEquals("io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver", aliases[0]);
-    boolean listed =
-        ServiceLoader.load(BenchmarkDriver.class).stream()
-            .anyMatch(p -> p.type() == NatsBenchmarkDriver.class);
-    assertTrue(listed, "driver listed in META-INF/services");
+    OmbDriverClass.assertAliasedAndListed(
+        NatsBenchmarkDriver.class, "io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver");
   }
 
   @Test
@@ -192,44 +174,22 @@ class NatsDriverTest {
             + "driverClass: io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver\n"
             + "natsHostUrl: localhost:4222\n"
             + "replicationFactr: 1\n");
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new NatsBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of())));
-    assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
-    assertTrue(
-        e.getMessage()
-            .startsWith(
-                file
-                    + ":4: unknown field 'replicationFactr' (did you mean 'replicationFactor'?);"
-                    + " allowed: "),
-        e.getMessage());
-    assertTrue(e.getMessage().contains("replicationFactor"), e.getMessage());
+    ConfigRefusal.assertMisspelledField(
+        () -> new NatsBenchmarkDriver(Map.of()), file, 4, "replicationFactr", "replicationFactor");
   }
 
   @Test
   void badValuesAreRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("bad.yaml");
     Files.writeString(file, "mode: jetstream\nstorageType: disk\n");
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new NatsBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of())));
+    String refusal =
+        ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(Map.of()), file, Map.of());
     assertEquals(
-        file + ":2: field 'storageType': expected one of file, memory, got 'disk'", e.getMessage());
+        file + ":2: field 'storageType': expected one of file, memory, got 'disk'", refusal);
 
     Files.writeString(file, "mode: core\nmaxAckPending: 0\n");
-    e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new NatsBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of())));
-    assertEquals(file + ":2: field 'maxAckPending': must be >= 1, was 0", e.getMessage());
+    refusal = ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(Map.of()), file, Map.of());
+    assertEquals(file + ":2: field 'maxAckPending': must be >= 1, was 0", refusal);
   }
 
   @Test
@@ -248,26 +208,16 @@ class NatsDriverTest {
       driver.initialize(DriverSettingsReader.config(file, Map.of("natsHostUrl", URL)));
       assertEquals(URL, driver.config().natsHostUrl());
     }
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new NatsBenchmarkDriver(Map.of())
-                    .initialize(
-                        DriverSettingsReader.config(file, Map.of("bootstrap.servers", "x"))));
+    String refusal =
+        ConfigRefusal.messageOf(
+            () -> new NatsBenchmarkDriver(Map.of()), file, Map.of("bootstrap.servers", "x"));
     assertTrue(
-        e.getMessage()
-            .startsWith("--driver-set bootstrap.servers=x: unknown field 'bootstrap.servers'"),
-        e.getMessage());
-    e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new NatsBenchmarkDriver(Map.of())
-                    .initialize(
-                        DriverSettingsReader.config(file, Map.of("maxAckPending", "lots"))));
+        refusal.startsWith("--driver-set bootstrap.servers=x: unknown field 'bootstrap.servers'"),
+        refusal);
+    refusal =
+        ConfigRefusal.messageOf(
+            () -> new NatsBenchmarkDriver(Map.of()), file, Map.of("maxAckPending", "lots"));
     assertTrue(
-        e.getMessage().startsWith("--driver-set maxAckPending=lots: expected a whole number"),
-        e.getMessage());
+        refusal.startsWith("--driver-set maxAckPending=lots: expected a whole number"), refusal);
   }
 }

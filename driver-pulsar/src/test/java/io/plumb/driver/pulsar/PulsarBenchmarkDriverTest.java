@@ -1,6 +1,5 @@
 package io.plumb.driver.pulsar;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,13 +8,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
-import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.BrokerPort;
 import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -39,16 +36,7 @@ class PulsarBenchmarkDriverTest {
   @BeforeAll
   static void brokerRunning() {
     for (int port : new int[] {6650, 8080}) {
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
-      } catch (IOException e) {
-        fail(
-            "Pulsar is not reachable on 127.0.0.1:"
-                + port
-                + " ("
-                + e.getMessage()
-                + "): start it with deploy/local/pulsar.sh start");
-      }
+      BrokerPort.assertListening("Pulsar", port, "deploy/local/pulsar.sh start");
     }
   }
 
@@ -235,9 +223,9 @@ class PulsarBenchmarkDriverTest {
       assertEquals(16, driver.config().client().ioThreads());
       assertEquals("local", driver.brokerFacts().get("pulsar.cluster"));
     }
-    assertArrayEquals(
-        new String[] {"io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver"},
-        PulsarBenchmarkDriver.class.getAnnotation(DriverAliases.class).value());
+    OmbDriverClass.assertAliasedAndListed(
+        PulsarBenchmarkDriver.class,
+        "io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver");
   }
 
   @Test

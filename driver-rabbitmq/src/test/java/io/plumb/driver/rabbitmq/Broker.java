@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.ConnectionFactory;
+import io.plumb.testkit.BrokerPort;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,18 +24,7 @@ final class Broker {
   static final String HOST = "127.0.0.1";
 
   static void requireReachable(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(HOST, port), 2_000);
-    } catch (IOException e) {
-      fail(
-          "RabbitMQ is not reachable on "
-              + HOST
-              + ":"
-              + port
-              + " ("
-              + e.getMessage()
-              + "): start it with deploy/local/rabbitmq.sh start");
-    }
+    BrokerPort.assertListening("RabbitMQ", port, "deploy/local/rabbitmq.sh start");
   }
 
   /** The management API's view of a queue ({@code type}, {@code durable}, ...). */

@@ -1,6 +1,5 @@
 package io.plumb.driver.rabbitmq;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -167,9 +166,9 @@ class RabbitMqBenchmarkDriverTest {
       assertEquals(List.of("amqp://localhost"), driver.config().amqpUris());
       assertTrue(driver.brokerFacts().get("rabbitmq.queueType").startsWith("quorum"));
     }
-    assertArrayEquals(
-        new String[] {"io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver"},
-        RabbitMqBenchmarkDriver.class.getAnnotation(DriverAliases.class).value());
+    OmbDriverClass.assertAliasedAndListed(
+        RabbitMqBenchmarkDriver.class,
+        "io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver");
   }
 
   @Test

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.SendListener;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import io.plumb.testkit.BrokerPort;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -43,16 +41,7 @@ class PipelinedProducerTest {
 
   @BeforeAll
   static void serverIsUp() {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", PORT), 2_000);
-    } catch (java.io.IOException e) {
-      fail(
-          "no Redis server on 127.0.0.1:"
-              + PORT
-              + " ("
-              + e.getMessage()
-              + "): start it with deploy/local/redis.sh start");
-    }
+    BrokerPort.assertListening("Redis server", PORT, "deploy/local/redis.sh start");
     admin = new Jedis("127.0.0.1", PORT);
   }
 
