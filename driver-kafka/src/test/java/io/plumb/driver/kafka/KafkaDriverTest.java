@@ -2,20 +2,17 @@ package io.plumb.driver.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
+import io.plumb.testkit.ConfigRefusal;
+import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,11 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,39 +45,21 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class KafkaDriverTest {
 
-  private static final String BOOTSTRAP =
-      System.getenv().getOrDefault("PLUMB_KAFKA_BOOTSTRAP", "127.0.0.1:9092");
+  private static final String BOOTSTRAP = LocalKafka.BOOTSTRAP;
   private static final int PARTITIONS = 3;
   private static final int MESSAGES = 2_000;
   private static final int KEYS = 50;
   private static final int PAYLOAD_SIZE = 128;
   private static final long WAIT_SECONDS = 30;
 
-  private static Admin admin;
+  // JUnit closes it after the last test; it stays null when no broker answered.
+  @AutoClose private static Admin admin;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void brokerIsRunning() {
-    admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP));
-    try {
-      admin.describeCluster().nodes().get(10, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      admin.close();
-      fail(
-          "no Kafka broker at "
-              + BOOTSTRAP
-              + " (PLUMB_KAFKA_BOOTSTRAP): start it with deploy/local/kafka.sh start ("
-              + e
-              + ")");
-    }
-  }
-
-  @AfterAll
-  static void closeAdmin() {
-    if (admin != null) {
-      admin.close();
-    }
+    admin = LocalKafka.admin();
   }
 
   /** Every shipped file points at the local broker; tests may run against another one. */
@@ -207,11 +185,8 @@ class KafkaDriverTest {
 
   @Test
   void ombDriverClassIsAnAlias() {
-    DriverAliases aliases = KafkaBenchmarkDriver.class.getAnnotation(DriverAliases.class);
-    assertNotNull(aliases);
-    assertTrue(
-        Arrays.asList(aliases.value())
-            .contains("io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver"));
+    OmbDriverClass.assertAliasedAndListed(
+        KafkaBenchmarkDriver.class, "io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver");
   }
 
   @Test
@@ -235,7 +210,7 @@ class KafkaDriverTest {
   }
 
   @Test
-  void replicationFactorAboveBrokerCountIsRejectedBeforeTheRun() throws IOException {
+  void replicationFactorAboveBrokerCountIsRejectedBeforeTheRun() throws Exception {
     Path file = dir.resolve("rf3.yaml");
     Files.writeString(
         file,
@@ -245,24 +220,19 @@ class KafkaDriverTest {
         commonConfig: |
           bootstrap.servers=127.0.0.1:9092
         """);
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () -> {
-              try (KafkaBenchmarkDriver driver = new KafkaBenchmarkDriver()) {
-                driver.initialize(config(file));
-              }
-            });
+    String refusal =
+        ConfigRefusal.messageOf(
+            KafkaBenchmarkDriver::new, file, Map.of("bootstrap.servers", BOOTSTRAP));
     assertEquals(
         file
             + ":2: field 'replicationFactor': asks for 3 copies but the Kafka cluster at "
             + BOOTSTRAP
             + " has 1 broker (start 3: deploy/local/kafka.sh start --nodes 3)",
-        e.getMessage());
+        refusal);
   }
 
   @Test
-  void unknownTopicSettingIsRejectedByTheBrokerBeforeTheRun() throws IOException {
+  void unknownTopicSettingIsRejectedByTheBrokerBeforeTheRun() throws Exception {
     Path file = dir.resolve("topic.yaml");
     Files.writeString(
         file,
@@ -273,18 +243,12 @@ class KafkaDriverTest {
         commonConfig: |
           bootstrap.servers=127.0.0.1:9092
         """);
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () -> {
-              try (KafkaBenchmarkDriver driver = new KafkaBenchmarkDriver()) {
-                driver.initialize(config(file));
-              }
-            });
+    String refusal =
+        ConfigRefusal.messageOf(
+            KafkaBenchmarkDriver::new, file, Map.of("bootstrap.servers", BOOTSTRAP));
     assertTrue(
-        e.getMessage().startsWith(file + ":2: field 'topicConfig': the broker rejects it"),
-        e.getMessage());
-    assertTrue(e.getMessage().contains("flush.mesages"), e.getMessage());
+        refusal.startsWith(file + ":2: field 'topicConfig': the broker rejects it"), refusal);
+    assertTrue(refusal.contains("flush.mesages"), refusal);
   }
 
   /** What the file's topicConfig and replicationFactor promise, read back from the broker. */

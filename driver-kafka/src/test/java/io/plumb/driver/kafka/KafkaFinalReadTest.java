@@ -2,7 +2,6 @@ package io.plumb.driver.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
@@ -15,10 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,31 +26,18 @@ import org.junit.jupiter.api.Test;
  * the partitions the broker holds them in.
  */
 class KafkaFinalReadTest {
-  private static final String BOOTSTRAP =
-      System.getenv().getOrDefault("PLUMB_KAFKA_BOOTSTRAP", "127.0.0.1:9092");
+  private static final String BOOTSTRAP = LocalKafka.BOOTSTRAP;
   private static final int PARTITIONS = 4;
   private static final int MESSAGES = 3_000;
   private static final int KEYS = 40;
   private static final long WAIT_SECONDS = 30;
 
-  private static Admin admin;
+  // JUnit closes it after the last test; it stays null when no broker answered.
+  @AutoClose private static Admin admin;
 
   @BeforeAll
   static void brokerIsRunning() {
-    admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP));
-    try {
-      admin.describeCluster().nodes().get(10, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      admin.close();
-      fail("no Kafka broker at " + BOOTSTRAP + ": start it with deploy/local/kafka.sh start");
-    }
-  }
-
-  @AfterAll
-  static void closeAdmin() {
-    if (admin != null) {
-      admin.close();
-    }
+    admin = LocalKafka.admin();
   }
 
   @Test
