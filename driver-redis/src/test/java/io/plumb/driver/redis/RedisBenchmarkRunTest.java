@@ -24,19 +24,15 @@ import redis.clients.jedis.Jedis;
  */
 class RedisBenchmarkRunTest {
   private static final SmokeRun RUN = SmokeRun.standard();
-  private static final String PORT = System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379");
+  private static final String PORT = LocalRedis.PORT;
 
   @TempDir Path scratch;
-
-  private static Map<String, String> overrides() {
-    return PORT.equals("6379") ? Map.of() : Map.of("redisPort", PORT);
-  }
 
   /** The Jedis-pipelining producer, kept to compare with the RESP one, delivers the same way. */
   @ParameterizedTest
   @ValueSource(strings = {"redis.yaml", "redis-pubsub.yaml"})
   void jedisPipeliningProducerDeliversEveryMessageThroughTheEngine(String file) {
-    Map<String, String> jedis = new java.util.HashMap<>(overrides());
+    Map<String, String> jedis = new java.util.HashMap<>(LocalRedis.overrides());
     jedis.put("producer", "jedis");
     RunReport report = RUN.run(Path.of(file), jedis, scratch);
     assertEquals(List.of(), RUN.deliveryProblems(report));
@@ -53,7 +49,7 @@ class RedisBenchmarkRunTest {
         "redis-pubsub.yaml"
       })
   void shippedFileDeliversEveryMessageThroughTheEngine(String file) {
-    RunReport report = RUN.run(Path.of(file), overrides(), scratch);
+    RunReport report = RUN.run(Path.of(file), LocalRedis.overrides(), scratch);
     assertEquals(List.of(), RUN.deliveryProblems(report));
     Map<String, String> facts = report.brokerFacts();
     assertEquals("1", facts.get("replicas"), facts.toString());

@@ -2,23 +2,17 @@ package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import io.plumb.driver.BenchmarkDriver;
-import io.plumb.driver.DriverAliases;
-import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,24 +24,15 @@ import redis.clients.jedis.resps.StreamEntry;
 class RedisDriverTest {
 
   private static final int MESSAGES = 2_000;
-  private static final String PORT = System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379");
+  private static final String PORT = LocalRedis.PORT;
 
   /** An independent connection reads the server's state back, not through the driver. */
   private static Jedis admin;
 
   @BeforeAll
   static void serverIsUp() {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(PORT)), 2_000);
-    } catch (java.io.IOException e) {
-      fail(
-          "no Redis server on 127.0.0.1:"
-              + PORT
-              + " ("
-              + e.getMessage()
-              + "): start it with deploy/local/redis.sh start");
-    }
-    admin = new Jedis("127.0.0.1", Integer.parseInt(PORT));
+    LocalRedis.assertUp();
+    admin = LocalRedis.admin();
   }
 
   @AfterAll
@@ -60,16 +45,6 @@ class RedisDriverTest {
     }
   }
 
-  private static Map<String, String> overrides() {
-    return PORT.equals("6379") ? Map.of() : Map.of("redisPort", PORT);
-  }
-
-  private static RedisBenchmarkDriver open(String file) throws Exception {
-    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides()));
-    return driver;
-  }
-
   private static String config(String key) {
     return admin.configGet(key).get(key);
   }
@@ -77,7 +52,7 @@ class RedisDriverTest {
   @Test
   void streamsWithoutAofTurnAofOffAndDeliverExactlyOnce() throws Exception {
     admin.configSet("appendonly", "yes"); // the file must switch it off again
-    try (RedisBenchmarkDriver driver = open("redis.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis.yaml")) {
       assertEquals("no", config("appendonly"));
       assertEquals("no", driver.brokerFacts().get("redis.appendonly"));
       streamsRoundTrip(driver);
@@ -87,7 +62,7 @@ class RedisDriverTest {
   /** Without Sentinels the leader is the one server, as it says it is the primary. */
   @Test
   void leaderOfTheOneServerIsThatServer() throws Exception {
-    try (RedisBenchmarkDriver driver = open("redis.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis.yaml")) {
       assertEquals("primary", driver.targets().get("primary"));
       assertEquals(java.util.Optional.of("127.0.0.1:" + PORT), driver.leaderOf("any-topic"));
     }
@@ -97,7 +72,7 @@ class RedisDriverTest {
   void aofEverysecIsInEffectOnTheServer() throws Exception {
     admin.configSet("appendonly", "no");
     admin.configSet("appendfsync", "always");
-    try (RedisBenchmarkDriver driver = open("redis-aof-everysec.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis-aof-everysec.yaml")) {
       assertEquals("yes", config("appendonly"));
       assertEquals("everysec", config("appendfsync"));
       assertEquals("everysec", driver.brokerFacts().get("redis.appendfsync"));
@@ -110,7 +85,7 @@ class RedisDriverTest {
   void aofAlwaysIsInEffectOnTheServer() throws Exception {
     admin.configSet("appendonly", "no");
     admin.configSet("appendfsync", "no");
-    try (RedisBenchmarkDriver driver = open("redis-aof-always.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis-aof-always.yaml")) {
       assertEquals("yes", config("appendonly"));
       assertEquals("always", config("appendfsync"));
       assertEquals("always", driver.brokerFacts().get("redis.appendfsync"));
@@ -158,7 +133,7 @@ class RedisDriverTest {
 
   @Test
   void pubSubDeliversToSubscriptionsThatExistBeforeSendingAndStoresNothing() throws Exception {
-    try (RedisBenchmarkDriver driver = open("redis-pubsub.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis-pubsub.yaml")) {
       assertEquals(RedisDriverConfig.Mode.PUBSUB, driver.config().mode());
       assertEquals("pubsub", driver.brokerFacts().get("redis.mode"));
       DriverRoundTrip.Result r =
@@ -179,7 +154,7 @@ class RedisDriverTest {
   void ombDriverFileRunsUnchangedAsStreams() throws Exception {
     Path omb = Path.of("src/test/resources/omb-redis.yaml");
     RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(omb, overrides()));
+    driver.initialize(DriverSettingsReader.config(omb, LocalRedis.overrides()));
     try (driver) {
       assertEquals(RedisDriverConfig.Mode.STREAMS, driver.config().mode());
       assertEquals(8, driver.config().jedisPoolMaxTotal());
@@ -187,12 +162,8 @@ class RedisDriverTest {
       assertEquals(config("appendonly"), driver.brokerFacts().get("redis.appendonly"));
       streamsRoundTrip(driver);
     }
-    String[] aliases = RedisBenchmarkDriver.class.getAnnotation(DriverAliases.class).value();
-    assertEquals("io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver", aliases[0]);
-    boolean listed =
-        ServiceLoader.load(BenchmarkDriver.class).stream()
-            .anyMatch(p -> p.type() == RedisBenchmarkDriver.class);
-    assertTrue(listed, "driver listed in META-INF/services");
+    OmbDriverClass.assertAliasedAndListed(
+        RedisBenchmarkDriver.class, "io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver");
   }
 
   @Test
@@ -204,60 +175,38 @@ class RedisDriverTest {
             + "driverClass: io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver\n"
             + "redisPrt: 6379\n"
             + "redisHost: 127.0.0.1\n");
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new RedisBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of())));
-    assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
-    assertTrue(
-        e.getMessage()
-            .startsWith(
-                file + ":3: unknown field 'redisPrt' (did you mean 'redisPort'?); allowed: "),
-        e.getMessage());
-    assertTrue(e.getMessage().contains("redisPort"), e.getMessage());
+    ConfigRefusal.assertMisspelledField(
+        () -> new RedisBenchmarkDriver(Map.of()), file, 3, "redisPrt", "redisPort");
   }
 
   @Test
   void badValuesAreRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("bad.yaml");
     Files.writeString(file, "mode: streams\nappendonly: yes\nappendfsync: sometimes\n");
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new RedisBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of())));
+    String refusal =
+        ConfigRefusal.messageOf(() -> new RedisBenchmarkDriver(Map.of()), file, Map.of());
     assertEquals(
-        file + ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no",
-        e.getMessage());
+        file + ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no", refusal);
   }
 
   @Test
   void waitSettingsAreCheckedWithFileLineAndField(@TempDir Path dir) throws Exception {
     Path pubsub = dir.resolve("pubsub.yaml");
     Files.writeString(pubsub, "mode: pubsub\nwaitReplicas: 1\n");
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new RedisBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(pubsub, overrides())));
+    String refusal =
+        ConfigRefusal.messageOf(
+            () -> new RedisBenchmarkDriver(Map.of()), pubsub, LocalRedis.overrides());
     assertEquals(
         pubsub
             + ":2: field 'waitReplicas': applies to mode streams only: Pub/Sub stores nothing to"
             + " replicate",
-        e.getMessage());
+        refusal);
     Path forever = dir.resolve("forever.yaml");
     Files.writeString(forever, "waitReplicas: 1\nwaitTimeoutMillis: 0\n");
-    e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new RedisBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(forever, overrides())));
-    assertEquals(forever + ":2: field 'waitTimeoutMillis': must be >= 1, was 0", e.getMessage());
+    refusal =
+        ConfigRefusal.messageOf(
+            () -> new RedisBenchmarkDriver(Map.of()), forever, LocalRedis.overrides());
+    assertEquals(forever + ":2: field 'waitTimeoutMillis': must be >= 1, was 0", refusal);
   }
 
   @Test
@@ -269,17 +218,14 @@ class RedisDriverTest {
       Files.writeString(
           file,
           "redisUser: plumb-noconfig\nredisPass: secret\nappendonly: yes\nappendfsync: always\n");
-      DriverConfigException e =
-          assertThrows(
-              DriverConfigException.class,
-              () ->
-                  new RedisBenchmarkDriver(Map.of())
-                      .initialize(DriverSettingsReader.config(file, overrides())));
-      assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+      String refusal =
+          ConfigRefusal.messageOf(
+              () -> new RedisBenchmarkDriver(Map.of()), file, LocalRedis.overrides());
+      assertFalse(refusal.contains("\n"), "one line: " + refusal);
       assertTrue(
-          e.getMessage().startsWith(file + ": field 'appendfsync': CONFIG SET appendfsync always"),
-          e.getMessage());
-      assertTrue(e.getMessage().contains("NOPERM"), e.getMessage());
+          refusal.startsWith(file + ": field 'appendfsync': CONFIG SET appendfsync always"),
+          refusal);
+      assertTrue(refusal.contains("NOPERM"), refusal);
     } finally {
       admin.aclDelUser("plumb-noconfig");
     }
@@ -304,16 +250,12 @@ class RedisDriverTest {
           DriverSettingsReader.config(file, Map.of("redisPort", PORT, "redisHost", "127.0.0.1")));
       assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
     }
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new RedisBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, Map.of("redisPrt", "1"))));
+    String refusal =
+        ConfigRefusal.messageOf(
+            () -> new RedisBenchmarkDriver(Map.of()), file, Map.of("redisPrt", "1"));
     assertTrue(
-        e.getMessage()
-            .startsWith(
-                "--driver-set redisPrt=1: unknown field 'redisPrt' (did you mean 'redisPort'?)"),
-        e.getMessage());
+        refusal.startsWith(
+            "--driver-set redisPrt=1: unknown field 'redisPrt' (did you mean 'redisPort'?)"),
+        refusal);
   }
 }

@@ -3,21 +3,15 @@ package io.plumb.driver.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.testkit.KeyedMessages;
 import io.plumb.testkit.MixedHeaderMessages;
-import io.plumb.worker.DriverSettingsReader;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -28,43 +22,24 @@ import redis.clients.jedis.Jedis;
  * partition index of their stream; Pub/Sub says why it cannot be read.
  */
 class RedisFinalReadTest {
-  private static final String PORT = System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379");
   private static final int PARTITIONS = 4;
   // Over 1,000 a stream: the read pages through XRANGE more than once.
   private static final int MESSAGES = 6_000;
   private static final int KEYS = 40;
 
-  private static Jedis admin;
+  // JUnit closes it after the last test; it stays null when no broker answered.
+  @AutoClose private static Jedis admin;
 
   @BeforeAll
   static void serverIsUp() {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(PORT)), 2_000);
-    } catch (java.io.IOException e) {
-      fail("no Redis server on 127.0.0.1:" + PORT + ": start it with deploy/local/redis.sh start");
-    }
-    admin = new Jedis("127.0.0.1", Integer.parseInt(PORT));
-  }
-
-  @AfterAll
-  static void closeAdmin() {
-    if (admin != null) {
-      admin.close();
-    }
-  }
-
-  private static RedisBenchmarkDriver open(String file) throws Exception {
-    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(
-        DriverSettingsReader.config(
-            Path.of(file), PORT.equals("6379") ? Map.of() : Map.of("redisPort", PORT)));
-    return driver;
+    LocalRedis.assertUp();
+    admin = LocalRedis.admin();
   }
 
   @Test
   void streamsNobodyConsumedAreReadBackToWhatXlenReports() throws Exception {
     String topic = "plumb-test-final-read-" + System.nanoTime();
-    try (RedisBenchmarkDriver driver = open("redis.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis.yaml")) {
       assertEquals(Optional.empty(), driver.whyNoFinalRead());
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
       KeyedMessages messages = new KeyedMessages(MESSAGES, KEYS);
@@ -97,7 +72,7 @@ class RedisFinalReadTest {
   @Test
   void entriesWithTheHeaderFieldAreReadBackWithTheirHeaderApart() throws Exception {
     String topic = "plumb-test-final-read-header-" + System.nanoTime();
-    try (RedisBenchmarkDriver driver = open("redis.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis.yaml")) {
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
       assertEquals(
           List.of(),
@@ -108,7 +83,7 @@ class RedisFinalReadTest {
 
   @Test
   void pubSubSaysItKeepsNothingToRead() throws Exception {
-    try (RedisBenchmarkDriver driver = open("redis-pubsub.yaml")) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("redis-pubsub.yaml")) {
       assertEquals(Optional.of("Redis Pub/Sub keeps no messages"), driver.whyNoFinalRead());
       assertThrows(
           IllegalStateException.class,

@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.input.BadInputException;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.MixedHeaderMessages;
 import io.plumb.testkit.SmokeRun;
-import io.plumb.worker.DriverSettingsReader;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -36,21 +32,13 @@ import redis.clients.jedis.Jedis;
  * is refused in one line before any load.
  */
 class RedisMetadataHeaderTest {
-  private static final String PORT = System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379");
+  private static final String PORT = LocalRedis.PORT;
 
   @TempDir Path scratch;
 
   @BeforeAll
   static void serverIsUp() {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(PORT)), 2_000);
-    } catch (java.io.IOException e) {
-      fail("no Redis server on 127.0.0.1:" + PORT + ": start it with deploy/local/redis.sh start");
-    }
-  }
-
-  private static Map<String, String> overrides() {
-    return PORT.equals("6379") ? Map.of() : Map.of("redisPort", PORT);
+    LocalRedis.assertUp();
   }
 
   /** Both producers: the hand-written RESP one (the default) and Jedis's pipelining. */
@@ -58,7 +46,7 @@ class RedisMetadataHeaderTest {
   @ValueSource(strings = {"resp", "jedis"})
   void oneByteMessagesCarryTheHeaderInAStreamEntryField(String producer) {
     SmokeRun run = SmokeRun.oneByte();
-    Map<String, String> settings = new HashMap<>(overrides());
+    Map<String, String> settings = new HashMap<>(LocalRedis.overrides());
     settings.put("producer", producer);
     RunReport report = run.run(Path.of("redis.yaml"), settings, scratch);
     // redis.yaml has maxLen 100000: a keyless XADD's argument count goes from *8 to *10.
@@ -77,7 +65,7 @@ class RedisMetadataHeaderTest {
     BadInputException refused =
         assertThrows(
             BadInputException.class,
-            () -> run.run(Path.of("redis-pubsub.yaml"), overrides(), scratch));
+            () -> run.run(Path.of("redis-pubsub.yaml"), LocalRedis.overrides(), scratch));
     assertEquals(
         scratch.resolve("smoke-redis-pubsub.yaml")
             + ": field 'messageSize': 1 bytes cannot hold Plumb's 26-byte header, and Redis"
@@ -87,8 +75,8 @@ class RedisMetadataHeaderTest {
     assertFalse(refused.getMessage().contains("\n"));
 
     // What the refusal rests on: streams files report the field, Pub/Sub files neither fact.
-    try (RedisBenchmarkDriver pubSub = open("redis-pubsub.yaml");
-        RedisBenchmarkDriver streams = open("redis.yaml")) {
+    try (RedisBenchmarkDriver pubSub = LocalRedis.open("redis-pubsub.yaml");
+        RedisBenchmarkDriver streams = LocalRedis.open("redis.yaml")) {
       Map<String, String> none = pubSub.brokerFacts();
       assertNull(none.get(BrokerFactNames.HEADER_METADATA), none.toString());
       assertNull(none.get(BrokerFactNames.HEADER_METADATA_BYTES), none.toString());
@@ -135,11 +123,5 @@ class RedisMetadataHeaderTest {
       }
     }
     assertEquals(List.of(), read.problems());
-  }
-
-  private static RedisBenchmarkDriver open(String file) throws Exception {
-    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides()));
-    return driver;
   }
 }
