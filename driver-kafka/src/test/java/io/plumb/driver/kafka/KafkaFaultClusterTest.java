@@ -10,8 +10,8 @@ import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -103,19 +103,7 @@ class KafkaFaultClusterTest {
    * later; consumers idle for 10 s end the drain (what is missing then stays missing).
    */
   private Path plan(String name, String action, int seconds) throws Exception {
-    Path plan = scratch.resolve(name);
-    Files.writeString(
-        plan,
-        String.join(
-            "\n",
-            "drainIdle: 10s",
-            "faults:",
-            "  - at: 8s",
-            "    action: " + action,
-            "    target: leader",
-            "    duration: " + seconds + "s",
-            ""));
-    return plan;
+    return new OneFault(action, "leader", 8, seconds, 10).writeTo(scratch.resolve(name));
   }
 
   /** Complete, every send accounted for, and each fault applied, undone and recovered from. */

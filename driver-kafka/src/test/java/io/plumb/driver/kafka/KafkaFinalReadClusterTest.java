@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,18 +64,8 @@ class KafkaFinalReadClusterTest {
             .replace(
                 "driverClass: io.plumb.driver.kafka.KafkaBenchmarkDriver",
                 "driverClass: " + HeldBackKafkaDriver.class.getName()));
-    Path plan = scratch.resolve("kill-leader.yaml");
-    Files.writeString(
-        plan,
-        String.join(
-            "\n",
-            "drainIdle: 5s",
-            "faults:",
-            "  - at: 6s",
-            "    action: kill",
-            "    target: leader",
-            "    duration: 8s",
-            ""));
+    Path plan =
+        new OneFault("kill", "leader", 6, 8, 5).writeTo(scratch.resolve("kill-leader.yaml"));
 
     RunReport report = RUN.runWithFaults(driver, plan, Map.of(), scratch);
 

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.fault.Unavailability;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -64,18 +64,8 @@ class KafkaPartitionUnavailabilityClusterTest {
 
   @Test
   void theWorstPartitionIsOneTheKilledNodeLedAndOnlyThoseAreAffected() throws Exception {
-    Path plan = scratch.resolve("kill-leader.yaml");
-    Files.writeString(
-        plan,
-        String.join(
-            "\n",
-            "drainIdle: 10s",
-            "faults:",
-            "  - at: 6s",
-            "    action: kill",
-            "    target: leader",
-            "    duration: 10s",
-            ""));
+    Path plan =
+        new OneFault("kill", "leader", 6, 10, 10).writeTo(scratch.resolve("kill-leader.yaml"));
     Set<String> before;
     try (Admin admin = LocalKafkaCluster.admin()) {
       before = new HashSet<>(admin.listTopics().names().get(30, TimeUnit.SECONDS));

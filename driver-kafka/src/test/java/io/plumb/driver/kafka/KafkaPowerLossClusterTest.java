@@ -10,8 +10,8 @@ import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -123,18 +123,7 @@ class KafkaPowerLossClusterTest {
    * consumers idle for 10 s end the drain (what is missing then stays missing).
    */
   private Path plan() throws Exception {
-    Path plan = scratch.resolve("power-loss-all.yaml");
-    Files.writeString(
-        plan,
-        String.join(
-            "\n",
-            "drainIdle: 10s",
-            "faults:",
-            "  - at: 5s",
-            "    action: power-loss",
-            "    target: all",
-            "    duration: 5s",
-            ""));
-    return plan;
+    return new OneFault("power-loss", "all", 5, 5, 10)
+        .writeTo(scratch.resolve("power-loss-all.yaml"));
   }
 }

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -91,19 +91,8 @@ class NatsFaultClusterTest {
    * s), so a message delivered during the fault but never acknowledged comes again before then.
    */
   private Path plan(String action, int seconds) throws Exception {
-    Path plan = scratch.resolve(action + "-leader.yaml");
-    Files.writeString(
-        plan,
-        String.join(
-            "\n",
-            "drainIdle: 15s",
-            "faults:",
-            "  - at: 8s",
-            "    action: " + action,
-            "    target: leader",
-            "    duration: " + seconds + "s",
-            ""));
-    return plan;
+    return new OneFault(action, "leader", 8, seconds, 15)
+        .writeTo(scratch.resolve(action + "-leader.yaml"));
   }
 
   /**

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
-import java.nio.file.Files;
+import io.plumb.testkit.OneFault;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -97,20 +97,11 @@ class NatsPowerLossClusterTest {
   }
 
   private PausedConsumerRun.Outcome run(String driverFile) throws Exception {
+    // A drain wait longer than the durable's ack wait (10 s): a message delivered to the consumer
+    // but not acknowledged when the power went comes again before the drain ends.
     Path plan =
-        Files.writeString(
-            scratch.resolve("power-loss-all.yaml"),
-            String.join(
-                "\n",
-                // Longer than the durable's ack wait (10 s): a message delivered to the consumer
-                // but not acknowledged when the power went comes again before the drain ends.
-                "drainIdle: 15s",
-                "faults:",
-                "  - at: " + FAULT_AT.toSeconds() + "s",
-                "    action: power-loss",
-                "    target: all",
-                "    duration: 5s",
-                ""));
+        new OneFault("power-loss", "all", (int) FAULT_AT.toSeconds(), 5, 15)
+            .writeTo(scratch.resolve("power-loss-all.yaml"));
     return PausedConsumerRun.run(
         Path.of(driverFile),
         plan,

@@ -11,8 +11,8 @@ import io.plumb.fault.Unavailability;
 import io.plumb.result.Counters;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -42,33 +42,15 @@ import org.junit.jupiter.api.io.TempDir;
 class RabbitMqFaultClusterTest {
   private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
 
-  private static final String KILL_LEADER =
-      String.join(
-          "\n",
-          // The weak file's lost messages never come: 10 s of idle consumers end the drain rather
-          // than the default 30 s (the final read then confirms what is missing).
-          "drainIdle: 10s",
-          "faults:",
-          "  - at: 10s",
-          "    action: kill",
-          "    target: leader",
-          "    duration: 10s",
-          "");
+  // The weak file's lost messages never come: 10 s of idle consumers end the drain rather than the
+  // default 30 s (the final read then confirms what is missing).
+  private static final OneFault KILL_LEADER = new OneFault("kill", "leader", 10, 10, 10);
 
   /** Long enough for all three nodes to boot again, which takes 20 to 45 s, and run after. */
   private static final SmokeRun LONG_RUN =
       new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(75), 1024);
 
-  private static final String KILL_ALL =
-      String.join(
-          "\n",
-          "drainIdle: 10s",
-          "faults:",
-          "  - at: 5s",
-          "    action: kill",
-          "    target: all",
-          "    duration: 5s",
-          "");
+  private static final OneFault KILL_ALL = new OneFault("kill", "all", 5, 5, 10);
 
   @TempDir Path scratch;
 
@@ -134,7 +116,7 @@ class RabbitMqFaultClusterTest {
   @Test
   void weakFileDeclaresItsTransientExchangeAgainWhenEveryNodeRestarts() throws Exception {
     Path plan = scratch.resolve("kill-all.yaml");
-    Files.writeString(plan, KILL_ALL);
+    KILL_ALL.writeTo(plan);
     RunReport report =
         LONG_RUN.runWithFaults(Path.of("rabbitmq-classic-weak.yaml"), plan, Map.of(), scratch);
     System.out.println("kill all: " + report.counters() + " " + report.faults());
@@ -172,7 +154,7 @@ class RabbitMqFaultClusterTest {
 
   private RunReport runWithKillLeader(String driverFile) throws Exception {
     Path plan = scratch.resolve("kill-leader.yaml");
-    Files.writeString(plan, KILL_LEADER);
+    KILL_LEADER.writeTo(plan);
     RunReport report = RUN.runWithFaults(Path.of(driverFile), plan, Map.of(), scratch);
     System.out.println(driverFile + ": " + report.counters() + " " + report.faults());
     return report;

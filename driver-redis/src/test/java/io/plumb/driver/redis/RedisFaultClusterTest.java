@@ -11,6 +11,7 @@ import io.plumb.fault.ClusterNode;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.fault.LocalCluster;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
@@ -48,39 +49,24 @@ class RedisFaultClusterTest {
   private static final SmokeRun LONGER =
       new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
 
-  private static final int SENTINEL_PORT =
-      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_SENTINEL_PORT", "26379"));
-
   @TempDir Path scratch;
-
-  private static Map<String, String> overrides() {
-    return SENTINEL_PORT == 26379
-        ? Map.of()
-        : Map.of(
-            "sentinels",
-            "127.0.0.1:"
-                + SENTINEL_PORT
-                + ",127.0.0.1:"
-                + (SENTINEL_PORT + 1)
-                + ",127.0.0.1:"
-                + (SENTINEL_PORT + 2));
-  }
 
   @BeforeEach
   void clusterIsWhole() throws Exception {
-    RedisClusterWhole.await(SENTINEL_PORT);
+    RedisClusterWhole.await(LocalSentinels.PORT);
   }
 
   @AfterAll
   static void clusterIsWholeAgain() throws Exception {
-    RedisClusterWhole.await(SENTINEL_PORT);
+    RedisClusterWhole.await(LocalSentinels.PORT);
   }
 
   @Test
   void leaderIsThePrimaryTheSentinelsNameAndFollowsAFailover() throws Exception {
     LocalCluster cluster = LocalCluster.of("redis");
     RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(Path.of("redis-replicated.yaml"), overrides()));
+    driver.initialize(
+        DriverSettingsReader.config(Path.of("redis-replicated.yaml"), LocalSentinels.overrides()));
     try {
       assertEquals("primary", driver.targets().get("primary"));
       String before = driver.leaderOf("any-topic").orElseThrow();
@@ -118,7 +104,8 @@ class RedisFaultClusterTest {
   void durableFileLosesNothingWhenThePrimaryIsKilled() throws Exception {
     Path plan = plan("kill", 10, 20);
     RunReport report =
-        LONGER.runWithFaults(2, Path.of("redis-replicated.yaml"), plan, overrides(), scratch);
+        LONGER.runWithFaults(
+            2, Path.of("redis-replicated.yaml"), plan, LocalSentinels.overrides(), scratch);
     assertTrue(report.complete(), report.errors().toString());
     assertEquals(0, report.counters().lost(), "acknowledged then lost: " + report.faults());
     assertTrue(report.counters().acknowledged() > 60_000, report.counters().toString());
@@ -157,7 +144,8 @@ class RedisFaultClusterTest {
   void weakFileLosesAcknowledgedMessagesWhenThePrimaryIsPartitioned() throws Exception {
     Path plan = plan("partition", 3, 25);
     RunReport report =
-        RUN.runWithFaults(Path.of("redis-replicated-weak.yaml"), plan, overrides(), scratch);
+        RUN.runWithFaults(
+            Path.of("redis-replicated-weak.yaml"), plan, LocalSentinels.overrides(), scratch);
     assertEquals(1, report.faults().size(), report.faults().toString());
     FaultOutcome f = report.faults().get(0);
     assertNull(f.error(), f.toString());
@@ -206,21 +194,8 @@ class RedisFaultClusterTest {
 
   /** A plan of one fault on the leader, {@code at} s into the measured phase, for {@code s} s. */
   private Path plan(String action, int at, int seconds) throws Exception {
-    Path plan = scratch.resolve(action + "-leader.yaml");
-    Files.writeString(
-        plan,
-        String.join(
-            "\n",
-            // The weak file's lost messages never come: 10 s of idle consumers end the drain
-            // rather than the default 30 s (the final read then confirms what is missing).
-            "drainIdle: 10s",
-            "faults:",
-            "  - at: " + at + "s",
-            "    action: " + action,
-            "    target: primary",
-            "    duration: " + seconds + "s",
-            ""));
-    return plan;
+    return new OneFault(action, "primary", at, seconds, 10)
+        .writeTo(scratch.resolve(action + "-leader.yaml"));
   }
 
   private static ClusterNode nodeNamed(LocalCluster cluster, String identity) {
@@ -244,7 +219,7 @@ class RedisFaultClusterTest {
 
   /** The primary's port as the first Sentinel names it. */
   private static int primaryPort() {
-    try (Jedis sentinel = new Jedis("127.0.0.1", SENTINEL_PORT)) {
+    try (Jedis sentinel = new Jedis("127.0.0.1", LocalSentinels.PORT)) {
       return Integer.parseInt(sentinel.sentinelGetMasterAddrByName("plumb").get(1));
     }
   }

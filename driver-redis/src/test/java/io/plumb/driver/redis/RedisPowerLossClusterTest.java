@@ -17,6 +17,7 @@ import io.plumb.fault.LocalCluster;
 import io.plumb.result.Counters;
 import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.OneFault;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
 import java.nio.file.Files;
@@ -46,9 +47,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RedisPowerLossClusterTest {
 
-  private static final int SENTINEL_PORT =
-      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_SENTINEL_PORT", "26379"));
-
   /** 16,000 messages of 1 KB, in GiB: reached once production goes on after the restart. */
   private static final double BACKLOG_GB = 16_000 * 1024 / (1024.0 * 1024 * 1024);
 
@@ -71,12 +69,12 @@ class RedisPowerLossClusterTest {
 
   @BeforeEach
   void clusterIsWhole() throws Exception {
-    RedisClusterWhole.await(SENTINEL_PORT);
+    RedisClusterWhole.await(LocalSentinels.PORT);
   }
 
   @AfterAll
   static void clusterIsWholeAgain() throws Exception {
-    RedisClusterWhole.await(SENTINEL_PORT);
+    RedisClusterWhole.await(LocalSentinels.PORT);
   }
 
   @Test
@@ -161,22 +159,12 @@ class RedisPowerLossClusterTest {
             "testDurationSeconds: 5",
             "warmupDurationSeconds: 2",
             ""));
-    Path plan = scratch.resolve("power-loss-all.yaml");
-    Files.writeString(
-        plan,
-        String.join(
-            "\n",
-            "drainIdle: 10s",
-            "faults:",
-            "  - at: 4s",
-            "    action: power-loss",
-            "    target: all",
-            "    duration: 5s",
-            ""));
+    Path plan =
+        new OneFault("power-loss", "all", 4, 5, 10).writeTo(scratch.resolve("power-loss-all.yaml"));
     RunOptions options =
         RunOptions.defaults()
             .withFaultPlan(FaultPlan.read(plan))
-            .withDriverOverrides(sentinelOverrides())
+            .withDriverOverrides(LocalSentinels.overrides())
             .withPeriod(Duration.ofSeconds(1));
     return new BenchmarkRun(
             WorkloadReader.read(workload),
@@ -185,19 +173,6 @@ class RedisPowerLossClusterTest {
             options,
             RunListener.SILENT)
         .execute();
-  }
-
-  private static Map<String, String> sentinelOverrides() {
-    return SENTINEL_PORT == 26379
-        ? Map.of()
-        : Map.of(
-            "sentinels",
-            "127.0.0.1:"
-                + SENTINEL_PORT
-                + ",127.0.0.1:"
-                + (SENTINEL_PORT + 1)
-                + ",127.0.0.1:"
-                + (SENTINEL_PORT + 2));
   }
 
   /** How often {@code part} occurs in {@code text}, e.g. a setting read back from each replica. */

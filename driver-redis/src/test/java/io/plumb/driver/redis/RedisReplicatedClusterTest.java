@@ -31,8 +31,6 @@ class RedisReplicatedClusterTest {
   private static final SmokeRun RUN = SmokeRun.standard();
   private static final int BASE_PORT =
       Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_PORT", "6379"));
-  private static final int SENTINEL_PORT =
-      Integer.parseInt(System.getenv().getOrDefault("PLUMB_REDIS_SENTINEL_PORT", "26379"));
 
   /** The primary's port, as the Sentinels name it when the class starts, and the replicas'. */
   private static int PORT;
@@ -48,10 +46,13 @@ class RedisReplicatedClusterTest {
 
   @BeforeAll
   static void clusterIsUp() {
-    try (Jedis sentinel = new Jedis("127.0.0.1", SENTINEL_PORT)) {
+    try (Jedis sentinel = new Jedis("127.0.0.1", LocalSentinels.PORT)) {
       PORT = Integer.parseInt(sentinel.sentinelGetMasterAddrByName("plumb").get(1));
     } catch (redis.clients.jedis.exceptions.JedisConnectionException e) {
-      fail("no Sentinel on 127.0.0.1:" + SENTINEL_PORT + ": deploy/local/redis.sh start --nodes 3");
+      fail(
+          "no Sentinel on 127.0.0.1:"
+              + LocalSentinels.PORT
+              + ": deploy/local/redis.sh start --nodes 3");
     }
     REPLICA_PORTS =
         java.util.stream.IntStream.range(BASE_PORT, BASE_PORT + 3)
@@ -85,23 +86,10 @@ class RedisReplicatedClusterTest {
     }
   }
 
-  /** The shipped files list the Sentinels on 26379-26381; elsewhere, the ones given. */
-  private static Map<String, String> overrides() {
-    return SENTINEL_PORT == 26379
-        ? Map.of()
-        : Map.of(
-            "sentinels",
-            "127.0.0.1:"
-                + SENTINEL_PORT
-                + ",127.0.0.1:"
-                + (SENTINEL_PORT + 1)
-                + ",127.0.0.1:"
-                + (SENTINEL_PORT + 2));
-  }
-
   @Test
   void replicatedFileDeliversEverythingAndRecordsThreeCopies() {
-    RunReport report = RUN.run(Path.of("redis-replicated.yaml"), overrides(), scratch);
+    RunReport report =
+        RUN.run(Path.of("redis-replicated.yaml"), LocalSentinels.overrides(), scratch);
     assertEquals(List.of(), RUN.deliveryProblems(report));
     Map<String, String> facts = report.brokerFacts();
     assertEquals("3", facts.get("replicas"), facts.toString());
@@ -175,7 +163,7 @@ class RedisReplicatedClusterTest {
   @Test
   void aFileAskingMoreReplicasThanOnlineIsRefusedWithOneLine() throws Exception {
     Path file = Path.of("redis-replicated.yaml");
-    Map<String, String> asks3 = new java.util.HashMap<>(overrides());
+    Map<String, String> asks3 = new java.util.HashMap<>(LocalSentinels.overrides());
     asks3.put("waitReplicas", "3");
     DriverConfigException e =
         assertThrows(
