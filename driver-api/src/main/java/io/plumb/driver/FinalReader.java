@@ -28,6 +28,17 @@ public interface FinalReader {
   }
 
   /**
+   * Throws {@link IllegalStateException} naming {@link #whyNoFinalRead}'s reason when there is one:
+   * the first line of a {@link #readToEnd} that must not be called where no read can be made.
+   */
+  default void requireFinalRead() {
+    Optional<String> why = whyNoFinalRead();
+    if (why.isPresent()) {
+      throw new IllegalStateException("no final read: " + why.get());
+    }
+  }
+
+  /**
    * Reads every message {@code topic} holds for {@code subscription}, from the first the run wrote
    * (a log from its start; a queue from what its consumers left) up to the end the broker reports
    * when the read starts (end offsets, queue depth, stream last sequence, XLEN or last ID, last

@@ -317,10 +317,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   @Override
   public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
       throws Exception {
-    Optional<String> why = whyNoFinalRead();
-    if (why.isPresent()) {
-      throw new IllegalStateException("no final read: " + why.get());
-    }
+    requireFinalRead();
     return JetStreamFinalRead.read(connections.consume(), topic, sink, timeout);
   }
 

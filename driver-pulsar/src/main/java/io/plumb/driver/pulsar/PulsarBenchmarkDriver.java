@@ -12,13 +12,13 @@ import io.plumb.driver.DriverSettings;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.OpenClients;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.BatcherBuilder;
@@ -54,7 +54,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   private PulsarNamespace namespace;
   private PulsarTopics pulsarTopics;
   private PulsarLeaders leaders;
-  private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
+  private final OpenClients clients = new OpenClients();
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
@@ -256,10 +256,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   @Override
   public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
       throws Exception {
-    Optional<String> why = whyNoFinalRead();
-    if (why.isPresent()) {
-      throw new IllegalStateException("no final read: " + why.get());
-    }
+    requireFinalRead();
     Integer known = pulsarTopics.partitionsOf(topic);
     int partitions =
         known != null ? known : admin.topics().getPartitionedTopicMetadata(topic).partitions;
@@ -268,15 +265,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
 
   @Override
   public void close() throws Exception {
-    Exception first = null;
-    for (AutoCloseable c : clients) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        first = first == null ? e : first;
-      }
-    }
-    clients.clear();
+    Exception first = clients.closeAll();
     if (client != null) {
       client.close();
     }

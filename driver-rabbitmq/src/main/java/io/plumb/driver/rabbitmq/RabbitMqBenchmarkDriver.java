@@ -13,6 +13,7 @@ import io.plumb.driver.DriverSettings;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.OpenClients;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -23,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,7 +42,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   private ManagementApi management;
   private Connection adminConnection;
   private AmqpTopics topics;
-  private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
+  private final OpenClients clients = new OpenClients();
   private final Map<String, String> facts = new LinkedHashMap<>();
   private ClusterView cluster;
   private final ExecutorService executor =
@@ -241,10 +241,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   @Override
   public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
       throws Exception {
-    Optional<String> why = whyNoFinalRead();
-    if (why.isPresent()) {
-      throw new IllegalStateException("no final read: " + why.get());
-    }
+    requireFinalRead();
     Connection connection = connections.open("plumb-final-read-" + topic + "-" + subscription);
     try {
       return QueueFinalRead.read(
@@ -269,15 +266,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
 
   @Override
   public void close() throws Exception {
-    Exception first = null;
-    for (AutoCloseable client : clients) {
-      try {
-        client.close();
-      } catch (Exception e) {
-        first = first == null ? e : first;
-      }
-    }
-    clients.clear();
+    Exception first = clients.closeAll();
     if (topics != null) {
       try {
         topics.removeMirroringPolicies();

@@ -15,6 +15,7 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.OpenClients;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
@@ -27,7 +28,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -43,7 +43,7 @@ public final class RabbitMqStreamBenchmarkDriver
   private Environment environment;
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<String, StreamSubscriptionGroup> groups = new ConcurrentHashMap<>();
-  private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
+  private final OpenClients clients = new OpenClients();
   private final Map<String, String> facts = new LinkedHashMap<>();
   private ClusterView cluster;
   private ManagementApi management;
@@ -338,15 +338,7 @@ public final class RabbitMqStreamBenchmarkDriver
 
   @Override
   public void close() throws Exception {
-    Exception first = null;
-    for (AutoCloseable client : clients) {
-      try {
-        client.close();
-      } catch (Exception e) {
-        first = first == null ? e : first;
-      }
-    }
-    clients.clear();
+    Exception first = clients.closeAll();
     if (environment != null) {
       environment.close();
     }
