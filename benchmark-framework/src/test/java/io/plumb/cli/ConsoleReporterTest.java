@@ -10,12 +10,13 @@ import io.plumb.coordinator.RunOptions;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.WorkloadReader;
+import io.plumb.workload.WorkloadYaml;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -28,14 +29,9 @@ class ConsoleReporterTest {
   @TempDir Path dir;
 
   private RunReport loopbackRun() throws IOException {
-    Path workload = dir.resolve("w.yaml");
-    Files.writeString(
-        workload,
-        "topics: 1\npartitionsPerTopic: 1\nmessageSize: 64\nsubscriptionsPerTopic: 1\n"
-            + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\n"
-            + "testDurationSeconds: 1\nwarmupDurationSeconds: 0\n");
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path workload =
+        WorkloadYaml.oneTopic().messageSize(64).rate(1000).writeTo(dir.resolve("w.yaml"));
+    Path driver = LoopbackDriverFile.write(dir);
     return new BenchmarkRun(
             WorkloadReader.read(workload),
             driver,

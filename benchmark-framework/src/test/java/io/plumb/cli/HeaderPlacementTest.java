@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.plumb.worker.LoopbackDriverFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -114,9 +115,7 @@ class HeaderPlacementTest {
   }
 
   private Path driver(String extra) throws Exception {
-    return Files.writeString(
-        dir.resolve("loopback.yaml"),
-        "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n" + extra);
+    return LoopbackDriverFile.write(dir, extra);
   }
 
   private JsonNode result() throws Exception {

@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
+import io.plumb.worker.LoopbackDriverFile;
+import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,49 +17,33 @@ import org.junit.jupiter.api.io.TempDir;
 class MainTest {
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CapturedConsole cli = new CapturedConsole();
 
   private int run(String... args) {
-    return Main.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return cli.run(args);
   }
 
   private String errors() {
-    return err.toString(StandardCharsets.UTF_8);
+    return cli.err();
   }
 
   private Path loopback() throws IOException {
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
-    return driver;
+    return LoopbackDriverFile.write(dir);
   }
 
   private Path workload(String extra) throws IOException {
-    Path workload = dir.resolve("w.yaml");
-    Files.writeString(
-        workload,
-        """
-        topics: 1
-        partitionsPerTopic: 2
-        messageSize: 64
-        subscriptionsPerTopic: 1
-        consumerPerSubscription: 1
-        producersPerTopic: 1
-        producerRate: 1000
-        testDurationSeconds: 1
-        warmupDurationSeconds: 0
-        """
-            + extra);
-    return workload;
+    return WorkloadYaml.oneTopic()
+        .partitions(2)
+        .messageSize(64)
+        .rate(1000)
+        .with(extra)
+        .writeTo(dir.resolve("w.yaml"));
   }
 
   @Test
   void helpTeachesWithExamples() {
     assertEquals(0, run("--help"));
-    String help = out.toString(StandardCharsets.UTF_8);
+    String help = cli.out();
     assertTrue(help.contains("--drivers"));
     assertTrue(help.contains("Examples:"));
     assertTrue(help.contains("--driver-set"));
@@ -75,7 +58,7 @@ class MainTest {
         errors());
     JsonNode json = new ObjectMapper().readTree(result.toFile());
     assertTrue(json.get("complete").asBoolean());
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Latency (ms)"));
+    assertTrue(cli.out().contains("Latency (ms)"));
   }
 
   @Test
@@ -94,7 +77,7 @@ class MainTest {
         "-d",
         loopback().toString(),
         dir.resolve("nope.yaml").toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "driver file not found",
         "-d",
@@ -141,13 +124,13 @@ class MainTest {
         "-d",
         loopback().toString(),
         workload.toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "field 'backlogDrainRatio': expected a number at least 0 and at most 1, got 1.5",
         "-d",
         loopback().toString(),
         workload("consumerBacklogSizeGB: 1\nbacklogDrainRatio: 1.5\n").toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "field 'consumerOnly': a consumer-only run drains a backlog",
         "-d",
@@ -166,7 +149,7 @@ class MainTest {
         "-d",
         loopback().toString(),
         workload("").toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "--token-file: applies only with --workers or --workers-file",
         "--token-file",
@@ -174,7 +157,7 @@ class MainTest {
         "-d",
         loopback().toString(),
         workload("").toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "--worker-roles: applies only with --workers or --workers-file",
         "--worker-roles",
@@ -182,7 +165,7 @@ class MainTest {
         "-d",
         loopback().toString(),
         workload("").toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "--probe-seconds: applies only to searches; no workload searches",
         "--probe-seconds",
@@ -190,7 +173,7 @@ class MainTest {
         "-d",
         loopback().toString(),
         workload("").toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "--search-start: applies only to searches; --rates runs each rate once",
         "--rates",

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.report.LoopbackResults;
-import java.io.ByteArrayOutputStream;
+import io.plumb.worker.LoopbackDriverFile;
+import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,31 +17,27 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportCommandTest {
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CapturedConsole cli = new CapturedConsole();
 
   private int run(String... args) {
-    return Main.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return cli.run(args);
   }
 
   private void assertBadInput(String expected, String... args) {
     assertEquals(2, run(args));
-    String errors = err.toString(StandardCharsets.UTF_8);
+    String errors = cli.err();
     assertTrue(errors.contains(expected), errors);
     // One line of error; a mistyped option adds bin/benchmark's usual hint on where help is.
     assertEquals(
         1, errors.lines().filter(l -> !l.startsWith("Try 'bin/benchmark")).count(), errors);
     assertFalse(errors.contains("\tat "), "no stack trace");
-    err.reset();
+    cli.clearErr();
   }
 
   @Test
   void helpTeachesWithAnExample() {
     assertEquals(0, run("report", "--help"));
-    String help = out.toString(StandardCharsets.UTF_8);
+    String help = cli.out();
     assertTrue(help.contains("bin/benchmark report results/*.json -o report.html"), help);
     assertTrue(help.contains(".hgrm"), help);
   }
@@ -51,9 +46,9 @@ class ReportCommandTest {
   void writesTheReportAndSaysWhere() throws IOException {
     Path result = LoopbackResults.write(dir, "one", 1_000, 64);
     Path html = dir.resolve("out").resolve("report.html");
-    assertEquals(0, run("report", result.toString(), "-o", html.toString()), err.toString());
+    assertEquals(0, run("report", result.toString(), "-o", html.toString()), cli.err());
     assertTrue(Files.size(html) > 100_000, "Chart.js is inside");
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Report       " + html));
+    assertTrue(cli.out().contains("Report       " + html));
     assertTrue(Files.exists(dir.resolve("out").resolve("one.publish.hgrm")));
   }
 
@@ -97,20 +92,15 @@ class ReportCommandTest {
 
   @Test
   void theEndOfARunSaysWhereItsResultWentAndHowToReportIt() throws IOException {
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
-    Path workload = dir.resolve("w.yaml");
-    Files.writeString(
-        workload,
-        "topics: 1\npartitionsPerTopic: 1\nmessageSize: 64\nsubscriptionsPerTopic: 1\n"
-            + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\n"
-            + "testDurationSeconds: 1\nwarmupDurationSeconds: 0\n");
+    Path driver = LoopbackDriverFile.write(dir);
+    Path workload =
+        WorkloadYaml.oneTopic().messageSize(64).rate(1000).writeTo(dir.resolve("w.yaml"));
     Path results = dir.resolve("results");
     assertEquals(
         0,
         run("-d", driver + "," + driver, "-o", results.toString(), workload.toString()),
-        err.toString());
-    String printed = out.toString(StandardCharsets.UTF_8);
+        cli.err());
+    String printed = cli.out();
     try (var files = Files.list(results)) {
       var written = files.sorted().toList();
       assertEquals(2, written.size());

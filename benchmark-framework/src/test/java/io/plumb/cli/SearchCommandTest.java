@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.search.FinalMeasurement;
-import java.io.ByteArrayOutputStream;
+import io.plumb.worker.LoopbackDriverFile;
+import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,14 +25,10 @@ class SearchCommandTest {
 
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CapturedConsole cli = new CapturedConsole();
 
   private int run(String... args) {
-    return Main.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return cli.run(args);
   }
 
   private Path write(String name, String text) throws IOException {
@@ -43,21 +38,12 @@ class SearchCommandTest {
   }
 
   private Path workload(String rate, int testSeconds, int warmupSeconds) throws IOException {
-    return write(
-        "w.yaml",
-        """
-        name: search
-        topics: 1
-        partitionsPerTopic: 1
-        messageSize: 100
-        subscriptionsPerTopic: 1
-        consumerPerSubscription: 1
-        producersPerTopic: 1
-        producerRate: %s
-        testDurationSeconds: %d
-        warmupDurationSeconds: %d
-        """
-            .formatted(rate, testSeconds, warmupSeconds));
+    return WorkloadYaml.oneTopic()
+        .named("search")
+        .rate(rate)
+        .seconds(testSeconds)
+        .warmup(warmupSeconds)
+        .writeTo(dir.resolve("w.yaml"));
   }
 
   private List<JsonNode> results(Path outDir) throws IOException {
@@ -114,8 +100,8 @@ class SearchCommandTest {
             "-o",
             results.toString(),
             workload("0", 4, 1).toString());
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, console + err);
+    String console = cli.out();
+    assertEquals(0, status, console + cli.err());
     JsonNode result = results(results).get(0);
     JsonNode search = result.get("search");
     double found = search.get("foundRateMsgPerSec").asDouble();
@@ -184,8 +170,7 @@ class SearchCommandTest {
 
   @Test
   void latencyTargetSearchOnLoopbackStopsAtTheWorkloadsRate() throws IOException {
-    Path driver =
-        write("loopback.yaml", "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     Path results = dir.resolve("results");
     int status =
         run(
@@ -200,8 +185,8 @@ class SearchCommandTest {
             "-o",
             results.toString(),
             workload("6000", 1, 0).toString());
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, console + err);
+    String console = cli.out();
+    assertEquals(0, status, console + cli.err());
     JsonNode search = results(results).get(0).get("search");
     assertEquals("p99 publish <= 1000ms", search.get("goal").asText());
     assertEquals(6000.0, search.get("foundRateMsgPerSec").asDouble(), console);
@@ -218,8 +203,7 @@ class SearchCommandTest {
 
   @Test
   void aSweepWritesOneResultPerRateAndASummary() throws IOException {
-    Path driver =
-        write("loopback.yaml", "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     Path results = dir.resolve("results");
     int status =
         run(
@@ -230,8 +214,8 @@ class SearchCommandTest {
             "-o",
             results.toString(),
             workload("1000", 1, 0).toString());
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, console + err);
+    String console = cli.out();
+    assertEquals(0, status, console + cli.err());
     List<JsonNode> files = results(results);
     assertEquals(3, files.size(), console);
     JsonNode summary =
@@ -253,8 +237,7 @@ class SearchCommandTest {
 
   @Test
   void badSearchOptionsAreOneLineErrorsWithStatusTwo() throws IOException {
-    Path driver =
-        write("loopback.yaml", "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     Path workload = workload("1000", 1, 0);
     List<List<String>> cases =
         List.of(
@@ -266,14 +249,14 @@ class SearchCommandTest {
             List.of("--probe-seconds", "0"),
             List.of("--search-start", "-5"));
     for (List<String> options : cases) {
-      err.reset();
+      cli.clearErr();
       String[] args =
           Stream.concat(
                   Stream.of("-d", driver.toString()),
                   Stream.concat(options.stream(), Stream.of(workload.toString())))
               .toArray(String[]::new);
-      assertEquals(2, run(args), options + ": " + err);
-      String message = err.toString(StandardCharsets.UTF_8).trim();
+      assertEquals(2, run(args), options + ": " + cli.err());
+      String message = cli.err().trim();
       assertEquals(1, message.lines().count(), message);
       String option =
           options.get(0).equals("--rates") && options.size() > 2 ? "--slo" : options.get(0);

@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.plumb.cli.Main;
+import io.plumb.cli.CapturedConsole;
 import io.plumb.repeat.SyntheticResults;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,18 +27,14 @@ class CompareCommandTest {
 
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CapturedConsole cli = new CapturedConsole();
 
   private int run(String... args) {
-    return Main.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return cli.run(args);
   }
 
   private String console() {
-    return out.toString(StandardCharsets.UTF_8);
+    return cli.out();
   }
 
   private String line(String start) {
@@ -140,7 +133,7 @@ class CompareCommandTest {
         "VERDICT      publish rate: no verdict: 4 paired round(s) reach at best a 87.5% interval;"
             + " 5 or more are needed",
         line("VERDICT"));
-    out.reset();
+    cli.clearOut();
     assertEquals(0, run("compare", "--include-all", "--primary", "throughput", a, "--", b));
     assertEquals("Rounds       5 paired (--include-all)", line("Rounds"));
     assertTrue(line("VERDICT").contains("B faster: 1.105x A"), console());
@@ -156,7 +149,7 @@ class CompareCommandTest {
     assertEquals(0, run("compare", recorded("a").toString(), "--", recorded("b").toString()));
     assertEquals("Rounds       0 paired", line("Rounds"));
     assertEquals(10, console().lines().filter(l -> l.contains("generator-bound (")).count());
-    out.reset();
+    cli.clearOut();
     assertEquals(
         0,
         run("compare", "--include-all", recorded("a").toString(), "--", recorded("b").toString()));
@@ -186,22 +179,21 @@ class CompareCommandTest {
     Path odd = dir.resolve("odd.json");
     JSON.writeValue(odd.toFile(), other);
     assertEquals(2, run("compare", a, odd.toString(), "--", b));
-    String error = err.toString(StandardCharsets.UTF_8);
+    String error = cli.err();
     assertTrue(error.startsWith("error: side A: holds results of 2 configurations"), error);
     assertEquals(1, error.lines().count(), error);
 
-    err.reset();
+    cli.clearErr();
     assertEquals(2, run("compare", a, b, b));
-    assertTrue(
-        err.toString(StandardCharsets.UTF_8).startsWith("error: compare: separate A's results"));
-    err.reset();
+    assertTrue(cli.err().startsWith("error: compare: separate A's results"));
+    cli.clearErr();
     assertEquals(2, run("compare", "--margin", "five", a, "--", b));
     assertEquals(
         "error: --margin: expected a percentage above 0 and at most 100, e.g. 5% or 2.5%, got"
             + " 'five'",
-        err.toString(StandardCharsets.UTF_8).strip());
-    err.reset();
+        cli.err().strip());
+    cli.clearErr();
     assertEquals(2, run("compare", "--primary", "p42", a, "--", b));
-    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("error: --primary: expected"));
+    assertTrue(cli.err().startsWith("error: --primary: expected"));
   }
 }

@@ -10,6 +10,7 @@ import io.plumb.result.ResultJson;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.LocalWorker;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.WorkloadReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,8 +41,7 @@ class AbortedRunTest {
         testDurationMinutes: 10
         warmupDurationSeconds: 0
         """);
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     CountDownLatch twoPeriodsMeasured = new CountDownLatch(2);
     RunListener listener =
         new RunListener() {

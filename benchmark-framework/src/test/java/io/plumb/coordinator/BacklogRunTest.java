@@ -10,7 +10,9 @@ import io.plumb.result.Counters;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.WorkloadReader;
+import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,8 +41,7 @@ class BacklogRunTest {
     return run.execute();
   }
 
-  private static final String LOOPBACK =
-      "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n";
+  private static final String LOOPBACK = LoopbackDriverFile.TEXT;
 
   /** 0.01 GiB of 1 KiB messages is 10,486 messages: about 1 s of building at 10,000 msg/s. */
   private static String backlogWorkload(String extra) {
@@ -114,18 +115,7 @@ class BacklogRunTest {
   void producerOnlyRunsNeedNoConsumers() throws IOException {
     RunReport report =
         run(
-            """
-            name: producer-only
-            topics: 1
-            partitionsPerTopic: 1
-            messageSize: 100
-            subscriptionsPerTopic: 0
-            consumerPerSubscription: 0
-            producersPerTopic: 1
-            producerRate: 5000
-            testDurationSeconds: 1
-            warmupDurationSeconds: 0
-            """,
+            WorkloadYaml.oneTopic().named("producer-only").subscriptions(0, 0).rate(5000).text(),
             LOOPBACK);
     assertTrue(report.complete(), report.incompleteReason());
     assertTrue(report.counters().sent() > 4_000, report.counters().toString());

@@ -7,6 +7,7 @@ import io.plumb.bottleneck.BottleneckVerdict;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
+import io.plumb.workload.WorkloadYaml;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -75,19 +76,7 @@ class BottleneckEvidenceTest {
   void aSendThatBlocksIsTheBrokerPushingBack() throws Exception {
     // 1,000 msg/s against a send() that blocks 50 ms: at most 20 msg/s, asleep inside send().
     Path workload = dir.resolve("workload.yaml");
-    Files.writeString(
-        workload,
-        """
-        topics: 1
-        partitionsPerTopic: 1
-        messageSize: 100
-        subscriptionsPerTopic: 1
-        consumerPerSubscription: 1
-        producersPerTopic: 1
-        producerRate: 1000
-        testDurationSeconds: 3
-        warmupDurationSeconds: 0
-        """);
+    WorkloadYaml.oneTopic().rate(1000).seconds(3).writeTo(workload);
     Path driver = dir.resolve("blocking.yaml");
     Files.writeString(
         driver, "name: Blocking\ndriverClass: " + BlockingSendDriver.class.getName() + "\n");

@@ -2,7 +2,9 @@ package io.plumb.coordinator;
 
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.WorkloadReader;
+import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +33,7 @@ public final class LoopbackRuns {
       Path dir, String workloadYaml, String driverExtra, RunOptions options) throws IOException {
     Path workload = dir.resolve("workload.yaml");
     Files.writeString(workload, workloadYaml);
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(
-        driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n" + driverExtra);
+    Path driver = LoopbackDriverFile.write(dir, driverExtra);
     return new BenchmarkRun(
         WorkloadReader.read(workload), driver, new LocalWorker(), options, RunListener.SILENT);
   }
@@ -45,18 +45,7 @@ public final class LoopbackRuns {
   public static BenchmarkRun oneTopic(Path dir, int rate, int seconds) throws IOException {
     return prepare(
         dir,
-        """
-        topics: 1
-        partitionsPerTopic: 1
-        messageSize: 128
-        subscriptionsPerTopic: 1
-        consumerPerSubscription: 1
-        producersPerTopic: 1
-        producerRate: %d
-        testDurationSeconds: %d
-        warmupDurationSeconds: 0
-        """
-            .formatted(rate, seconds),
+        WorkloadYaml.oneTopic().messageSize(128).rate(rate).seconds(seconds).text(),
         "",
         RunOptions.defaults().withPeriod(Duration.ofSeconds(1)));
   }

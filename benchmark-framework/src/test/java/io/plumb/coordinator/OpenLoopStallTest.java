@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.result.RunReport;
+import io.plumb.workload.WorkloadYaml;
 import java.nio.file.Path;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -25,17 +26,7 @@ class OpenLoopStallTest {
     RunReport report =
         LoopbackRuns.run(
             dir,
-            """
-            topics: 1
-            partitionsPerTopic: 1
-            messageSize: 100
-            subscriptionsPerTopic: 1
-            consumerPerSubscription: 1
-            producersPerTopic: 1
-            producerRate: 2000
-            testDurationSeconds: 3
-            warmupDurationSeconds: 0
-            """,
+            WorkloadYaml.oneTopic().rate(2000).seconds(3).text(),
             "stallAfterMessages: 2000\nstallMillis: 500\n");
     assertTrue(report.complete(), report.incompleteReason());
     assertEquals(0, report.counters().lost());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.Workload;
 import io.plumb.workload.WorkloadReader;
 import java.io.IOException;
@@ -44,10 +45,7 @@ class ShippedWorkloadsTest {
 
     Path shortened = dir.resolve(file.getFileName());
     Files.writeString(shortened, shorten(Files.readString(file), asShipped));
-    Path driver =
-        Files.writeString(
-            dir.resolve("loopback.yaml"),
-            "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     RunReport report =
         new BenchmarkRun(
                 WorkloadReader.read(shortened),

@@ -1,6 +1,7 @@
 package io.plumb.coordinator;
 
 import io.plumb.result.RunReport;
+import io.plumb.workload.WorkloadYaml;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -15,19 +16,7 @@ public final class StarvedGeneratorRun {
     Path dir = Files.createTempDirectory("plumb-starved");
     RunReport report =
         LoopbackRuns.run(
-            dir,
-            """
-            topics: 1
-            partitionsPerTopic: 1
-            messageSize: 100
-            subscriptionsPerTopic: 1
-            consumerPerSubscription: 1
-            producersPerTopic: 1
-            producerRate: 5000000
-            testDurationSeconds: 4
-            warmupDurationSeconds: 1
-            """,
-            "");
+            dir, WorkloadYaml.oneTopic().rate(5000000).seconds(4).warmup(1).text(), "");
     System.out.println("KIND " + report.bottleneck().kind());
     System.out.println("REASON " + report.bottleneck().reason());
   }

@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.plumb.cli.Main;
-import java.io.ByteArrayOutputStream;
+import io.plumb.cli.CapturedConsole;
+import io.plumb.worker.LoopbackDriverFile;
+import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -27,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultCommandTest {
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CapturedConsole cli = new CapturedConsole();
   private TestCluster nodes;
 
   @AfterEach
@@ -57,7 +55,7 @@ class FaultCommandTest {
             loopback().toString(),
             workload(3).toString());
 
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    assertEquals(0, status, cli.err());
     assertFalse(ProcessHandle.of(victim).map(ProcessHandle::isAlive).orElse(false));
     assertTrue(nodes.node(2).running(), "started again after its duration");
     JsonNode fault = new ObjectMapper().readTree(result.toFile()).path("faults").path(0);
@@ -81,7 +79,7 @@ class FaultCommandTest {
         unavailability.toString());
     // (Recovery is not asserted: restarting a node's JVM on a small host can slow the generator.)
     assertTrue(fault.has("recoverySeconds"), fault.toString());
-    String console = out.toString(StandardCharsets.UTF_8);
+    String console = cli.out();
     assertTrue(console.contains("fault 1: kill node 2 for 500 ms"), console);
     assertTrue(console.contains("Fault 1      kill node 2 at "), console);
     assertTrue(console.contains("| unavailable worst partition "), console);
@@ -106,7 +104,7 @@ class FaultCommandTest {
               // The plan is checked (all nodes running) before this line is printed, and the
               // fault is due 1 s of warm-up and 2 s of measuring later.
               try {
-                while (!out.toString(StandardCharsets.UTF_8).contains("fault plan ")) {
+                while (!cli.out().contains("fault plan ")) {
                   Thread.sleep(20);
                 }
               } catch (InterruptedException e) {
@@ -127,8 +125,8 @@ class FaultCommandTest {
             loopback().toString(),
             workload(4).toString());
 
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertEquals(FaultFailures.EXIT_STATUS, status, console + err);
+    String console = cli.out();
+    assertEquals(FaultFailures.EXIT_STATUS, status, console + cli.err());
     String reason =
         "fault 1 (kill node 2) was not applied: node 2 is gone (PID " + victim + " is not running)";
     List<String> errorLines = console.lines().filter(l -> l.startsWith("error: ")).toList();
@@ -139,7 +137,7 @@ class FaultCommandTest {
     assertTrue(json.path("complete").asBoolean(), "the load itself ran to its end");
     // The report's summary says so where users look first.
     Path page = dir.resolve("report.html");
-    assertEquals(0, run("report", result.toString(), "-o", page.toString()), err.toString());
+    assertEquals(0, run("report", result.toString(), "-o", page.toString()), cli.err());
     assertTrue(Files.readString(page).contains("FAULT FAILED: " + reason), "report");
   }
 
@@ -158,7 +156,7 @@ class FaultCommandTest {
         "-d",
         loopback().toString(),
         workload(3).toString());
-    assertFalse(out.toString(StandardCharsets.UTF_8).contains("warm-up"), "no load was sent");
+    assertFalse(cli.out().contains("warm-up"), "no load was sent");
   }
 
   /**
@@ -187,7 +185,7 @@ class FaultCommandTest {
             loopback().toString(),
             workload(3).toString());
 
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    assertEquals(0, status, cli.err());
     List<String> drops =
         Files.readAllLines(calls).stream().filter(l -> l.startsWith("drop ")).toList();
     assertEquals(3, drops.size(), drops.toString());
@@ -207,9 +205,7 @@ class FaultCommandTest {
     assertEquals("all", fault.path("target").asText());
     assertEquals(3, fault.path("nodes").size(), fault.toString());
     assertTrue(fault.path("error").isNull(), fault.toString());
-    assertTrue(
-        out.toString(StandardCharsets.UTF_8).contains("fault 1: power-loss node 1, node 2, node 3"),
-        out.toString(StandardCharsets.UTF_8));
+    assertTrue(cli.out().contains("fault 1: power-loss node 1, node 2, node 3"), cli.out());
   }
 
   /**
@@ -237,7 +233,7 @@ class FaultCommandTest {
             loopback().toString(),
             workload(3).toString());
 
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    assertEquals(0, status, cli.err());
     Path nodesDir = home.resolve(".plumb/loopback/nodes");
     List<String> layerCalls = Files.readAllLines(calls);
     assertEquals(
@@ -255,7 +251,7 @@ class FaultCommandTest {
     JsonNode fault = new ObjectMapper().readTree(result.toFile()).path("faults").path(0);
     assertEquals(3, fault.path("nodes").size(), fault.toString());
     assertTrue(fault.path("error").isNull(), fault.toString());
-    String console = out.toString(StandardCharsets.UTF_8);
+    String console = cli.out();
     assertTrue(
         console.contains(
             "fault 1: power-loss node 1, node 2, node 3 for 500 ms; node 3 keeps no data: killed,"
@@ -350,7 +346,7 @@ class FaultCommandTest {
         "-d",
         loopback().toString(),
         workload(3).toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "--faults: needs the in-process worker, on the host whose cluster it acts on; drop --workers",
         "--faults",
@@ -362,7 +358,7 @@ class FaultCommandTest {
         "-d",
         loopback().toString(),
         workload(3).toString());
-    err.reset();
+    cli.clearErr();
     assertBadInput(
         "fault 1: field 'action': 'crash' is not an action",
         "--faults",
@@ -373,15 +369,12 @@ class FaultCommandTest {
   }
 
   private int run(String... args) {
-    return Main.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return cli.run(args);
   }
 
   private void assertBadInput(String expected, String... args) {
-    assertEquals(2, run(args), err.toString(StandardCharsets.UTF_8));
-    String message = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, run(args), cli.err());
+    String message = cli.err();
     assertTrue(message.contains(expected), message);
     assertEquals(1, message.lines().count(), message);
   }
@@ -393,20 +386,15 @@ class FaultCommandTest {
   }
 
   private Path loopback() throws IOException {
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
-    return driver;
+    return LoopbackDriverFile.write(dir);
   }
 
   private Path workload(int seconds) throws IOException {
-    Path workload = dir.resolve("w.yaml");
-    Files.writeString(
-        workload,
-        "topics: 1\npartitionsPerTopic: 1\nmessageSize: 64\nsubscriptionsPerTopic: 1\n"
-            + "consumerPerSubscription: 1\nproducersPerTopic: 1\nproducerRate: 1000\n"
-            + "testDurationSeconds: "
-            + seconds
-            + "\nwarmupDurationSeconds: 1\n");
-    return workload;
+    return WorkloadYaml.oneTopic()
+        .messageSize(64)
+        .rate(1000)
+        .seconds(seconds)
+        .warmup(1)
+        .writeTo(dir.resolve("w.yaml"));
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.cli.Main;
 import io.plumb.stats.Histograms;
+import io.plumb.workload.WorkloadYaml;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.DatagramSocket;
@@ -90,20 +91,12 @@ class ClockSkewTest {
       port = free.getLocalPort();
     }
     Path workload =
-        Files.writeString(
-            dir.resolve("workload.yaml"),
-            """
-            name: skew
-            topics: 1
-            partitionsPerTopic: 1
-            messageSize: 128
-            subscriptionsPerTopic: 1
-            consumerPerSubscription: 1
-            producersPerTopic: 1
-            producerRate: 1000
-            testDurationSeconds: 3
-            warmupDurationSeconds: 0
-            """);
+        WorkloadYaml.oneTopic()
+            .named("skew")
+            .messageSize(128)
+            .rate(1000)
+            .seconds(3)
+            .writeTo(dir.resolve("workload.yaml"));
     Path driver =
         Files.writeString(
             dir.resolve("udp.yaml"),

@@ -13,6 +13,7 @@ import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
 import io.plumb.worker.Worker;
 import io.plumb.workload.WorkloadReader;
+import io.plumb.workload.WorkloadYaml;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -36,18 +37,13 @@ class CrossWorkerDuplicatesTest {
   private static final String TOKEN = "cross-worker-token-0123456789";
 
   private static final String WORKLOAD =
-      """
-      name: cross-worker-duplicates
-      topics: 1
-      partitionsPerTopic: 1
-      messageSize: 64
-      subscriptionsPerTopic: 1
-      consumerPerSubscription: 2
-      producersPerTopic: 1
-      producerRate: 1000
-      testDurationSeconds: 2
-      warmupDurationSeconds: 0
-      """;
+      WorkloadYaml.oneTopic()
+          .named("cross-worker-duplicates")
+          .messageSize(64)
+          .subscriptions(1, 2)
+          .rate(1000)
+          .seconds(2)
+          .text();
 
   /**
    * Dropped messages never arrive, so the drain runs to its end; consumers idle for 5 s by then

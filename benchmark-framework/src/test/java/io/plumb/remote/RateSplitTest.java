@@ -9,13 +9,14 @@ import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.load.WorkerClock;
 import io.plumb.result.RunReport;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.WorkloadReader;
+import io.plumb.workload.WorkloadYaml;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,24 +55,15 @@ class RateSplitTest {
                 URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.empty(), null));
       }
       Path workload =
-          Files.writeString(
-              dir.resolve("w.yaml"),
-              """
-              name: split
-              topics: 1
-              partitionsPerTopic: 1
-              messageSize: 64
-              subscriptionsPerTopic: 0
-              consumerPerSubscription: 0
-              producersPerTopic: 3
-              producerRate: 3000
-              testDurationSeconds: 2
-              warmupDurationSeconds: 0
-              """);
-      Path driver =
-          Files.writeString(
-              dir.resolve("loopback.yaml"),
-              "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+          WorkloadYaml.oneTopic()
+              .named("split")
+              .messageSize(64)
+              .subscriptions(0, 0)
+              .producers(3)
+              .rate(3000)
+              .seconds(2)
+              .writeTo(dir.resolve("w.yaml"));
+      Path driver = LoopbackDriverFile.write(dir);
       DistributedWorkers workers = DistributedWorkers.connect(clients, WorkerRoles.SPLIT);
       BenchmarkRun run =
           new BenchmarkRun(

@@ -12,7 +12,9 @@ import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.WorkloadReader;
+import io.plumb.workload.WorkloadYaml;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,26 +50,18 @@ class RemoteWorkersTest {
   @Test
   void mergedCountsAreTheSumOfEachWorkersAndAStallShowsInTheirHistograms() throws Exception {
     Path workload = dir.resolve("workload.yaml");
-    Files.writeString(
-        workload,
-        """
-        name: two-workers
-        topics: 2
-        partitionsPerTopic: 2
-        messageSize: 128
-        subscriptionsPerTopic: 1
-        consumerPerSubscription: 1
-        producersPerTopic: 1
-        producerRate: 4000
-        testDurationSeconds: 2
-        warmupDurationSeconds: 0
-        """);
+    WorkloadYaml.oneTopic()
+        .named("two-workers")
+        .topics(2)
+        .partitions(2)
+        .messageSize(128)
+        .rate(4000)
+        .seconds(2)
+        .writeTo(workload);
     Path driver = dir.resolve("loopback.yaml");
     // Each worker's in-process "broker" stops answering for 700 ms once, after 1,000 messages.
     Files.writeString(
-        driver,
-        "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n"
-            + "stallAfterMessages: 1000\nstallMillis: 700\n");
+        driver, LoopbackDriverFile.TEXT + "stallAfterMessages: 1000\nstallMillis: 700\n");
     DistributedWorkers workers =
         DistributedWorkers.connect(List.of(first.client(), second.client()), WorkerRoles.BOTH);
     BenchmarkRun run =
@@ -167,10 +161,7 @@ class RemoteWorkersTest {
     DistributedWorkers workers =
         DistributedWorkers.connect(List.of(first.client(), second.client()), WorkerRoles.BOTH);
     Path workload = Files.writeString(dir.resolve("backlog.yaml"), BACKLOG_WORKLOAD);
-    Path driver =
-        Files.writeString(
-            dir.resolve("loopback.yaml"),
-            "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     BenchmarkRun run =
         new BenchmarkRun(
             WorkloadReader.read(workload),

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.worker.WorkerException;
+import io.plumb.workload.WorkloadYaml;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -21,18 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** Workers and coordinators that die mid-run, as separate JVMs killed with SIGKILL. */
 class WorkerFailureTest {
   private static final String LONG_WORKLOAD =
-      """
-      name: long
-      topics: 2
-      partitionsPerTopic: 1
-      messageSize: 64
-      subscriptionsPerTopic: 1
-      consumerPerSubscription: 1
-      producersPerTopic: 1
-      producerRate: 1000
-      testDurationSeconds: 120
-      warmupDurationSeconds: 0
-      """;
+      WorkloadYaml.oneTopic()
+          .named("long")
+          .topics(2)
+          .messageSize(64)
+          .rate(1000)
+          .seconds(120)
+          .text();
 
   @TempDir Path dir;
   private final HttpClient http = HttpClient.newHttpClient();
@@ -158,9 +155,7 @@ class WorkerFailureTest {
   }
 
   private Path loopbackDriver() throws Exception {
-    return Files.writeString(
-        dir.resolve("loopback.yaml"),
-        "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    return LoopbackDriverFile.write(dir);
   }
 
   private Path workload() throws Exception {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.load.WorkerClock;
+import io.plumb.worker.LoopbackDriverFile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -121,9 +122,7 @@ class WorkerServerTest {
 
       worker.initializeDriver(
           new io.plumb.worker.WorkerSpecs.DriverSetup(
-              "loopback.yaml",
-              "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n",
-              java.util.Map.of()),
+              "loopback.yaml", LoopbackDriverFile.TEXT, java.util.Map.of()),
           3);
       worker.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
       worker.createProducers(

@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.plumb.cli.Main;
-import java.io.ByteArrayOutputStream;
+import io.plumb.cli.CapturedConsole;
+import io.plumb.worker.LoopbackDriverFile;
+import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,34 +27,18 @@ class RepeatCommandTest {
 
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CapturedConsole cli = new CapturedConsole();
 
   private int run(String... args) {
-    return Main.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return cli.run(args);
   }
 
   private Path workload(String name, int rate) throws IOException {
-    Path file = dir.resolve(name + ".yaml");
-    Files.writeString(
-        file,
-        """
-        name: %s
-        topics: 1
-        partitionsPerTopic: 1
-        messageSize: 100
-        subscriptionsPerTopic: 1
-        consumerPerSubscription: 1
-        producersPerTopic: 1
-        producerRate: %d
-        testDurationSeconds: 1
-        warmupDurationSeconds: 0.5
-        """
-            .formatted(name, rate));
-    return file;
+    return WorkloadYaml.oneTopic()
+        .named(name)
+        .rate(rate)
+        .warmup(0.5)
+        .writeTo(dir.resolve(name + ".yaml"));
   }
 
   private List<Path> results(String prefix) throws IOException {
@@ -70,8 +53,7 @@ class RepeatCommandTest {
 
   @Test
   void repeatedRunsAreInterleavedSummarisedAndComparable() throws IOException {
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     Path slow = workload("slow", 1000);
     Path fast = workload("fast", 2000);
     int status =
@@ -87,8 +69,8 @@ class RepeatCommandTest {
             dir.resolve("out").toString(),
             slow.toString(),
             fast.toString());
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, console + err);
+    String console = cli.out();
+    assertEquals(0, status, console + cli.err());
 
     List<Path> summaries = results("repeat-summary-");
     assertEquals(1, summaries.size());
@@ -146,20 +128,19 @@ class RepeatCommandTest {
     assertTrue(page.contains("<th>publish rate</th><td>msg/s</td>"));
     assertTrue(page.contains("75.0% "), page);
 
-    out.reset();
+    cli.clearOut();
     List<String> args = new ArrayList<>(List.of("compare", "--include-all"));
     results("slow-").forEach(p -> args.add(p.toString()));
     args.add("--");
     results("fast-").forEach(p -> args.add(p.toString()));
-    assertEquals(0, run(args.toArray(String[]::new)), err.toString(StandardCharsets.UTF_8));
-    String compared = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, run(args.toArray(String[]::new)), cli.err());
+    String compared = cli.out();
     assertTrue(compared.contains("Rounds       3 paired (--include-all)"), compared);
   }
 
   @Test
   void searchesAndSweepsAreRefused() throws IOException {
-    Path driver = dir.resolve("loopback.yaml");
-    Files.writeString(driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    Path driver = LoopbackDriverFile.write(dir);
     assertEquals(
         2,
         run(
@@ -171,14 +152,11 @@ class RepeatCommandTest {
             driver.toString(),
             workload("w", 10).toString()));
     assertTrue(
-        err.toString(StandardCharsets.UTF_8)
-            .startsWith("error: --repeat: applies to fixed-rate and peak runs; drop --rates"));
-    err.reset();
+        cli.err().startsWith("error: --repeat: applies to fixed-rate and peak runs; drop --rates"));
+    cli.clearErr();
     assertEquals(2, run("--repeat", "1", "-d", driver.toString(), workload("w", 10).toString()));
-    assertTrue(
-        err.toString(StandardCharsets.UTF_8)
-            .startsWith("error: --repeat: expected 2 to 100 runs of each pair, got 1"));
-    err.reset();
+    assertTrue(cli.err().startsWith("error: --repeat: expected 2 to 100 runs of each pair, got 1"));
+    cli.clearErr();
     assertEquals(
         2,
         run(
@@ -190,12 +168,11 @@ class RepeatCommandTest {
             driver.toString(),
             workload("w", 10).toString()));
     assertTrue(
-        err.toString(StandardCharsets.UTF_8)
-            .startsWith("error: --margin: expected a percentage above 0 and at most 100"));
-    err.reset();
+        cli.err().startsWith("error: --margin: expected a percentage above 0 and at most 100"));
+    cli.clearErr();
     assertEquals(2, run("--include-all", "-d", driver.toString(), workload("w", 10).toString()));
     assertTrue(
-        err.toString(StandardCharsets.UTF_8)
+        cli.err()
             .startsWith("error: --primary, --margin and --include-all apply to --repeat runs"));
   }
 
@@ -223,8 +200,8 @@ class RepeatCommandTest {
             "-o",
             dir.resolve("out").toString(),
             workload("peak", 0).toString());
-    String console = out.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, console + err);
+    String console = cli.out();
+    assertEquals(0, status, console + cli.err());
 
     List<Path> rounds = results("peak-capacity-run");
     assertEquals(2, rounds.size(), console);
