@@ -25,8 +25,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -214,7 +212,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   boolean includeAll;
 
   private final PrintStream out;
-  private final AtomicReference<Consumer<String>> current = new AtomicReference<>();
+  private final CurrentRun current = new CurrentRun();
   private final CountDownLatch finished = new CountDownLatch(1);
 
   /** 128 + SIGINT, as shells report a program that Ctrl-C ended. */
@@ -361,13 +359,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (worker instanceof DistributedWorkers ensemble) {
       ensemble.onWorkerLost(run::abort);
     }
-    current.set(run::abort);
-    RunReport report;
-    try {
-      report = run.execute();
-    } finally {
-      current.set(null);
-    }
+    RunReport report = current.execute(run);
     Path target =
         fixedTarget != null ? fixedTarget : paths.pathFor(workload.name(), report.driverName());
     ObjectNode json = ResultJson.render(report);

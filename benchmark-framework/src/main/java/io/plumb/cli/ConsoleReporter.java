@@ -266,6 +266,11 @@ final class ConsoleReporter implements RunListener {
   /** Where the result went, and the command that turns it into a report. */
   static void written(PrintStream out, Path result) {
     out.println("Result       " + result);
+    reportCommand(out, result);
+  }
+
+  /** The command that turns {@code result} (one run's, or a summary) into a report beside it. */
+  static void reportCommand(PrintStream out, Path result) {
     out.println(
         "Report       bin/benchmark report "
             + result

@@ -3,8 +3,6 @@ package io.plumb.cli;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * Ctrl-C (SIGINT) or SIGTERM stops the current run, which then writes what it measured, marked
@@ -18,19 +16,13 @@ final class Interrupts {
    * @param current aborts the run in progress, if any
    * @param finished counted down once the command has written everything
    */
-  static void install(
-      AtomicBoolean interrupted,
-      AtomicReference<Consumer<String>> current,
-      CountDownLatch finished) {
+  static void install(AtomicBoolean interrupted, CurrentRun current, CountDownLatch finished) {
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   interrupted.set(true);
-                  Consumer<String> run = current.get();
-                  if (run != null) {
-                    run.accept("interrupted (SIGINT/SIGTERM) before the end of the run");
-                  }
+                  current.abort("interrupted (SIGINT/SIGTERM) before the end of the run");
                   try {
                     finished.await(20, TimeUnit.SECONDS);
                   } catch (InterruptedException e) {

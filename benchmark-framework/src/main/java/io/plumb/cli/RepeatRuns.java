@@ -136,11 +136,7 @@ final class RepeatRuns {
       if (!order.isEmpty()) {
         ResultWriter.write(summary, summaryFile);
         out.println("Summary      " + summaryFile);
-        out.println(
-            "Report       bin/benchmark report "
-                + summaryFile
-                + " -o "
-                + summaryFile.resolveSibling("report.html"));
+        ConsoleReporter.reportCommand(out, summaryFile);
         if (pairs.size() > 1) {
           out.println(
               "Compare      bin/benchmark compare <results of one pair> -- <results of another>");

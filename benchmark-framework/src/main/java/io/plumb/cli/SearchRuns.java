@@ -2,13 +2,12 @@ package io.plumb.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.Phase;
-import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
 import io.plumb.search.FinalMeasurement;
+import io.plumb.search.LastMeasuredLag;
 import io.plumb.search.LatencyTarget;
 import io.plumb.search.ProbeOutcome;
 import io.plumb.search.RateSearch;
@@ -19,7 +18,6 @@ import io.plumb.search.SearchSettings;
 import io.plumb.search.SearchStep;
 import io.plumb.search.StepJudge;
 import io.plumb.search.StepVerdict;
-import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import java.io.IOException;
@@ -28,8 +26,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -42,7 +38,7 @@ final class SearchRuns {
   private final RunOptions options;
   private final SearchSettings settings;
   private final Optional<LatencyTarget> target;
-  private final AtomicReference<Consumer<String>> aborter;
+  private final CurrentRun current;
   private final Supplier<Worker> workers;
 
   SearchRuns(
@@ -50,14 +46,14 @@ final class SearchRuns {
       RunOptions options,
       SearchSettings settings,
       Optional<LatencyTarget> target,
-      AtomicReference<Consumer<String>> aborter,
+      CurrentRun current,
       Supplier<Worker> workers) {
     this.workers = workers;
     this.out = out;
     this.options = options;
     this.settings = settings;
     this.target = target;
-    this.aborter = aborter;
+    this.current = current;
   }
 
   int run(Workload workload, Path driver, ResultPaths paths, List<Path> written)
@@ -85,13 +81,10 @@ final class SearchRuns {
         used.probeWarmup().toMillis() / 1e3,
         used.probeDuration().toMillis() / 1e3);
     RunProber prober = new RunProber(workload, driver, workers, options, target);
-    aborter.set(prober::abort);
-    SearchResult result;
-    try {
-      result = new RateSearch(prober, new StepJudge(target), used, this::print).run(goal);
-    } finally {
-      aborter.set(null);
-    }
+    SearchResult result =
+        current.during(
+            prober::abort,
+            () -> new RateSearch(prober, new StepJudge(target), used, this::print).run(goal));
     out.println("Search       " + result.conclusion());
     if (!result.complete() || result.foundRate().isEmpty()) {
       Path target =
@@ -161,7 +154,8 @@ final class SearchRuns {
         "Measuring    at %,.0f msg/s for %.0f s after %.0f s of warm-up, without changing the rate%n",
         rate, workload.testDuration().toMillis() / 1e3, workload.warmupDuration().toMillis() / 1e3);
     Worker worker = workers.get();
-    LastLag lag = new LastLag(ConsoleReporter.forWorker(out, workload.messageSize(), worker));
+    LastMeasuredLag lag =
+        new LastMeasuredLag(ConsoleReporter.forWorker(out, workload.messageSize(), worker));
     long start = System.nanoTime();
     BenchmarkRun run =
         new BenchmarkRun(
@@ -170,15 +164,9 @@ final class SearchRuns {
             worker,
             options,
             lag);
-    aborter.set(run::abort);
-    RunReport report;
-    try {
-      report = run.execute();
-    } finally {
-      aborter.set(null);
-    }
+    RunReport report = current.execute(run);
     ProbeOutcome outcome =
-        RunProber.outcome(rate, report, lag.last, (System.nanoTime() - start) / 1e9, target);
+        RunProber.outcome(rate, report, lag.last(), (System.nanoTime() - start) / 1e9, target);
     return new Measured(run, report, outcome, new StepJudge(target).judge(outcome));
   }
 
@@ -207,40 +195,5 @@ final class SearchRuns {
             : step.verdict().kind().name().toLowerCase().replace('_', '-')
                 + ": "
                 + step.verdict().reason());
-  }
-
-  /** Passes everything on, keeping the schedule lag of the last measured period. */
-  private static final class LastLag implements RunListener {
-    private final RunListener delegate;
-    volatile long last;
-
-    LastLag(RunListener delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void step(String message) {
-      delegate.step(message);
-    }
-
-    @Override
-    public void period(
-        Phase phase,
-        double elapsed,
-        double length,
-        PeriodStats stats,
-        double seconds,
-        long backlog,
-        long lagMessages) {
-      if (phase == Phase.MEASURE) {
-        last = lagMessages;
-      }
-      delegate.period(phase, elapsed, length, stats, seconds, backlog, lagMessages);
-    }
-
-    @Override
-    public void finished(RunReport report) {
-      delegate.finished(report);
-    }
   }
 }

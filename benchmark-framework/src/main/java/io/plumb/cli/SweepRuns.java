@@ -20,8 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
@@ -33,20 +31,20 @@ final class SweepRuns {
   private final PrintStream out;
   private final RunOptions options;
   private final List<Double> rates;
-  private final AtomicReference<Consumer<String>> aborter;
+  private final CurrentRun current;
   private final Supplier<Worker> workers;
 
   SweepRuns(
       PrintStream out,
       RunOptions options,
       List<Double> rates,
-      AtomicReference<Consumer<String>> aborter,
+      CurrentRun current,
       Supplier<Worker> workers) {
     this.workers = workers;
     this.out = out;
     this.options = options;
     this.rates = rates;
-    this.aborter = aborter;
+    this.current = current;
   }
 
   /**
@@ -72,13 +70,7 @@ final class SweepRuns {
               worker,
               options,
               ConsoleReporter.forWorker(out, workload.messageSize(), worker));
-      aborter.set(run::abort);
-      RunReport report;
-      try {
-        report = run.execute();
-      } finally {
-        aborter.set(null);
-      }
+      RunReport report = current.execute(run);
       driverName = report.driverName();
       ObjectNode json = ResultJson.render(report);
       WorkersJson.add(json, worker, report);

@@ -2,7 +2,6 @@ package io.plumb.search;
 
 import io.plumb.bottleneck.ThreadEvidence;
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.result.PeriodSample;
@@ -68,7 +67,7 @@ public final class RunProber implements Prober {
     }
     Duration period =
         Duration.ofMillis(Math.max(250, settings.probeDuration().toMillis() / SAMPLES_PER_PROBE));
-    LagListener lag = new LagListener();
+    LastMeasuredLag lag = new LastMeasuredLag(RunListener.SILENT);
     BenchmarkRun run =
         new BenchmarkRun(
             workload.at(rate, settings.probeWarmup(), settings.probeDuration()),
@@ -85,7 +84,7 @@ public final class RunProber implements Prober {
       current = null;
     }
     lastFacts = report.brokerFacts();
-    return outcome(rate, report, lag.last, (System.nanoTime() - start) / 1e9, target);
+    return outcome(rate, report, lag.last(), (System.nanoTime() - start) / 1e9, target);
   }
 
   @Override
@@ -186,24 +185,5 @@ public final class RunProber implements Prober {
         List.of(),
         reason,
         0);
-  }
-
-  /** Keeps the schedule lag of the last measured period. */
-  private static final class LagListener implements RunListener {
-    volatile long last;
-
-    @Override
-    public void period(
-        Phase phase,
-        double elapsedSeconds,
-        double phaseSeconds,
-        PeriodStats stats,
-        double periodSeconds,
-        long backlog,
-        long lagMessages) {
-      if (phase == Phase.MEASURE) {
-        last = lagMessages;
-      }
-    }
   }
 }
