@@ -59,53 +59,6 @@ public record RunReport(
     finalRead = finalRead == null ? FinalReadFigures.NOT_ASKED : finalRead;
   }
 
-  /** A report without a bottleneck verdict or resource samples. */
-  public RunReport(
-      Workload workload,
-      String driverName,
-      double targetRate,
-      double warmupSeconds,
-      double measuredSeconds,
-      List<PeriodSample> samples,
-      PeriodStats measured,
-      Counters counters,
-      List<String> generatorBoundReasons,
-      double producerSendShare,
-      String incompleteReason,
-      List<String> errors,
-      JsonNode workloadConfig,
-      JsonNode driverConfig,
-      Map<String, String> brokerFacts,
-      Map<String, Object> environment,
-      Instant startTime,
-      Instant endTime,
-      List<FaultOutcome> faults) {
-    this(
-        workload,
-        driverName,
-        targetRate,
-        warmupSeconds,
-        measuredSeconds,
-        samples,
-        measured,
-        counters,
-        generatorBoundReasons,
-        producerSendShare,
-        incompleteReason,
-        errors,
-        workloadConfig,
-        driverConfig,
-        brokerFacts,
-        environment,
-        startTime,
-        endTime,
-        faults,
-        null,
-        ResourceReport.NONE,
-        BeforeFirstFault.NOTHING,
-        FinalReadFigures.NOT_ASKED);
-  }
-
   public boolean complete() {
     return incompleteReason == null;
   }

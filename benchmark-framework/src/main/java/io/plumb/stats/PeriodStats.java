@@ -30,50 +30,6 @@ public record PeriodStats(
     Histogram endToEndLatency,
     ProducerThreadTimes producerThreads) {
 
-  /**
-   * A period without producer-thread times.
-   *
-   * @param producerBlockedNanos time producer threads spent inside drivers' send()
-   */
-  public PeriodStats(
-      long sent,
-      long sentBytes,
-      long acknowledged,
-      long failed,
-      long untimedAcknowledgements,
-      long received,
-      long receivedBytes,
-      long duplicates,
-      long outOfOrder,
-      long negativeEndToEnd,
-      long foreign,
-      long consumerErrors,
-      long producerBlockedNanos,
-      Histogram publishLatency,
-      Histogram serviceTime,
-      Histogram sendDelay,
-      Histogram endToEndLatency) {
-    this(
-        sent,
-        sentBytes,
-        acknowledged,
-        failed,
-        untimedAcknowledgements,
-        received,
-        receivedBytes,
-        duplicates,
-        outOfOrder,
-        negativeEndToEnd,
-        foreign,
-        consumerErrors,
-        producerBlockedNanos,
-        publishLatency,
-        serviceTime,
-        sendDelay,
-        endToEndLatency,
-        ProducerThreadTimes.NONE);
-  }
-
   public PeriodStats plus(PeriodStats other) {
     Builder builder = new Builder();
     builder.add(this);

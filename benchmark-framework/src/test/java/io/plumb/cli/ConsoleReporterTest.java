@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
+import io.plumb.fault.BeforeFirstFault;
+import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
+import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
 import io.plumb.worker.LoopbackDriverFile;
@@ -110,27 +113,7 @@ class ConsoleReporterTest {
   void theSummaryPrintsTheWindowsUnderTheBrokerLine() throws IOException {
     RunReport clean = loopbackRun();
     assertFalse(summary(clean).contains("Windows"), "the loopback driver reports no window");
-    RunReport withWindows =
-        new RunReport(
-            clean.workload(),
-            clean.driverName(),
-            clean.targetRate(),
-            clean.warmupSeconds(),
-            clean.measuredSeconds(),
-            clean.samples(),
-            clean.measured(),
-            clean.counters(),
-            clean.generatorBoundReasons(),
-            clean.producerSendShare(),
-            clean.incompleteReason(),
-            clean.errors(),
-            clean.workloadConfig(),
-            clean.driverConfig(),
-            WINDOW_FACTS,
-            clean.environment(),
-            clean.startTime(),
-            clean.endTime(),
-            List.of());
+    RunReport withWindows = variant(clean, WINDOW_FACTS, clean.counters());
     List<String> lines = summary(withWindows).lines().toList();
     int broker = lines.indexOf("Broker       3 nodes");
     assertTrue(broker >= 0, lines.toString());
@@ -163,27 +146,7 @@ class ConsoleReporterTest {
             2,
             1,
             0);
-    RunReport withOdd =
-        new RunReport(
-            clean.workload(),
-            clean.driverName(),
-            clean.targetRate(),
-            clean.warmupSeconds(),
-            clean.measuredSeconds(),
-            clean.samples(),
-            clean.measured(),
-            odd,
-            clean.generatorBoundReasons(),
-            clean.producerSendShare(),
-            clean.incompleteReason(),
-            clean.errors(),
-            clean.workloadConfig(),
-            clean.driverConfig(),
-            clean.brokerFacts(),
-            clean.environment(),
-            clean.startTime(),
-            clean.endTime(),
-            List.of());
+    RunReport withOdd = variant(clean, clean.brokerFacts(), odd);
     String loud = summary(withOdd);
     assertTrue(
         loud.contains(
@@ -215,5 +178,37 @@ class ConsoleReporterTest {
     String local = summary(run);
     assertFalse(local.contains("±"), local);
     assertFalse(local.contains("Clocks"), local);
+  }
+
+  /**
+   * {@code clean} with other broker facts and counters, and without faults, a bottleneck verdict,
+   * resource samples or a final read: only what the summary lines under test read differs.
+   */
+  private static RunReport variant(
+      RunReport clean, Map<String, String> brokerFacts, Counters counters) {
+    return new RunReport(
+        clean.workload(),
+        clean.driverName(),
+        clean.targetRate(),
+        clean.warmupSeconds(),
+        clean.measuredSeconds(),
+        clean.samples(),
+        clean.measured(),
+        counters,
+        clean.generatorBoundReasons(),
+        clean.producerSendShare(),
+        clean.incompleteReason(),
+        clean.errors(),
+        clean.workloadConfig(),
+        clean.driverConfig(),
+        brokerFacts,
+        clean.environment(),
+        clean.startTime(),
+        clean.endTime(),
+        List.of(),
+        null,
+        ResourceReport.NONE,
+        BeforeFirstFault.NOTHING,
+        FinalReadFigures.NOT_ASKED);
   }
 }

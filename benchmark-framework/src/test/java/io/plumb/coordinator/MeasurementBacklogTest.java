@@ -2,9 +2,8 @@ package io.plumb.coordinator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
-import org.HdrHistogram.Histogram;
+import io.plumb.stats.PeriodStatsFixture;
 import org.junit.jupiter.api.Test;
 
 /** The backlog timeline counts what a consumer can still receive, not failed publishes. */
@@ -31,24 +30,12 @@ class MeasurementBacklogTest {
 
   private static PeriodStats period(
       long sent, long acknowledged, long failed, long received, long duplicates) {
-    Histogram empty = Histograms.forMerging();
-    return new PeriodStats(
-        sent,
-        0,
-        acknowledged,
-        failed,
-        0,
-        received,
-        0,
-        duplicates,
-        0,
-        0,
-        0,
-        0,
-        0,
-        empty,
-        empty,
-        empty,
-        empty);
+    return PeriodStatsFixture.period()
+        .sent(sent)
+        .acknowledged(acknowledged)
+        .failed(failed)
+        .received(received)
+        .duplicates(duplicates)
+        .build();
   }
 }

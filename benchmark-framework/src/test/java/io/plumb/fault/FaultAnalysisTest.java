@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.PeriodStatsFixture;
 import io.plumb.stats.PublishTimeline;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -361,24 +362,12 @@ class FaultAnalysisTest {
 
   private static PeriodStats statsWith(
       long received, long duplicates, org.HdrHistogram.Histogram endToEnd) {
-    org.HdrHistogram.Histogram empty = io.plumb.stats.Histograms.forMerging();
-    return new PeriodStats(
-        received,
-        0,
-        received,
-        0,
-        0,
-        received,
-        0,
-        duplicates,
-        0,
-        0,
-        0,
-        0,
-        0,
-        empty,
-        empty,
-        empty,
-        endToEnd);
+    return PeriodStatsFixture.period()
+        .sent(received)
+        .acknowledged(received)
+        .received(received)
+        .duplicates(duplicates)
+        .endToEnd(endToEnd)
+        .build();
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.plumb.result.PeriodSample;
 import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.PeriodStatsFixture;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -51,24 +52,13 @@ class LatencySpreadTest {
       latency.recordValue((lowMillis + rangeMillis * i / 99) * MS);
     }
     PeriodStats stats =
-        new PeriodStats(
-            100,
-            0,
-            100,
-            0,
-            0,
-            100,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            latency,
-            Histograms.forMerging(),
-            Histograms.forMerging(),
-            latency);
+        PeriodStatsFixture.period()
+            .sent(100)
+            .acknowledged(100)
+            .received(100)
+            .publishLatency(latency)
+            .endToEnd(latency)
+            .build();
     return new PeriodSample(stats, 0.5, 0);
   }
 }
