@@ -45,15 +45,7 @@ class FaultCommandTest {
     long victim = nodes.node(2).pid().orElseThrow();
     Path result = dir.resolve("result.json");
 
-    int status =
-        run(
-            "--faults",
-            plan("  - {at: 1s, action: kill, target: node 2, duration: 500ms}").toString(),
-            "-o",
-            result.toString(),
-            "-d",
-            loopback().toString(),
-            workload(3).toString());
+    int status = runPlan("  - {at: 1s, action: kill, target: node 2, duration: 500ms}", result, 3);
 
     assertEquals(0, status, cli.err());
     assertFalse(ProcessHandle.of(victim).map(ProcessHandle::isAlive).orElse(false));
@@ -115,15 +107,7 @@ class FaultCommandTest {
     killer.setDaemon(true);
     killer.start();
 
-    int status =
-        run(
-            "--faults",
-            plan("  - {at: 2s, action: kill, target: node 2, duration: 500ms}").toString(),
-            "-o",
-            result.toString(),
-            "-d",
-            loopback().toString(),
-            workload(4).toString());
+    int status = runPlan("  - {at: 2s, action: kill, target: node 2, duration: 500ms}", result, 4);
 
     String console = cli.out();
     assertEquals(FaultFailures.EXIT_STATUS, status, console + cli.err());
@@ -146,16 +130,12 @@ class FaultCommandTest {
     Path home = dir.resolve("home");
     nodes = new TestCluster(home, "loopback", 3, 28_900);
     System.setProperty("plumb.home", home.toString());
-    assertBadInput(
+    assertPlanRefused(
         ": fault 1: field 'action': power-loss needs the power-loss layer under every node's data,"
             + " and loopback node 1 has none: start the cluster with "
             + home.resolve("deploy/local/loopback.sh")
             + " start --nodes N --power-loss-layer",
-        "--faults",
-        plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
-        "-d",
-        loopback().toString(),
-        workload(3).toString());
+        "  - {at: 1s, action: power-loss, target: all, duration: 500ms}");
     assertFalse(cli.out().contains("warm-up"), "no load was sent");
   }
 
@@ -176,14 +156,7 @@ class FaultCommandTest {
     Path result = dir.resolve("result.json");
 
     int status =
-        run(
-            "--faults",
-            plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
-            "-o",
-            result.toString(),
-            "-d",
-            loopback().toString(),
-            workload(3).toString());
+        runPlan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}", result, 3);
 
     assertEquals(0, status, cli.err());
     List<String> drops =
@@ -224,14 +197,7 @@ class FaultCommandTest {
     Path result = dir.resolve("result.json");
 
     int status =
-        run(
-            "--faults",
-            plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
-            "-o",
-            result.toString(),
-            "-d",
-            loopback().toString(),
-            workload(3).toString());
+        runPlan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}", result, 3);
 
     assertEquals(0, status, cli.err());
     Path nodesDir = home.resolve(".plumb/loopback/nodes");
@@ -269,16 +235,12 @@ class FaultCommandTest {
     Path tool = fakeLayerTool(home, dir.resolve("layer-calls.log"));
     nodes = new TestCluster(home, "loopback", 3, 29_050, tool, Map.of(3, ""));
     System.setProperty("plumb.home", home.toString());
-    assertBadInput(
+    assertPlanRefused(
         ": fault 1: field 'action': power-loss needs the power-loss layer under every node's data,"
             + " and loopback node 3 has none: start the cluster with "
             + home.resolve("deploy/local/loopback.sh")
             + " start --nodes N --power-loss-layer",
-        "--faults",
-        plan("  - {at: 1s, action: power-loss, target: all, duration: 500ms}").toString(),
-        "-d",
-        loopback().toString(),
-        workload(3).toString());
+        "  - {at: 1s, action: power-loss, target: all, duration: 500ms}");
     assertTrue(nodes.node(3).running(), "nothing was killed");
   }
 
@@ -323,15 +285,11 @@ class FaultCommandTest {
     Path home = dir.resolve("empty-home");
     Files.createDirectories(home.resolve("deploy/local"));
     System.setProperty("plumb.home", home.toString());
-    assertBadInput(
+    assertPlanRefused(
         ": faults need a cluster, and loopback has no node recorded in "
             + home.resolve(".plumb/loopback")
             + ": start one with deploy/local/loopback.sh start --nodes 3",
-        "--faults",
-        plan("  - {at: 1s, action: kill, target: node 1}").toString(),
-        "-d",
-        loopback().toString(),
-        workload(3).toString());
+        "  - {at: 1s, action: kill, target: node 1}");
   }
 
   @Test
@@ -359,17 +317,36 @@ class FaultCommandTest {
         loopback().toString(),
         workload(3).toString());
     cli.clearErr();
-    assertBadInput(
+    assertPlanRefused(
         "fault 1: field 'action': 'crash' is not an action",
-        "--faults",
-        plan("  - {at: 1s, action: crash, target: node 1}").toString(),
-        "-d",
-        loopback().toString(),
-        workload(3).toString());
+        "  - {at: 1s, action: crash, target: node 1}");
   }
 
   private int run(String... args) {
     return cli.run(args);
+  }
+
+  /** Runs the loopback workload for {@code seconds} with a plan of {@code entry}. */
+  private int runPlan(String entry, Path result, int seconds) throws IOException {
+    return run(
+        "--faults",
+        plan(entry).toString(),
+        "-o",
+        result.toString(),
+        "-d",
+        loopback().toString(),
+        workload(seconds).toString());
+  }
+
+  /** A plan of {@code entry} is refused with {@code expected}, before any load. */
+  private void assertPlanRefused(String expected, String entry) throws IOException {
+    assertBadInput(
+        expected,
+        "--faults",
+        plan(entry).toString(),
+        "-d",
+        loopback().toString(),
+        workload(3).toString());
   }
 
   private void assertBadInput(String expected, String... args) {
