@@ -8,16 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.result.Counters;
 import io.plumb.result.ResultJson;
 import io.plumb.result.RunReport;
-import io.plumb.stats.PeriodStats;
-import io.plumb.worker.LocalWorker;
 import io.plumb.worker.LoopbackDriverFile;
-import io.plumb.workload.WorkloadReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,31 +38,14 @@ class AbortedRunTest {
         """);
     Path driver = LoopbackDriverFile.write(dir);
     CountDownLatch twoPeriodsMeasured = new CountDownLatch(2);
-    RunListener listener =
-        new RunListener() {
-          @Override
-          public void period(
-              Phase phase,
-              double elapsed,
-              double length,
-              PeriodStats stats,
-              double seconds,
-              long backlog,
-              long lag) {
-            twoPeriodsMeasured.countDown();
-          }
-        };
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
+    RunReport report =
+        AbortedRuns.abortWhen(
+            twoPeriodsMeasured,
+            workload,
             driver,
-            new LocalWorker(),
-            RunOptions.defaults().withPeriod(Duration.ofMillis(500)),
-            listener);
-    CompletableFuture<RunReport> result = CompletableFuture.supplyAsync(run::execute);
-    assertTrue(twoPeriodsMeasured.await(30, TimeUnit.SECONDS));
-    run.abort("interrupted by the test");
-    RunReport report = result.get(30, TimeUnit.SECONDS);
+            Duration.ofMillis(500),
+            new EachPeriod((phase, stats, seconds) -> twoPeriodsMeasured.countDown()),
+            30);
 
     assertFalse(report.complete());
     assertEquals("interrupted by the test", report.incompleteReason());
@@ -104,31 +82,15 @@ class AbortedRunTest {
     Files.writeString(
         driver, "name: Late\ndriverClass: " + LateDeliveryDriver.class.getName() + "\n");
     CountDownLatch periodMeasured = new CountDownLatch(1);
-    RunListener listener =
-        new RunListener() {
-          @Override
-          public void period(
-              Phase phase,
-              double elapsed,
-              double length,
-              PeriodStats stats,
-              double seconds,
-              long backlog,
-              long lag) {
-            periodMeasured.countDown();
-          }
-        };
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
-            driver,
-            new LocalWorker(),
-            RunOptions.defaults().withPeriod(Duration.ofMillis(500)),
-            listener);
-    CompletableFuture<RunReport> result = CompletableFuture.supplyAsync(run::execute);
-    assertTrue(periodMeasured.await(30, TimeUnit.SECONDS));
-    run.abort("interrupted by the test");
-    Counters c = result.get(30, TimeUnit.SECONDS).counters();
+    Counters c =
+        AbortedRuns.abortWhen(
+                periodMeasured,
+                workload,
+                driver,
+                Duration.ofMillis(500),
+                new EachPeriod((phase, stats, seconds) -> periodMeasured.countDown()),
+                30)
+            .counters();
 
     assertTrue(c.sent() > 0, c.toString());
     assertTrue(c.acknowledged() + c.failed() <= c.sent(), c.toString());

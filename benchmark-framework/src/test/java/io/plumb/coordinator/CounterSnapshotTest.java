@@ -6,17 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
-import io.plumb.stats.PeriodStats;
-import io.plumb.worker.LocalWorker;
-import io.plumb.workload.WorkloadReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,39 +48,22 @@ class CounterSnapshotTest {
             "name: Capacity\ndriverClass: io.plumb.search.CapacityDriver\ncapacity: 1000000\n");
     List<String> contradictions = new ArrayList<>();
     CountDownLatch periods = new CountDownLatch(30);
+    // Holders the listener's lambda can add to; only the run's thread touches them.
+    AtomicLong sent = new AtomicLong();
+    AtomicLong completed = new AtomicLong();
     RunListener listener =
-        new RunListener() {
-          private long sent;
-          private long completed;
-
-          @Override
-          public void period(
-              Phase phase,
-              double elapsed,
-              double length,
-              PeriodStats stats,
-              double seconds,
-              long backlog,
-              long lag) {
-            sent += stats.sent();
-            completed += stats.acknowledged() + stats.failed();
-            if (completed > sent) {
-              contradictions.add("period " + periods.getCount() + ": " + completed + " > " + sent);
-            }
-            periods.countDown();
-          }
-        };
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
-            driver,
-            new LocalWorker(),
-            RunOptions.defaults().withPeriod(Duration.ofMillis(100)),
-            listener);
-    CompletableFuture<RunReport> result = CompletableFuture.supplyAsync(run::execute);
-    assertTrue(periods.await(60, TimeUnit.SECONDS));
-    run.abort("interrupted by the test");
-    RunReport report = result.get(60, TimeUnit.SECONDS);
+        new EachPeriod(
+            (phase, stats, seconds) -> {
+              long sentSoFar = sent.addAndGet(stats.sent());
+              long completedSoFar = completed.addAndGet(stats.acknowledged() + stats.failed());
+              if (completedSoFar > sentSoFar) {
+                contradictions.add(
+                    "period " + periods.getCount() + ": " + completedSoFar + " > " + sentSoFar);
+              }
+              periods.countDown();
+            });
+    RunReport report =
+        AbortedRuns.abortWhen(periods, workload, driver, Duration.ofMillis(100), listener, 60);
 
     assertEquals(List.of(), contradictions, "acknowledged and failed above sent");
     assertFalse(report.complete());

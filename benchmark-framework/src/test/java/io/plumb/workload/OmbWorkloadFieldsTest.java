@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.coordinator.BacklogOutcome;
 import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.EachPeriod;
 import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
@@ -551,20 +552,11 @@ class OmbWorkloadFieldsTest {
     Map<Phase, Double> seconds = new EnumMap<>(Phase.class);
     Map<Phase, Long> sent = new EnumMap<>(Phase.class);
     RunListener phases =
-        new RunListener() {
-          @Override
-          public void period(
-              Phase phase,
-              double elapsedSeconds,
-              double phaseSeconds,
-              PeriodStats stats,
-              double periodSeconds,
-              long backlog,
-              long lagMessages) {
-            seconds.merge(phase, periodSeconds, Double::sum);
-            sent.merge(phase, stats.sent(), Long::sum);
-          }
-        };
+        new EachPeriod(
+            (phase, stats, periodSeconds) -> {
+              seconds.merge(phase, periodSeconds, Double::sum);
+              sent.merge(phase, stats.sent(), Long::sum);
+            });
     BenchmarkRun run =
         new BenchmarkRun(
             workload, driver, new LocalWorker(), RunOptions.defaults().withPeriod(period), phases);
