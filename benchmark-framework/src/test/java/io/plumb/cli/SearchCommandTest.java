@@ -12,6 +12,7 @@ import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,20 @@ class SearchCommandTest {
         .seconds(testSeconds)
         .warmup(warmupSeconds)
         .writeTo(dir.resolve("w.yaml"));
+  }
+
+  /**
+   * Runs {@code workload} with {@code driver} and {@code options}, results into {@code results};
+   * asserts it succeeded and returns what it printed.
+   */
+  private String runOk(Path driver, Path results, Path workload, String... options) {
+    List<String> args = new ArrayList<>(List.of("-d", driver.toString()));
+    args.addAll(List.of(options));
+    args.addAll(List.of("-o", results.toString(), workload.toString()));
+    int status = run(args.toArray(new String[0]));
+    String console = cli.out();
+    assertEquals(0, status, console + cli.err());
+    return console;
   }
 
   private List<JsonNode> results(Path outDir) throws IOException {
@@ -89,19 +104,9 @@ class SearchCommandTest {
             """
                 .formatted(laterCapacity));
     Path results = dir.resolve("results");
-    int status =
-        run(
-            "-d",
-            driver.toString(),
-            "--search-start",
-            "3000",
-            "--probe-seconds",
-            "1",
-            "-o",
-            results.toString(),
-            workload("0", 4, 1).toString());
-    String console = cli.out();
-    assertEquals(0, status, console + cli.err());
+    String console =
+        runOk(
+            driver, results, workload("0", 4, 1), "--search-start", "3000", "--probe-seconds", "1");
     JsonNode result = results(results).get(0);
     JsonNode search = result.get("search");
     double found = search.get("foundRateMsgPerSec").asDouble();
@@ -172,21 +177,17 @@ class SearchCommandTest {
   void latencyTargetSearchOnLoopbackStopsAtTheWorkloadsRate() throws IOException {
     Path driver = LoopbackDriverFile.write(dir);
     Path results = dir.resolve("results");
-    int status =
-        run(
-            "-d",
-            driver.toString(),
+    String console =
+        runOk(
+            driver,
+            results,
+            workload("6000", 1, 0),
             "--slo",
             "p99 publish <= 1s",
             "--search-start",
             "1500",
             "--probe-seconds",
-            "1",
-            "-o",
-            results.toString(),
-            workload("6000", 1, 0).toString());
-    String console = cli.out();
-    assertEquals(0, status, console + cli.err());
+            "1");
     JsonNode search = results(results).get(0).get("search");
     assertEquals("p99 publish <= 1000ms", search.get("goal").asText());
     assertEquals(6000.0, search.get("foundRateMsgPerSec").asDouble(), console);
@@ -205,17 +206,7 @@ class SearchCommandTest {
   void aSweepWritesOneResultPerRateAndASummary() throws IOException {
     Path driver = LoopbackDriverFile.write(dir);
     Path results = dir.resolve("results");
-    int status =
-        run(
-            "-d",
-            driver.toString(),
-            "--rates",
-            "2k,5k",
-            "-o",
-            results.toString(),
-            workload("1000", 1, 0).toString());
-    String console = cli.out();
-    assertEquals(0, status, console + cli.err());
+    String console = runOk(driver, results, workload("1000", 1, 0), "--rates", "2k,5k");
     List<JsonNode> files = results(results);
     assertEquals(3, files.size(), console);
     JsonNode summary =
