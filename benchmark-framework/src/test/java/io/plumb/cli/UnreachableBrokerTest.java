@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.load.WorkerClock;
+import io.plumb.remote.LoopbackWorkerServers;
 import io.plumb.remote.WorkerServer;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,16 +34,7 @@ class UnreachableBrokerTest {
   @Test
   void remoteWorker() throws Exception {
     try (WorkerServer worker =
-        new WorkerServer(
-            new WorkerServer.Settings(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                Optional.of(TOKEN),
-                null,
-                Duration.ofSeconds(30),
-                1 << 20,
-                1),
-            new WorkerClock(),
-            new PrintStream(OutputStream.nullOutputStream(), true))) {
+        LoopbackWorkerServers.create(Optional.of(TOKEN), Duration.ofSeconds(30))) {
       worker.start();
       Path token = Files.writeString(dir.resolve("token"), TOKEN);
       Path workload = CommandLineRun.writeTinyWorkload(dir);

@@ -7,12 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.input.BadInputException;
 import io.plumb.load.WorkerClock;
 import io.plumb.worker.WorkerException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -110,16 +107,7 @@ class ClockProbeTest {
 
   private static WorkerServer server(WorkerClock clock) throws IOException {
     WorkerServer server =
-        new WorkerServer(
-            new WorkerServer.Settings(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                Optional.of(TOKEN),
-                null,
-                Duration.ofSeconds(5),
-                1 << 20,
-                1),
-            clock,
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        LoopbackWorkerServers.create(Optional.of(TOKEN), Duration.ofSeconds(5), clock);
     server.start();
     return server;
   }

@@ -7,17 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.coordinator.BenchmarkRun;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
-import io.plumb.load.WorkerClock;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LocalWorker;
 import io.plumb.worker.Worker;
 import io.plumb.workload.WorkloadReader;
 import io.plumb.workload.WorkloadYaml;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,17 +122,7 @@ class CrossWorkerDuplicatesTest {
   }
 
   private static WorkerServer start() throws Exception {
-    WorkerServer server =
-        new WorkerServer(
-            new WorkerServer.Settings(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                Optional.of(TOKEN),
-                null,
-                Duration.ofSeconds(30),
-                1 << 20,
-                1),
-            new WorkerClock(),
-            new PrintStream(OutputStream.nullOutputStream(), true));
+    WorkerServer server = LoopbackWorkerServers.create(Optional.of(TOKEN), Duration.ofSeconds(30));
     server.start();
     return server;
   }

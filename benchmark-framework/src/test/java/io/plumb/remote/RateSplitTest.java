@@ -5,17 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunListener;
-import io.plumb.coordinator.RunOptions;
-import io.plumb.load.WorkerClock;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LoopbackDriverFile;
-import io.plumb.workload.WorkloadReader;
 import io.plumb.workload.WorkloadYaml;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,16 +30,7 @@ class RateSplitTest {
       List<HttpWorker> clients = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         WorkerServer server =
-            new WorkerServer(
-                new WorkerServer.Settings(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    Optional.empty(),
-                    null,
-                    Duration.ofSeconds(10),
-                    1 << 20,
-                    1),
-                new WorkerClock(),
-                new PrintStream(OutputStream.nullOutputStream()));
+            LoopbackWorkerServers.create(Optional.empty(), Duration.ofSeconds(10));
         server.start();
         servers.add(server);
         clients.add(
@@ -65,14 +48,7 @@ class RateSplitTest {
               .writeTo(dir.resolve("w.yaml"));
       Path driver = LoopbackDriverFile.write(dir);
       DistributedWorkers workers = DistributedWorkers.connect(clients, WorkerRoles.SPLIT);
-      BenchmarkRun run =
-          new BenchmarkRun(
-              WorkloadReader.read(workload),
-              driver,
-              workers,
-              RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
-              RunListener.SILENT);
-      workers.onWorkerLost(run::abort);
+      BenchmarkRun run = DistributedRuns.prepare(workload, driver, workers, Duration.ofSeconds(1));
       RunReport report = run.execute();
 
       assertTrue(report.complete(), report.incompleteReason());

@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.coordinator.BacklogOutcome;
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunListener;
-import io.plumb.coordinator.RunOptions;
 import io.plumb.resources.ResourceReport;
 import io.plumb.result.Counters;
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.worker.LoopbackDriverFile;
-import io.plumb.workload.WorkloadReader;
 import io.plumb.workload.WorkloadYaml;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -58,20 +55,11 @@ class RemoteWorkersTest {
         .rate(4000)
         .seconds(2)
         .writeTo(workload);
-    Path driver = dir.resolve("loopback.yaml");
     // Each worker's in-process "broker" stops answering for 700 ms once, after 1,000 messages.
-    Files.writeString(
-        driver, LoopbackDriverFile.TEXT + "stallAfterMessages: 1000\nstallMillis: 700\n");
+    Path driver = LoopbackDriverFile.write(dir, "stallAfterMessages: 1000\nstallMillis: 700\n");
     DistributedWorkers workers =
         DistributedWorkers.connect(List.of(first.client(), second.client()), WorkerRoles.BOTH);
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
-            driver,
-            workers,
-            RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
-            RunListener.SILENT);
-    workers.onWorkerLost(run::abort);
+    BenchmarkRun run = DistributedRuns.prepare(workload, driver, workers, Duration.ofSeconds(1));
     RunReport report = run.execute();
 
     assertTrue(report.complete(), report.incompleteReason());
@@ -162,14 +150,7 @@ class RemoteWorkersTest {
         DistributedWorkers.connect(List.of(first.client(), second.client()), WorkerRoles.BOTH);
     Path workload = Files.writeString(dir.resolve("backlog.yaml"), BACKLOG_WORKLOAD);
     Path driver = LoopbackDriverFile.write(dir);
-    BenchmarkRun run =
-        new BenchmarkRun(
-            WorkloadReader.read(workload),
-            driver,
-            workers,
-            RunOptions.defaults().withPeriod(Duration.ofMillis(500)),
-            RunListener.SILENT);
-    workers.onWorkerLost(run::abort);
+    BenchmarkRun run = DistributedRuns.prepare(workload, driver, workers, Duration.ofMillis(500));
     RunReport report = run.execute();
 
     assertTrue(report.complete(), report.incompleteReason());
