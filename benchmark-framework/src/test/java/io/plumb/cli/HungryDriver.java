@@ -5,7 +5,7 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
+import io.plumb.worker.SendOnlyProducer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -28,15 +28,9 @@ public final class HungryDriver implements BenchmarkDriver {
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     held.add(new byte[16 << 20]);
-    return CompletableFuture.completedFuture(
-        new BenchmarkProducer() {
-          @Override
-          public void send(String key, byte[] payload, long token, SendListener listener) {
-            listener.sendCompleted(token, null);
-          }
-
-          @Override
-          public void close() {}
+    return SendOnlyProducer.completed(
+        (key, payload, token, listener) -> {
+          listener.sendCompleted(token, null);
         });
   }
 

@@ -5,7 +5,7 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
+import io.plumb.worker.SendOnlyProducer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,20 +43,14 @@ public final class LateDeliveryDriver implements BenchmarkDriver {
 
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-    return CompletableFuture.completedFuture(
-        new BenchmarkProducer() {
-          @Override
-          public void send(String key, byte[] payload, long token, SendListener listener) {
-            byte[] copy = payload.clone();
-            listener.sendCompleted(token, null);
-            deliveries.schedule(
-                () -> consumers.forEach(consumer -> consumer.received(copy, 0)),
-                DELIVERY_MILLIS,
-                TimeUnit.MILLISECONDS);
-          }
-
-          @Override
-          public void close() {}
+    return SendOnlyProducer.completed(
+        (key, payload, token, listener) -> {
+          byte[] copy = payload.clone();
+          listener.sendCompleted(token, null);
+          deliveries.schedule(
+              () -> consumers.forEach(consumer -> consumer.received(copy, 0)),
+              DELIVERY_MILLIS,
+              TimeUnit.MILLISECONDS);
         });
   }
 

@@ -8,6 +8,7 @@ import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 import io.plumb.input.YamlFields;
 import io.plumb.message.MessageHeader;
+import io.plumb.worker.SendOnlyProducer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -127,16 +128,10 @@ public final class RedeliveringDriver implements BenchmarkDriver {
 
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-    return CompletableFuture.completedFuture(
-        new BenchmarkProducer() {
-          @Override
-          public void send(String key, byte[] payload, long token, SendListener listener) {
-            // The producer reuses its buffer once send returns.
-            queue.add(new Pending(topic, payload.clone(), token, listener));
-          }
-
-          @Override
-          public void close() {}
+    return SendOnlyProducer.completed(
+        (key, payload, token, listener) -> {
+          // The producer reuses its buffer once send returns.
+          queue.add(new Pending(topic, payload.clone(), token, listener));
         });
   }
 

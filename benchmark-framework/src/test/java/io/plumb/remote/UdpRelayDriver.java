@@ -6,7 +6,7 @@ import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;
 import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
+import io.plumb.worker.SendOnlyProducer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -68,22 +68,16 @@ public final class UdpRelayDriver implements BenchmarkDriver {
       throw new UncheckedIOException(e);
     }
     DatagramChannel channel = sender;
-    return CompletableFuture.completedFuture(
-        new BenchmarkProducer() {
-          @Override
-          public void send(String key, byte[] payload, long token, SendListener listener) {
-            ByteBuffer datagram = ByteBuffer.allocate(STAMP_BYTES + payload.length);
-            datagram.putLong(System.nanoTime()).put(payload).flip();
-            try {
-              channel.send(datagram, address);
-              listener.sendCompleted(token, null);
-            } catch (IOException e) {
-              listener.sendCompleted(token, e);
-            }
+    return SendOnlyProducer.completed(
+        (key, payload, token, listener) -> {
+          ByteBuffer datagram = ByteBuffer.allocate(STAMP_BYTES + payload.length);
+          datagram.putLong(System.nanoTime()).put(payload).flip();
+          try {
+            channel.send(datagram, address);
+            listener.sendCompleted(token, null);
+          } catch (IOException e) {
+            listener.sendCompleted(token, e);
           }
-
-          @Override
-          public void close() {}
         });
   }
 

@@ -7,6 +7,7 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 import io.plumb.input.YamlFields;
+import io.plumb.worker.SendOnlyProducer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -82,15 +83,9 @@ public final class CapacityDriver implements BenchmarkDriver {
 
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-    return CompletableFuture.completedFuture(
-        new BenchmarkProducer() {
-          @Override
-          public void send(String key, byte[] payload, long token, SendListener listener) {
-            queue.add(new Pending(payload.clone(), token, listener));
-          }
-
-          @Override
-          public void close() {}
+    return SendOnlyProducer.completed(
+        (key, payload, token, listener) -> {
+          queue.add(new Pending(payload.clone(), token, listener));
         });
   }
 
