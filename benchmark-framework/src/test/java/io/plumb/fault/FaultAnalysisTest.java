@@ -8,11 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.PeriodStatsFixture;
 import io.plumb.stats.PublishTimeline;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,17 +21,8 @@ class FaultAnalysisTest {
   private static final long MS = 1_000_000L;
   private static final long START = 1_000 * SECOND;
 
-  private final FaultSpec kill =
-      new FaultSpec(
-          1,
-          3,
-          Duration.ofSeconds(10),
-          FaultAction.KILL,
-          new FaultTarget(FaultTarget.Kind.LEADER, Optional.empty()),
-          Optional.of(Duration.ofSeconds(5)));
-  private final FaultPlan plan =
-      new FaultPlan(
-          Path.of("plan.yaml"), Duration.ofSeconds(1), Duration.ofSeconds(30), List.of(kill));
+  private final FaultSpec kill = TestKills.leaderAtTenSeconds();
+  private final FaultPlan plan = TestKills.plan(kill);
 
   @Test
   void
@@ -158,20 +146,8 @@ class FaultAnalysisTest {
 
   @Test
   void aPeriodThatStraddlesTwoFaultsCountsForTheLaterOneOnly() {
-    FaultSpec second =
-        new FaultSpec(
-            2,
-            8,
-            Duration.ofSeconds(14),
-            FaultAction.KILL,
-            new FaultTarget(FaultTarget.Kind.NODE, Optional.of("3")),
-            Optional.of(Duration.ofSeconds(2)));
-    FaultPlan twoFaults =
-        new FaultPlan(
-            Path.of("plan.yaml"),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(30),
-            List.of(kill, second));
+    FaultSpec second = TestKills.node(2, 8, "3", 14, 2);
+    FaultPlan twoFaults = TestKills.plan(kill, second);
     long first = START + 10 * SECOND;
     long later = START + 14 * SECOND + 500 * MS;
     PublishTimeline timeline = new PublishTimeline(SECOND);
@@ -206,20 +182,8 @@ class FaultAnalysisTest {
     // so its window starts at 15 s). A message due at 5 s or at 10.5 s can only have been lost by
     // the first; one due at 12 s, in the calm after the first was undone, only by the second,
     // which dropped what was never synced; one due at 17 s by the second as well.
-    FaultSpec second =
-        new FaultSpec(
-            2,
-            8,
-            Duration.ofSeconds(16),
-            FaultAction.KILL,
-            new FaultTarget(FaultTarget.Kind.NODE, Optional.of("3")),
-            Optional.of(Duration.ofSeconds(1)));
-    FaultPlan twoFaults =
-        new FaultPlan(
-            Path.of("plan.yaml"),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(30),
-            List.of(kill, second));
+    FaultSpec second = TestKills.node(2, 8, "3", 16, 1);
+    FaultPlan twoFaults = TestKills.plan(kill, second);
     long first = START + 10 * SECOND;
     long later = START + 16 * SECOND;
     PublishTimeline timeline = new PublishTimeline(100 * MS);

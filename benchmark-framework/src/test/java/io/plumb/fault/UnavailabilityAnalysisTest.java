@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.stats.PublishRecorder;
 import io.plumb.stats.PublishTimeline;
 import io.plumb.stats.SendOutages;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,17 +21,8 @@ class UnavailabilityAnalysisTest {
   private static final long FAULT = START + 10 * SECOND;
   private static final double RESOLUTION = SendOutages.FINEST_SLICE_NANOS / 1e9;
 
-  private final FaultSpec kill =
-      new FaultSpec(
-          1,
-          3,
-          Duration.ofSeconds(10),
-          FaultAction.KILL,
-          new FaultTarget(FaultTarget.Kind.LEADER, Optional.empty()),
-          Optional.of(Duration.ofSeconds(5)));
-  private final FaultPlan plan =
-      new FaultPlan(
-          Path.of("plan.yaml"), Duration.ofSeconds(1), Duration.ofSeconds(30), List.of(kill));
+  private final FaultSpec kill = TestKills.leaderAtTenSeconds();
+  private final FaultPlan plan = TestKills.plan(kill);
 
   private final PublishTimeline timeline = new PublishTimeline(SECOND);
   private final SendOutages outages = timeline.outages();
