@@ -69,36 +69,34 @@ class HeaderPlacementTest {
   @Test
   void aDriverWithoutMetadataRefusesSmallMessagesInOneLineBeforeAnyLoad() throws Exception {
     Path workload = workload(12, "");
-    CommandLineRun run = run(workload, driver("headerMetadata: false\n"));
-
-    assertEquals(2, run.status(), run.err());
-    assertEquals(
-        List.of(
-            "error: "
-                + workload
-                + ": field 'messageSize': 12 bytes cannot hold Plumb's 26-byte header, and"
-                + " Loopback ("
-                + dir.resolve("loopback.yaml")
-                + ") carries it in no per-message metadata; use a messageSize of 26 or more"),
-        run.errorLines());
+    CommandLineRun run =
+        assertRefusedByADriverWithoutMetadata(
+            workload,
+            ": field 'messageSize': 12 bytes cannot hold Plumb's 26-byte header, and Loopback (",
+            ") carries it in no per-message metadata; use a messageSize of 26 or more");
     assertFalse(run.out().contains("creating"), run.out());
   }
 
   @Test
   void askingForMetadataOnADriverWithoutItIsRefusedNamingTheField() throws Exception {
-    Path workload = workload(100, "headerIn: metadata\n");
-    CommandLineRun run = run(workload, driver("headerMetadata: false\n"));
+    assertRefusedByADriverWithoutMetadata(
+        workload(100, "headerIn: metadata\n"),
+        ": field 'headerIn': metadata, but Loopback (",
+        ") carries Plumb's header in no per-message metadata; use payload (or leave headerIn out)");
+  }
 
+  /**
+   * A driver without metadata refuses {@code workload} with status 2 and one line: the workload,
+   * {@code beforeDriver}, the driver file, {@code afterDriver}.
+   */
+  private CommandLineRun assertRefusedByADriverWithoutMetadata(
+      Path workload, String beforeDriver, String afterDriver) throws Exception {
+    CommandLineRun run = run(workload, driver("headerMetadata: false\n"));
     assertEquals(2, run.status(), run.err());
     assertEquals(
-        List.of(
-            "error: "
-                + workload
-                + ": field 'headerIn': metadata, but Loopback ("
-                + dir.resolve("loopback.yaml")
-                + ") carries Plumb's header in no per-message metadata; use payload (or leave"
-                + " headerIn out)"),
+        List.of("error: " + workload + beforeDriver + dir.resolve("loopback.yaml") + afterDriver),
         run.errorLines());
+    return run;
   }
 
   private CommandLineRun run(Path workload, Path driver) {

@@ -20,67 +20,52 @@ class LocalWorkerDriverSetupTest {
 
   @Test
   void driverIsInitialisedFromTheTextAlone() {
-    String yaml =
-        "name: Loopback\ndriverClass: " + LoopbackDriver.class.getName() + "\nstallMillis: 0\n";
-    LocalWorker worker = new LocalWorker(1);
-    try {
-      DriverInfo info = worker.initializeDriver(new DriverSetup(ABSENT, yaml, Map.of()), 1);
+    try (LocalWorker worker = new LocalWorker(1)) {
+      DriverInfo info = initialize(worker, "stallMillis: 0\n", Map.of());
       assertEquals(LoopbackDriver.class.getName(), info.driverClass());
-    } finally {
-      worker.close();
     }
   }
 
   @Test
   void misspelledFieldInTheTextNamesTheUsersFileAndLine() {
-    String yaml =
-        "name: Loopback\ndriverClass: " + LoopbackDriver.class.getName() + "\nstallMilis: 5\n";
-    LocalWorker worker = new LocalWorker(1);
-    try {
-      BadInputException e =
-          assertThrows(
-              BadInputException.class,
-              () -> worker.initializeDriver(new DriverSetup(ABSENT, yaml, Map.of()), 1));
+    try (LocalWorker worker = new LocalWorker(1)) {
+      BadInputException e = refused(worker, "stallMilis: 5\n", Map.of());
       assertEquals(
           ABSENT
               + ":3: unknown field 'stallMilis' (did you mean 'stallMillis'?); allowed:"
               + " driverClass, dropAfterMessages, droppedMessages, headerMetadata, hiddenMessages,"
               + " hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
           e.getMessage());
-      BadInputException override =
-          assertThrows(
-              BadInputException.class,
-              () ->
-                  worker.initializeDriver(
-                      new DriverSetup(
-                          ABSENT, yaml.replace("stallMilis", "stallMillis"), Map.of("stall", "1")),
-                      1));
+      BadInputException override = refused(worker, "stallMillis: 5\n", Map.of("stall", "1"));
       assertEquals(
           "--driver-set stall=1: unknown field 'stall'; allowed: driverClass,"
               + " dropAfterMessages, droppedMessages, headerMetadata, hiddenMessages,"
               + " hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
           override.getMessage());
-    } finally {
-      worker.close();
     }
   }
 
   @Test
   void aNegativeMessageCountIsRefusedNamingTheField() {
-    String yaml =
-        "name: Loopback\ndriverClass: "
-            + LoopbackDriver.class.getName()
-            + "\nkeepMessages: true\nhiddenMessages: -1\n";
-    LocalWorker worker = new LocalWorker(1);
-    try {
-      BadInputException e =
-          assertThrows(
-              BadInputException.class,
-              () -> worker.initializeDriver(new DriverSetup(ABSENT, yaml, Map.of()), 1));
+    try (LocalWorker worker = new LocalWorker(1)) {
+      BadInputException e = refused(worker, "keepMessages: true\nhiddenMessages: -1\n", Map.of());
       assertTrue(e.getMessage().contains("hiddenMessages"), e.getMessage());
       assertTrue(e.getMessage().contains("expected 0 or more, got -1"), e.getMessage());
-    } finally {
-      worker.close();
     }
+  }
+
+  /**
+   * Sets the loopback driver up from the text of a file the worker cannot read, {@code settings}
+   * after its class, as a remote worker gets it.
+   */
+  private static DriverInfo initialize(
+      LocalWorker worker, String settings, Map<String, String> overrides) {
+    return worker.initializeDriver(
+        new DriverSetup(ABSENT, LoopbackDriverFile.TEXT + settings, overrides), 1);
+  }
+
+  private static BadInputException refused(
+      LocalWorker worker, String settings, Map<String, String> overrides) {
+    return assertThrows(BadInputException.class, () -> initialize(worker, settings, overrides));
   }
 }
