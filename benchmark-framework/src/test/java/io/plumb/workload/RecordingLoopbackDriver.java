@@ -1,13 +1,13 @@
 package io.plumb.workload;
 
 import io.plumb.driver.BenchmarkConsumer;
-import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 import io.plumb.loopback.LoopbackDriver;
 import io.plumb.message.MessageHeader;
+import io.plumb.worker.ForwardingLoopbackDriver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,10 +26,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * workload's fields turned into at the driver's door. Recordings live in a static registry keyed by
  * the driver file, because the framework instantiates drivers by class name. Test code only.
  */
-public final class RecordingLoopbackDriver implements BenchmarkDriver {
+public final class RecordingLoopbackDriver extends ForwardingLoopbackDriver {
   private static final Map<Path, Recording> RECORDINGS = new ConcurrentHashMap<>();
 
-  private final LoopbackDriver loopback = new LoopbackDriver();
   private Recording recording;
 
   /** What the run with driver file {@code driverFile} handed to the driver. */
@@ -97,11 +96,6 @@ public final class RecordingLoopbackDriver implements BenchmarkDriver {
   }
 
   @Override
-  public String topicNamePrefix() {
-    return loopback.topicNamePrefix();
-  }
-
-  @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
     recording.topics.add(new Topic(topic, partitions));
     return loopback.createTopic(topic, partitions);
@@ -155,11 +149,6 @@ public final class RecordingLoopbackDriver implements BenchmarkDriver {
     return loopback.createConsumer(topic, subscription, tap);
   }
 
-  @Override
-  public CompletableFuture<Void> deleteTopics(List<String> topics) {
-    return loopback.deleteTopics(topics);
-  }
-
   /** The loopback's facts and one the run only knows once its consumers exist: how many. */
   @Override
   public Map<String, String> brokerFacts() {
@@ -172,9 +161,4 @@ public final class RecordingLoopbackDriver implements BenchmarkDriver {
 
   /** The fact {@link #brokerFacts} counts the consumers created so far in. */
   static final String CONSUMERS_FACT = "recording.consumers";
-
-  @Override
-  public void close() {
-    loopback.close();
-  }
 }
