@@ -4,7 +4,6 @@ import io.plumb.resources.BrokerProcess;
 import io.plumb.resources.ResourceReport;
 import io.plumb.resources.ResourceSampler;
 import io.plumb.resources.ResourceSource;
-import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
 import java.util.LinkedHashMap;
@@ -18,15 +17,14 @@ import java.util.Map;
  * <p>This JVM is sampled with the local brokers; with remote workers, each worker's JVM too, over
  * its HTTP API, at the same period ends.
  */
-final class ResourceSteps implements RunListener {
-  private final RunListener next;
+final class ResourceSteps extends ForwardingRunListener {
   private final ResourceSampler sampler;
   private final Map<String, ResourceSampler> remoteWorkers = new LinkedHashMap<>();
   private volatile long lastLag = -1;
   private ResourceReport report;
 
   ResourceSteps(Worker worker, RunListener next) {
-    this.next = next;
+    super(next);
     Map<String, ResourceSource> remote = worker.remoteResources();
     this.sampler =
         ResourceSampler.ofThisJvm(
@@ -64,18 +62,13 @@ final class ResourceSteps implements RunListener {
   }
 
   @Override
-  public void step(String message) {
-    next.step(message);
-  }
-
-  @Override
   public void phaseStarted(Phase phase) {
     // The baseline is taken before the measured phase starts (at the warm-up's start and each of
     // its periods' ends), so reading it never delays the first measured period.
     if (phase == Phase.WARMUP || (phase == Phase.MEASURE && !sampler.hasBaseline())) {
       baseline();
     }
-    next.phaseStarted(phase);
+    super.phaseStarted(phase);
   }
 
   @Override
@@ -93,11 +86,6 @@ final class ResourceSteps implements RunListener {
       sample();
       lastLag = lagMessages;
     }
-    next.period(phase, elapsedSeconds, phaseSeconds, stats, periodSeconds, backlog, lagMessages);
-  }
-
-  @Override
-  public void finished(RunReport report) {
-    next.finished(report);
+    super.period(phase, elapsedSeconds, phaseSeconds, stats, periodSeconds, backlog, lagMessages);
   }
 }
