@@ -286,13 +286,12 @@ public final class BenchmarkCommand implements Callable<Integer> {
             status =
                 Math.max(
                     status,
-                    new SweepRuns(out, options, sweep, current, remote::connect)
-                        .run(workload, driver, paths, written));
+                    new SweepRuns(setup(options), sweep).run(workload, driver, paths, written));
           } else if (target.isPresent() || workload.producerRate() == 0) {
             status =
                 Math.max(
                     status,
-                    new SearchRuns(out, options, searchSettings, target, current, remote::connect)
+                    new SearchRuns(setup(options), searchSettings, target)
                         .run(workload, driver, paths, written));
           } else {
             status = Math.max(status, runOne(workload, driver, options, paths));
@@ -319,6 +318,10 @@ public final class BenchmarkCommand implements Callable<Integer> {
     return interrupted.get() ? INTERRUPTED_STATUS : status;
   }
 
+  private RunSetup setup(RunOptions options) {
+    return new RunSetup(out, options, current, remote::connect);
+  }
+
   /** One run's outcome: exit status, where its result went, and the result itself. */
   record Written(int status, Path path, ObjectNode json) {}
 
@@ -339,7 +342,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
     if (workload.producerRate() > 0) {
       return runAndWrite(workload, driver, options, result);
     }
-    return new SearchRuns(out, options, search, Optional.empty(), current, remote::connect)
+    return new SearchRuns(setup(options), search, Optional.empty())
         .run(workload, driver, null, result, written);
   }
 

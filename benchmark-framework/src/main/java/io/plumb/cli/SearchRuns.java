@@ -2,7 +2,6 @@ package io.plumb.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunOptions;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
@@ -26,7 +25,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * A peak search ({@code producerRate: 0}) or latency-target search ({@code --slo}), then one
@@ -34,26 +32,16 @@ import java.util.function.Supplier;
  * with the search's steps under {@code search}.
  */
 final class SearchRuns {
-  private final PrintStream out;
-  private final RunOptions options;
   private final SearchSettings settings;
   private final Optional<LatencyTarget> target;
-  private final CurrentRun current;
-  private final Supplier<Worker> workers;
+  private final RunSetup setup;
+  private final PrintStream out;
 
-  SearchRuns(
-      PrintStream out,
-      RunOptions options,
-      SearchSettings settings,
-      Optional<LatencyTarget> target,
-      CurrentRun current,
-      Supplier<Worker> workers) {
-    this.workers = workers;
-    this.out = out;
-    this.options = options;
+  SearchRuns(RunSetup setup, SearchSettings settings, Optional<LatencyTarget> target) {
+    this.setup = setup;
+    this.out = setup.out();
     this.settings = settings;
     this.target = target;
-    this.current = current;
   }
 
   int run(Workload workload, Path driver, ResultPaths paths, List<Path> written)
@@ -80,11 +68,13 @@ final class SearchRuns {
         used.startRate(),
         used.probeWarmup().toMillis() / 1e3,
         used.probeDuration().toMillis() / 1e3);
-    RunProber prober = new RunProber(workload, driver, workers, options, target);
+    RunProber prober = new RunProber(workload, driver, setup.workers(), setup.options(), target);
     SearchResult result =
-        current.during(
-            prober::abort,
-            () -> new RateSearch(prober, new StepJudge(target), used, this::print).run(goal));
+        setup
+            .current()
+            .during(
+                prober::abort,
+                () -> new RateSearch(prober, new StepJudge(target), used, this::print).run(goal));
     out.println("Search       " + result.conclusion());
     if (!result.complete() || result.foundRate().isEmpty()) {
       Path target =
@@ -153,7 +143,7 @@ final class SearchRuns {
     out.printf(
         "Measuring    at %,.0f msg/s for %.0f s after %.0f s of warm-up, without changing the rate%n",
         rate, workload.testDuration().toMillis() / 1e3, workload.warmupDuration().toMillis() / 1e3);
-    Worker worker = workers.get();
+    Worker worker = setup.workers().get();
     LastMeasuredLag lag =
         new LastMeasuredLag(ConsoleReporter.forWorker(out, workload.messageSize(), worker));
     long start = System.nanoTime();
@@ -162,9 +152,9 @@ final class SearchRuns {
             workload.at(rate, workload.warmupDuration(), workload.testDuration()),
             driver,
             worker,
-            options,
+            setup.options(),
             lag);
-    RunReport report = current.execute(run);
+    RunReport report = setup.current().execute(run);
     ProbeOutcome outcome =
         RunProber.outcome(rate, report, lag.last(), (System.nanoTime() - start) / 1e9, target);
     return new Measured(run, report, outcome, new StepJudge(target).judge(outcome));

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunOptions;
 import io.plumb.remote.CrossHostLatency;
 import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.Percentiles;
@@ -20,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -28,23 +26,14 @@ import org.HdrHistogram.Histogram;
  * warm-up and duration), writes one result per rate, then a summary JSON and a table.
  */
 final class SweepRuns {
-  private final PrintStream out;
-  private final RunOptions options;
   private final List<Double> rates;
-  private final CurrentRun current;
-  private final Supplier<Worker> workers;
+  private final RunSetup setup;
+  private final PrintStream out;
 
-  SweepRuns(
-      PrintStream out,
-      RunOptions options,
-      List<Double> rates,
-      CurrentRun current,
-      Supplier<Worker> workers) {
-    this.workers = workers;
-    this.out = out;
-    this.options = options;
+  SweepRuns(RunSetup setup, List<Double> rates) {
+    this.setup = setup;
+    this.out = setup.out();
     this.rates = rates;
-    this.current = current;
   }
 
   /**
@@ -62,15 +51,15 @@ final class SweepRuns {
     String driverName = driver.getFileName().toString();
     for (double rate : rates) {
       out.printf("%n=== %s with %s: sweep step %,.0f msg/s%n", workload.file(), driver, rate);
-      Worker worker = workers.get();
+      Worker worker = setup.workers().get();
       BenchmarkRun run =
           new BenchmarkRun(
               workload.at(rate, workload.warmupDuration(), workload.testDuration()),
               driver,
               worker,
-              options,
+              setup.options(),
               ConsoleReporter.forWorker(out, workload.messageSize(), worker));
-      RunReport report = current.execute(run);
+      RunReport report = setup.current().execute(run);
       driverName = report.driverName();
       ObjectNode json = ResultJson.render(report);
       WorkersJson.add(json, worker, report);
