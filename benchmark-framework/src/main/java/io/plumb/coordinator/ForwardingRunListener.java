@@ -5,7 +5,8 @@ import io.plumb.stats.PeriodStats;
 
 /**
  * A listener in front of another, passing everything on: what one that watches a run on the way
- * (resource sampling, the last measured lag) extends, overriding only what it watches.
+ * (resource sampling, the last measured lag) extends. Each period's end reaches it through {@link
+ * #periodEnded}, with only the figures such a watcher reads, before the next listener hears of it.
  */
 public abstract class ForwardingRunListener implements RunListener {
   private final RunListener next;
@@ -25,7 +26,7 @@ public abstract class ForwardingRunListener implements RunListener {
   }
 
   @Override
-  public void period(
+  public final void period(
       Phase phase,
       double elapsedSeconds,
       double phaseSeconds,
@@ -33,6 +34,7 @@ public abstract class ForwardingRunListener implements RunListener {
       double periodSeconds,
       long backlog,
       long lagMessages) {
+    periodEnded(phase, stats, periodSeconds, lagMessages);
     next.period(phase, elapsedSeconds, phaseSeconds, stats, periodSeconds, backlog, lagMessages);
   }
 
@@ -40,4 +42,11 @@ public abstract class ForwardingRunListener implements RunListener {
   public void finished(RunReport report) {
     next.finished(report);
   }
+
+  /**
+   * A period of {@code periodSeconds} ended in {@code phase} with {@code stats}, {@code
+   * lagMessages} scheduled messages not yet sent.
+   */
+  protected void periodEnded(
+      Phase phase, PeriodStats stats, double periodSeconds, long lagMessages) {}
 }

@@ -72,20 +72,13 @@ final class ResourceSteps extends ForwardingRunListener {
   }
 
   @Override
-  public void period(
-      Phase phase,
-      double elapsedSeconds,
-      double phaseSeconds,
-      PeriodStats stats,
-      double periodSeconds,
-      long backlog,
-      long lagMessages) {
+  protected void periodEnded(
+      Phase phase, PeriodStats stats, double periodSeconds, long lagMessages) {
     if (phase == Phase.WARMUP) {
       baseline();
     } else if (phase == Phase.MEASURE) {
       sample();
       lastLag = lagMessages;
     }
-    super.period(phase, elapsedSeconds, phaseSeconds, stats, periodSeconds, backlog, lagMessages);
   }
 }

@@ -22,17 +22,10 @@ public final class LastMeasuredLag extends ForwardingRunListener {
   }
 
   @Override
-  public void period(
-      Phase phase,
-      double elapsedSeconds,
-      double phaseSeconds,
-      PeriodStats stats,
-      double periodSeconds,
-      long backlog,
-      long lagMessages) {
+  protected void periodEnded(
+      Phase phase, PeriodStats stats, double periodSeconds, long lagMessages) {
     if (phase == Phase.MEASURE) {
       last = lagMessages;
     }
-    super.period(phase, elapsedSeconds, phaseSeconds, stats, periodSeconds, backlog, lagMessages);
   }
 }

@@ -3,7 +3,7 @@ package io.plumb.coordinator;
 import io.plumb.stats.PeriodStats;
 
 /** A listener that hands each period's phase, figures and length to a test, and nothing else. */
-public final class EachPeriod implements RunListener {
+public final class EachPeriod extends ForwardingRunListener {
   /** What a test does with one period. */
   @FunctionalInterface
   public interface Action {
@@ -13,18 +13,13 @@ public final class EachPeriod implements RunListener {
   private final Action action;
 
   public EachPeriod(Action action) {
+    super(RunListener.SILENT);
     this.action = action;
   }
 
   @Override
-  public void period(
-      Phase phase,
-      double elapsedSeconds,
-      double phaseSeconds,
-      PeriodStats stats,
-      double periodSeconds,
-      long backlog,
-      long lagMessages) {
+  protected void periodEnded(
+      Phase phase, PeriodStats stats, double periodSeconds, long lagMessages) {
     action.accept(phase, stats, periodSeconds);
   }
 }
