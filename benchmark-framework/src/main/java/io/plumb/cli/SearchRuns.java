@@ -147,13 +147,7 @@ final class SearchRuns {
     LastMeasuredLag lag =
         new LastMeasuredLag(ConsoleReporter.forWorker(out, workload.messageSize(), worker));
     long start = System.nanoTime();
-    BenchmarkRun run =
-        new BenchmarkRun(
-            workload.at(rate, workload.warmupDuration(), workload.testDuration()),
-            driver,
-            worker,
-            setup.options(),
-            lag);
+    BenchmarkRun run = setup.atRate(workload, driver, rate, worker, lag);
     RunReport report = setup.current().execute(run);
     ProbeOutcome outcome =
         RunProber.outcome(rate, report, lag.last(), (System.nanoTime() - start) / 1e9, target);

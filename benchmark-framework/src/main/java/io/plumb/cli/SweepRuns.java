@@ -53,11 +53,11 @@ final class SweepRuns {
       out.printf("%n=== %s with %s: sweep step %,.0f msg/s%n", workload.file(), driver, rate);
       Worker worker = setup.workers().get();
       BenchmarkRun run =
-          new BenchmarkRun(
-              workload.at(rate, workload.warmupDuration(), workload.testDuration()),
+          setup.atRate(
+              workload,
               driver,
+              rate,
               worker,
-              setup.options(),
               ConsoleReporter.forWorker(out, workload.messageSize(), worker));
       RunReport report = setup.current().execute(run);
       driverName = report.driverName();
