@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads a fault plan file. Everything that can be checked without the cluster is checked here:
@@ -86,28 +87,10 @@ final class FaultPlanReader {
     Duration at =
         Durations.parse(required(where, fields, "at"))
             .orElseThrow(() -> timeError(where, "at", fields.get("at")));
-    String actionText = String.valueOf(required(where, fields, "action"));
     FaultAction action =
-        FaultAction.parse(actionText)
-            .orElseThrow(
-                () ->
-                    new BadInputException(
-                        where
-                            + ": field 'action': '"
-                            + actionText
-                            + "' is not an action; allowed: "
-                            + FaultAction.allowed()));
-    String targetText = String.valueOf(required(where, fields, "target"));
+        oneOf(where, fields, "action", FaultAction::parse, "an action", FaultAction.allowed());
     FaultTarget target =
-        FaultTarget.parse(targetText)
-            .orElseThrow(
-                () ->
-                    new BadInputException(
-                        where
-                            + ": field 'target': '"
-                            + targetText
-                            + "' is not a target; allowed: "
-                            + FaultTarget.ALLOWED));
+        oneOf(where, fields, "target", FaultTarget::parse, "a target", FaultTarget.ALLOWED);
     Optional<Duration> duration = Optional.empty();
     if (fields.containsKey("duration")) {
       duration =
@@ -131,6 +114,34 @@ final class FaultPlanReader {
       throw new BadInputException(where + ": field '" + field + "' is required");
     }
     return value;
+  }
+
+  /**
+   * Required field {@code field} as {@code parse} reads it; otherwise a one-line error saying the
+   * value is not {@code what} and listing what is {@code allowed}.
+   */
+  private static <T> T oneOf(
+      String where,
+      Map<?, ?> fields,
+      String field,
+      Function<String, Optional<T>> parse,
+      String what,
+      String allowed) {
+    String text = String.valueOf(required(where, fields, field));
+    return parse
+        .apply(text)
+        .orElseThrow(
+            () ->
+                new BadInputException(
+                    where
+                        + ": field '"
+                        + field
+                        + "': '"
+                        + text
+                        + "' is not "
+                        + what
+                        + "; allowed: "
+                        + allowed));
   }
 
   private static BadInputException timeError(String where, String field, Object value) {
