@@ -19,10 +19,6 @@ class MainTest {
 
   private final CapturedConsole cli = new CapturedConsole();
 
-  private int run(String... args) {
-    return cli.run(args);
-  }
-
   private String errors() {
     return cli.err();
   }
@@ -42,7 +38,7 @@ class MainTest {
 
   @Test
   void helpTeachesWithExamples() {
-    assertEquals(0, run("--help"));
+    assertEquals(0, cli.run("--help"));
     String help = cli.out();
     assertTrue(help.contains("--drivers"));
     assertTrue(help.contains("Examples:"));
@@ -54,7 +50,7 @@ class MainTest {
     Path result = dir.resolve("out.json");
     assertEquals(
         0,
-        run("-d", loopback().toString(), "-o", result.toString(), workload("").toString()),
+        cli.run("-d", loopback().toString(), "-o", result.toString(), workload("").toString()),
         errors());
     JsonNode json = new ObjectMapper().readTree(result.toFile());
     assertTrue(json.get("complete").asBoolean());
@@ -110,7 +106,7 @@ class MainTest {
 
   @Test
   void unknownOptionExitsTwo() {
-    assertEquals(2, run("--frobnicate"));
+    assertEquals(2, cli.run("--frobnicate"));
     assertTrue(errors().startsWith("error: unknown option or argument: --frobnicate"), errors());
   }
 
@@ -186,7 +182,7 @@ class MainTest {
   }
 
   private void assertBadInput(String expected, String... args) {
-    assertEquals(2, run(args), errors());
+    assertEquals(2, cli.run(args), errors());
     String message = errors();
     assertTrue(message.contains(expected), message);
     assertEquals(1, message.lines().count(), message);

@@ -19,12 +19,8 @@ class ReportCommandTest {
 
   private final CapturedConsole cli = new CapturedConsole();
 
-  private int run(String... args) {
-    return cli.run(args);
-  }
-
   private void assertBadInput(String expected, String... args) {
-    assertEquals(2, run(args));
+    assertEquals(2, cli.run(args));
     String errors = cli.err();
     assertTrue(errors.contains(expected), errors);
     // One line of error; a mistyped option adds bin/benchmark's usual hint on where help is.
@@ -36,7 +32,7 @@ class ReportCommandTest {
 
   @Test
   void helpTeachesWithAnExample() {
-    assertEquals(0, run("report", "--help"));
+    assertEquals(0, cli.run("report", "--help"));
     String help = cli.out();
     assertTrue(help.contains("bin/benchmark report results/*.json -o report.html"), help);
     assertTrue(help.contains(".hgrm"), help);
@@ -46,7 +42,7 @@ class ReportCommandTest {
   void writesTheReportAndSaysWhere() throws IOException {
     Path result = LoopbackResults.write(dir, "one", 1_000, 64);
     Path html = dir.resolve("out").resolve("report.html");
-    assertEquals(0, run("report", result.toString(), "-o", html.toString()), cli.err());
+    assertEquals(0, cli.run("report", result.toString(), "-o", html.toString()), cli.err());
     assertTrue(Files.size(html) > 100_000, "Chart.js is inside");
     assertTrue(cli.out().contains("Report       " + html));
     assertTrue(Files.exists(dir.resolve("out").resolve("one.publish.hgrm")));
@@ -98,7 +94,7 @@ class ReportCommandTest {
     Path results = dir.resolve("results");
     assertEquals(
         0,
-        run("-d", driver + "," + driver, "-o", results.toString(), workload.toString()),
+        cli.run("-d", driver + "," + driver, "-o", results.toString(), workload.toString()),
         cli.err());
     String printed = cli.out();
     try (var files = Files.list(results)) {

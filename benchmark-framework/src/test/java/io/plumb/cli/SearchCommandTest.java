@@ -28,10 +28,6 @@ class SearchCommandTest {
 
   private final CapturedConsole cli = new CapturedConsole();
 
-  private int run(String... args) {
-    return cli.run(args);
-  }
-
   private Path write(String name, String text) throws IOException {
     Path file = dir.resolve(name);
     Files.writeString(file, text);
@@ -55,7 +51,7 @@ class SearchCommandTest {
     List<String> args = new ArrayList<>(List.of("-d", driver.toString()));
     args.addAll(List.of(options));
     args.addAll(List.of("-o", results.toString(), workload.toString()));
-    int status = run(args.toArray(new String[0]));
+    int status = cli.run(args.toArray(new String[0]));
     String console = cli.out();
     assertEquals(0, status, console + cli.err());
     return console;
@@ -246,7 +242,7 @@ class SearchCommandTest {
                   Stream.of("-d", driver.toString()),
                   Stream.concat(options.stream(), Stream.of(workload.toString())))
               .toArray(String[]::new);
-      assertEquals(2, run(args), options + ": " + cli.err());
+      assertEquals(2, cli.run(args), options + ": " + cli.err());
       String message = cli.err().trim();
       assertEquals(1, message.lines().count(), message);
       String option =

@@ -29,10 +29,6 @@ class CompareCommandTest {
 
   private final CapturedConsole cli = new CapturedConsole();
 
-  private int run(String... args) {
-    return cli.run(args);
-  }
-
   private String console() {
     return cli.out();
   }
@@ -67,7 +63,8 @@ class CompareCommandTest {
     Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
     assertEquals(
         0,
-        run("compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+        cli.run(
+            "compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
     assertEquals(
         "VERDICT      publish rate: B faster: 1.105x A, beyond ±5%; B/A 1.105x, 93.8% CI 1.083x"
             + " to 1.127x (Hodges-Lehmann over 5 paired rounds; per round 1.105x 1.127x 1.083x"
@@ -91,7 +88,7 @@ class CompareCommandTest {
     Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
     String a = sides[0].toString();
     String b = sides[1].toString();
-    assertEquals(0, run("compare", "--primary", "throughput", "--margin", "10%", a, "--", b));
+    assertEquals(0, cli.run("compare", "--primary", "throughput", "--margin", "10%", a, "--", b));
     assertTrue(
         line("VERDICT")
             .startsWith(
@@ -105,7 +102,8 @@ class CompareCommandTest {
     Path[] sides = sides(new double[] {0.01, -0.02, 0.0, 0.02, -0.01}, null);
     assertEquals(
         0,
-        run("compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+        cli.run(
+            "compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
     assertTrue(
         line("VERDICT")
             .startsWith(
@@ -121,7 +119,7 @@ class CompareCommandTest {
         sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, round -> round == 1 ? lossy : null);
     String a = sides[0].toString();
     String b = sides[1].toString();
-    assertEquals(0, run("compare", "--primary", "throughput", a, "--", b));
+    assertEquals(0, cli.run("compare", "--primary", "throughput", a, "--", b));
     assertTrue(
         console()
             .contains(
@@ -134,7 +132,7 @@ class CompareCommandTest {
             + " 5 or more are needed",
         line("VERDICT"));
     cli.clearOut();
-    assertEquals(0, run("compare", "--include-all", "--primary", "throughput", a, "--", b));
+    assertEquals(0, cli.run("compare", "--include-all", "--primary", "throughput", a, "--", b));
     assertEquals("Rounds       5 paired (--include-all)", line("Rounds"));
     assertTrue(line("VERDICT").contains("B faster: 1.105x A"), console());
   }
@@ -146,13 +144,14 @@ class CompareCommandTest {
   @Test
   void theRecordedAaRunsShowNoDifference() throws Exception {
     // Every recorded run was flagged generator-bound on its loaded host: left out by default.
-    assertEquals(0, run("compare", recorded("a").toString(), "--", recorded("b").toString()));
+    assertEquals(0, cli.run("compare", recorded("a").toString(), "--", recorded("b").toString()));
     assertEquals("Rounds       0 paired", line("Rounds"));
     assertEquals(10, console().lines().filter(l -> l.contains("generator-bound (")).count());
     cli.clearOut();
     assertEquals(
         0,
-        run("compare", "--include-all", recorded("a").toString(), "--", recorded("b").toString()));
+        cli.run(
+            "compare", "--include-all", recorded("a").toString(), "--", recorded("b").toString()));
     List<String> metricLines =
         console()
             .lines()
@@ -178,22 +177,22 @@ class CompareCommandTest {
     other.put("driver", "Other");
     Path odd = dir.resolve("odd.json");
     JSON.writeValue(odd.toFile(), other);
-    assertEquals(2, run("compare", a, odd.toString(), "--", b));
+    assertEquals(2, cli.run("compare", a, odd.toString(), "--", b));
     String error = cli.err();
     assertTrue(error.startsWith("error: side A: holds results of 2 configurations"), error);
     assertEquals(1, error.lines().count(), error);
 
     cli.clearErr();
-    assertEquals(2, run("compare", a, b, b));
+    assertEquals(2, cli.run("compare", a, b, b));
     assertTrue(cli.err().startsWith("error: compare: separate A's results"));
     cli.clearErr();
-    assertEquals(2, run("compare", "--margin", "five", a, "--", b));
+    assertEquals(2, cli.run("compare", "--margin", "five", a, "--", b));
     assertEquals(
         "error: --margin: expected a percentage above 0 and at most 100, e.g. 5% or 2.5%, got"
             + " 'five'",
         cli.err().strip());
     cli.clearErr();
-    assertEquals(2, run("compare", "--primary", "p42", a, "--", b));
+    assertEquals(2, cli.run("compare", "--primary", "p42", a, "--", b));
     assertTrue(cli.err().startsWith("error: --primary: expected"));
   }
 }

@@ -121,7 +121,7 @@ class FaultCommandTest {
     assertTrue(json.path("complete").asBoolean(), "the load itself ran to its end");
     // The report's summary says so where users look first.
     Path page = dir.resolve("report.html");
-    assertEquals(0, run("report", result.toString(), "-o", page.toString()), cli.err());
+    assertEquals(0, cli.run("report", result.toString(), "-o", page.toString()), cli.err());
     assertTrue(Files.readString(page).contains("FAULT FAILED: " + reason), "report");
   }
 
@@ -322,13 +322,9 @@ class FaultCommandTest {
         "  - {at: 1s, action: crash, target: node 1}");
   }
 
-  private int run(String... args) {
-    return cli.run(args);
-  }
-
   /** Runs the loopback workload for {@code seconds} with a plan of {@code entry}. */
   private int runPlan(String entry, Path result, int seconds) throws IOException {
-    return run(
+    return cli.run(
         "--faults",
         plan(entry).toString(),
         "-o",
@@ -350,7 +346,7 @@ class FaultCommandTest {
   }
 
   private void assertBadInput(String expected, String... args) {
-    assertEquals(2, run(args), cli.err());
+    assertEquals(2, cli.run(args), cli.err());
     String message = cli.err();
     assertTrue(message.contains(expected), message);
     assertEquals(1, message.lines().count(), message);

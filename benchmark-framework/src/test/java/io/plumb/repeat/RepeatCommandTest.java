@@ -29,10 +29,6 @@ class RepeatCommandTest {
 
   private final CapturedConsole cli = new CapturedConsole();
 
-  private int run(String... args) {
-    return cli.run(args);
-  }
-
   private Path workload(String name, int rate) throws IOException {
     return WorkloadYaml.oneTopic()
         .named(name)
@@ -57,7 +53,7 @@ class RepeatCommandTest {
     Path slow = workload("slow", 1000);
     Path fast = workload("fast", 2000);
     int status =
-        run(
+        cli.run(
             "--repeat",
             "3",
             "--include-all",
@@ -122,7 +118,7 @@ class RepeatCommandTest {
 
     // The report of the summary brings every run and the table of intervals.
     Path html = dir.resolve("out/report.html");
-    assertEquals(0, run("report", summaries.get(0).toString(), "-o", html.toString()));
+    assertEquals(0, cli.run("report", summaries.get(0).toString(), "-o", html.toString()));
     String page = Files.readString(html);
     assertTrue(page.contains("<h2>Repeated runs: 3 of each pair</h2>"), page);
     assertTrue(page.contains("<th>publish rate</th><td>msg/s</td>"));
@@ -133,7 +129,7 @@ class RepeatCommandTest {
     results("slow-").forEach(p -> args.add(p.toString()));
     args.add("--");
     results("fast-").forEach(p -> args.add(p.toString()));
-    assertEquals(0, run(args.toArray(String[]::new)), cli.err());
+    assertEquals(0, cli.run(args.toArray(String[]::new)), cli.err());
     String compared = cli.out();
     assertTrue(compared.contains("Rounds       3 paired (--include-all)"), compared);
   }
@@ -143,7 +139,7 @@ class RepeatCommandTest {
     Path driver = LoopbackDriverFile.write(dir);
     assertEquals(
         2,
-        run(
+        cli.run(
             "--repeat",
             "3",
             "--rates",
@@ -154,12 +150,13 @@ class RepeatCommandTest {
     assertTrue(
         cli.err().startsWith("error: --repeat: applies to fixed-rate and peak runs; drop --rates"));
     cli.clearErr();
-    assertEquals(2, run("--repeat", "1", "-d", driver.toString(), workload("w", 10).toString()));
+    assertEquals(
+        2, cli.run("--repeat", "1", "-d", driver.toString(), workload("w", 10).toString()));
     assertTrue(cli.err().startsWith("error: --repeat: expected 2 to 100 runs of each pair, got 1"));
     cli.clearErr();
     assertEquals(
         2,
-        run(
+        cli.run(
             "--repeat",
             "3",
             "--margin",
@@ -170,7 +167,8 @@ class RepeatCommandTest {
     assertTrue(
         cli.err().startsWith("error: --margin: expected a percentage above 0 and at most 100"));
     cli.clearErr();
-    assertEquals(2, run("--include-all", "-d", driver.toString(), workload("w", 10).toString()));
+    assertEquals(
+        2, cli.run("--include-all", "-d", driver.toString(), workload("w", 10).toString()));
     assertTrue(
         cli.err()
             .startsWith("error: --primary, --margin and --include-all apply to --repeat runs"));
@@ -187,7 +185,7 @@ class RepeatCommandTest {
     Files.writeString(
         capacity, "name: Capacity\ndriverClass: io.plumb.search.CapacityDriver\ncapacity: 3000\n");
     int status =
-        run(
+        cli.run(
             "--repeat",
             "2",
             "--include-all",
