@@ -53,52 +53,6 @@ public record ProbeOutcome(
     double stealShare,
     LatencySpread latencySpread) {
 
-  /** A probe without host figures (not sampled). */
-  public ProbeOutcome(
-      double targetRate,
-      double seconds,
-      double publishRate,
-      double acknowledgeRate,
-      double consumeRate,
-      int subscriptions,
-      double unacknowledgedSlope,
-      double backlogSlope,
-      long backlogAtEnd,
-      long scheduleLagAtEnd,
-      long sendDelayP50Nanos,
-      long sendDelayP99Nanos,
-      long latencyNanos,
-      long failedSends,
-      long consumerErrors,
-      ThreadEvidence producerThreads,
-      List<String> generatorBoundReasons,
-      String incompleteReason,
-      double resultTimeSeconds) {
-    this(
-        targetRate,
-        seconds,
-        publishRate,
-        acknowledgeRate,
-        consumeRate,
-        subscriptions,
-        unacknowledgedSlope,
-        backlogSlope,
-        backlogAtEnd,
-        scheduleLagAtEnd,
-        sendDelayP50Nanos,
-        sendDelayP99Nanos,
-        latencyNanos,
-        failedSends,
-        consumerErrors,
-        producerThreads,
-        generatorBoundReasons,
-        incompleteReason,
-        resultTimeSeconds,
-        Double.NaN,
-        Double.NaN,
-        LatencySpread.NONE);
-  }
-
   /** The same probe with its latencies spread by {@code spread}. */
   public ProbeOutcome withLatencySpread(LatencySpread spread) {
     return new ProbeOutcome(

@@ -184,6 +184,9 @@ public final class RunProber implements Prober {
         ThreadEvidence.NONE,
         List.of(),
         reason,
-        0);
+        0,
+        Double.NaN,
+        Double.NaN,
+        LatencySpread.NONE);
   }
 }

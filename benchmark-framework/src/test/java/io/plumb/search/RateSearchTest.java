@@ -53,7 +53,10 @@ class RateSearchTest {
         threads,
         List.of(),
         null,
-        2);
+        2,
+        Double.NaN,
+        Double.NaN,
+        LatencySpread.NONE);
   }
 
   private static SearchResult search(Prober prober, Optional<LatencyTarget> target) {
@@ -193,7 +196,10 @@ class RateSearchTest {
                 BLOCKED,
                 List.of(),
                 null,
-                2);
+                2,
+                Double.NaN,
+                Double.NaN,
+                LatencySpread.NONE);
     SearchResult dead = search(refusing, Optional.empty());
     assertTrue(dead.foundRate().isEmpty());
     assertEquals("min-rate", dead.limitedBy());
@@ -283,7 +289,10 @@ class RateSearchTest {
                 ThreadEvidence.NONE,
                 List.of(),
                 "broker went away",
-                1);
+                1,
+                Double.NaN,
+                Double.NaN,
+                LatencySpread.NONE);
     SearchResult result = search(failing, Optional.empty());
     assertFalse(result.complete());
     assertTrue(result.incompleteReason().contains("broker went away"));
@@ -304,26 +313,28 @@ class RateSearchTest {
       double spread = spreadSeconds + 0.5 * excess * seconds / capacity;
       long spreadNanos = (long) (spread * 1e9);
       return new ProbeOutcome(
-              rate,
-              seconds,
-              rate,
-              rate - growth / seconds,
-              rate - growth / seconds,
-              1,
-              growth / seconds,
-              growth / seconds,
-              (long) growth,
-              0,
-              10_000,
-              100_000,
-              -1,
-              0,
-              0,
-              BLOCKED,
-              List.of(),
-              null,
-              seconds)
-          .withLatencySpread(new LatencySpread(spreadNanos, spreadNanos));
+          rate,
+          seconds,
+          rate,
+          rate - growth / seconds,
+          rate - growth / seconds,
+          1,
+          growth / seconds,
+          growth / seconds,
+          (long) growth,
+          0,
+          10_000,
+          100_000,
+          -1,
+          0,
+          0,
+          BLOCKED,
+          List.of(),
+          null,
+          seconds,
+          Double.NaN,
+          Double.NaN,
+          new LatencySpread(spreadNanos, spreadNanos));
     };
   }
 

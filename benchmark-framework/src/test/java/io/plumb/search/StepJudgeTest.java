@@ -18,26 +18,28 @@ class StepJudgeTest {
   /** 1,000 msg/s for 3 s; unacknowledged messages and the backlog grew by {@code growth}. */
   private static ProbeOutcome grew(double growth, long spreadMillis) {
     return new ProbeOutcome(
-            1000,
-            3,
-            1000,
-            1000 - growth / 3,
-            1000 - growth / 3,
-            1,
-            growth / 3,
-            growth / 3,
-            (long) growth,
-            0,
-            10_000,
-            100_000,
-            -1,
-            0,
-            0,
-            KEPT_UP,
-            List.of(),
-            null,
-            4)
-        .withLatencySpread(new LatencySpread(spreadMillis * 1_000_000, spreadMillis * 1_000_000));
+        1000,
+        3,
+        1000,
+        1000 - growth / 3,
+        1000 - growth / 3,
+        1,
+        growth / 3,
+        growth / 3,
+        (long) growth,
+        0,
+        10_000,
+        100_000,
+        -1,
+        0,
+        0,
+        KEPT_UP,
+        List.of(),
+        null,
+        4,
+        Double.NaN,
+        Double.NaN,
+        new LatencySpread(spreadMillis * 1_000_000, spreadMillis * 1_000_000));
   }
 
   @Test
