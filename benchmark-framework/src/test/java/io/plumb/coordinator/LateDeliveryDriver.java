@@ -1,14 +1,10 @@
 package io.plumb.coordinator;
 
-import io.plumb.driver.BenchmarkConsumer;
-import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
-import io.plumb.driver.MessageListener;
+import io.plumb.worker.EveryConsumerDriver;
 import io.plumb.worker.SendOnlyProducer;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +15,9 @@ import java.util.concurrent.TimeUnit;
  * ms of acknowledged messages are in flight, which is what a count from two different reads gets
  * wrong.
  */
-public final class LateDeliveryDriver implements BenchmarkDriver {
+public final class LateDeliveryDriver extends EveryConsumerDriver {
   static final long DELIVERY_MILLIS = 300;
 
-  private final List<MessageListener> consumers = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService deliveries =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -37,11 +32,6 @@ public final class LateDeliveryDriver implements BenchmarkDriver {
   }
 
   @Override
-  public CompletableFuture<Void> createTopic(String topic, int partitions) {
-    return CompletableFuture.completedFuture(null);
-  }
-
-  @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     return SendOnlyProducer.completed(
         (key, payload, token, listener) -> {
@@ -52,13 +42,6 @@ public final class LateDeliveryDriver implements BenchmarkDriver {
               DELIVERY_MILLIS,
               TimeUnit.MILLISECONDS);
         });
-  }
-
-  @Override
-  public CompletableFuture<BenchmarkConsumer> createConsumer(
-      String topic, String subscription, MessageListener listener) {
-    consumers.add(listener);
-    return CompletableFuture.completedFuture(() -> consumers.remove(listener));
   }
 
   @Override

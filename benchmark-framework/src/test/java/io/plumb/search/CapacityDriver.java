@@ -1,17 +1,14 @@
 package io.plumb.search;
 
-import io.plumb.driver.BenchmarkConsumer;
-import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
 import io.plumb.input.YamlFields;
+import io.plumb.worker.EveryConsumerDriver;
 import io.plumb.worker.SendOnlyProducer;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
@@ -22,14 +19,13 @@ import java.util.concurrent.locks.LockSupport;
  * {@code laterCapacity}. send() never blocks, so above capacity the unacknowledged messages and the
  * backlog grow, as on a saturated broker.
  */
-public final class CapacityDriver implements BenchmarkDriver {
+public final class CapacityDriver extends EveryConsumerDriver {
   /**
    * Idle time is banked up to this much service: enough to ride out a late wake-up on a busy host.
    */
   private static final double MAX_BURST_SECONDS = 0.05;
 
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-  private final List<MessageListener> consumers = new CopyOnWriteArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private double capacity;
   private double laterCapacity;
@@ -77,23 +73,11 @@ public final class CapacityDriver implements BenchmarkDriver {
   }
 
   @Override
-  public CompletableFuture<Void> createTopic(String topic, int partitions) {
-    return CompletableFuture.completedFuture(null);
-  }
-
-  @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     return SendOnlyProducer.completed(
         (key, payload, token, listener) -> {
           queue.add(new Pending(payload.clone(), token, listener));
         });
-  }
-
-  @Override
-  public CompletableFuture<BenchmarkConsumer> createConsumer(
-      String topic, String subscription, MessageListener listener) {
-    consumers.add(listener);
-    return CompletableFuture.completedFuture(() -> consumers.remove(listener));
   }
 
   @Override
