@@ -5,8 +5,8 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
 import io.plumb.loopback.LoopbackDriver;
+import io.plumb.worker.TappedProducer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 
@@ -37,21 +37,14 @@ public final class BlockingSendDriver implements BenchmarkDriver {
         .createProducer(topic)
         .thenApply(
             producer ->
-                new BenchmarkProducer() {
-                  @Override
-                  public void send(String key, byte[] payload, long token, SendListener listener) {
-                    long until = System.nanoTime() + BLOCK_NANOS;
-                    for (long left = BLOCK_NANOS; left > 0; left = until - System.nanoTime()) {
-                      LockSupport.parkNanos(left);
-                    }
-                    producer.send(key, payload, token, listener);
-                  }
-
-                  @Override
-                  public void close() throws Exception {
-                    producer.close();
-                  }
-                });
+                new TappedProducer(
+                    producer,
+                    (key, payload) -> {
+                      long until = System.nanoTime() + BLOCK_NANOS;
+                      for (long left = BLOCK_NANOS; left > 0; left = until - System.nanoTime()) {
+                        LockSupport.parkNanos(left);
+                      }
+                    }));
   }
 
   @Override

@@ -4,10 +4,10 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
 import io.plumb.loopback.LoopbackDriver;
 import io.plumb.message.MessageHeader;
 import io.plumb.worker.ForwardingLoopbackDriver;
+import io.plumb.worker.TappedProducer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -109,21 +109,14 @@ public final class RecordingLoopbackDriver extends ForwardingLoopbackDriver {
         .createProducer(topic)
         .thenApply(
             inner ->
-                new BenchmarkProducer() {
-                  @Override
-                  public void send(String key, byte[] payload, long token, SendListener listener) {
-                    if (MessageHeader.kind(payload) == MessageHeader.KIND_LOAD) {
-                      // The framework reuses its array after send() returns.
-                      sent.add(new Sent(key, payload.clone()));
-                    }
-                    inner.send(key, payload, token, listener);
-                  }
-
-                  @Override
-                  public void close() throws Exception {
-                    inner.close();
-                  }
-                });
+                new TappedProducer(
+                    inner,
+                    (key, payload) -> {
+                      if (MessageHeader.kind(payload) == MessageHeader.KIND_LOAD) {
+                        // The framework reuses its array after send() returns.
+                        sent.add(new Sent(key, payload.clone()));
+                      }
+                    }));
   }
 
   @Override
