@@ -36,15 +36,8 @@ class MessageSizeRefusalTest {
 
   @Test
   void aHeaderInMetadataCountsAgainstTheLimit() throws Exception {
-    Path workload =
-        Files.writeString(
-            CommandLineRun.writeTinyWorkload(dir),
-            Files.readString(dir.resolve("tiny.yaml"))
-                    .replace("messageSize: 100", "messageSize: 50")
-                + "headerIn: metadata\n");
-    CommandLineRun run =
-        CommandLineRun.run(
-            "-d", driverFile().toString(), "-o", dir.toString(), workload.toString());
+    Path workload = tinyWorkload(50, "headerIn: metadata\n");
+    CommandLineRun run = runLimited(workload);
 
     assertEquals(2, run.status(), run.err());
     assertEquals(
@@ -61,15 +54,23 @@ class MessageSizeRefusalTest {
 
   @Test
   void messagesAtTheLimitRun() throws Exception {
-    Path workload =
-        Files.writeString(
-            CommandLineRun.writeTinyWorkload(dir),
-            Files.readString(dir.resolve("tiny.yaml"))
-                .replace("messageSize: 100", "messageSize: " + MessageLimitDriver.LIMIT));
-    CommandLineRun run =
-        CommandLineRun.run(
-            "-d", driverFile().toString(), "-o", dir.toString(), workload.toString());
+    Path workload = tinyWorkload(MessageLimitDriver.LIMIT, "");
+    CommandLineRun run = runLimited(workload);
     assertEquals(0, run.status(), run.err());
+  }
+
+  /** {@code tiny.yaml} with messages of {@code messageSize} bytes and {@code extra} lines. */
+  private Path tinyWorkload(int messageSize, String extra) throws Exception {
+    Path workload = CommandLineRun.writeTinyWorkload(dir);
+    return Files.writeString(
+        workload,
+        Files.readString(workload).replace("messageSize: 100", "messageSize: " + messageSize)
+            + extra);
+  }
+
+  private CommandLineRun runLimited(Path workload) throws Exception {
+    return CommandLineRun.run(
+        "-d", driverFile().toString(), "-o", dir.toString(), workload.toString());
   }
 
   private Path driverFile() throws Exception {
