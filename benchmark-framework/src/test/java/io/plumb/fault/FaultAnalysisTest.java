@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.stats.PeriodCounts;
 import io.plumb.stats.PeriodStats;
-import io.plumb.stats.PeriodStatsFixture;
 import io.plumb.stats.PublishTimeline;
 import java.util.ArrayList;
 import java.util.List;
@@ -326,12 +326,7 @@ class FaultAnalysisTest {
 
   private static PeriodStats statsWith(
       long received, long duplicates, org.HdrHistogram.Histogram endToEnd) {
-    return PeriodStatsFixture.period()
-        .sent(received)
-        .acknowledged(received)
-        .received(received)
-        .duplicates(duplicates)
-        .endToEnd(endToEnd)
-        .build();
+    return new PeriodCounts(received, received, 0, received, duplicates)
+        .withLatencies(io.plumb.stats.Histograms.forMerging(), endToEnd);
   }
 }

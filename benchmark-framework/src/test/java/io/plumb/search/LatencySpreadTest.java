@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.plumb.result.PeriodSample;
 import io.plumb.stats.Histograms;
+import io.plumb.stats.PeriodCounts;
 import io.plumb.stats.PeriodStats;
-import io.plumb.stats.PeriodStatsFixture;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -51,14 +51,7 @@ class LatencySpreadTest {
     for (int i = 0; i < 100; i++) {
       latency.recordValue((lowMillis + rangeMillis * i / 99) * MS);
     }
-    PeriodStats stats =
-        PeriodStatsFixture.period()
-            .sent(100)
-            .acknowledged(100)
-            .received(100)
-            .publishLatency(latency)
-            .endToEnd(latency)
-            .build();
+    PeriodStats stats = new PeriodCounts(100, 100, 0, 100, 0).withLatencies(latency, latency);
     return new PeriodSample(stats, 0.5, 0);
   }
 }
