@@ -71,25 +71,26 @@ class LossBySequenceTest {
   @Test
   void aMessageTheFinalReadFoundIsNotMissingOneItDidNotFindIs() {
     // 0..99 acknowledged; consumers received 0..79; the final read found 0..89 (not 90..99).
-    Totals totals =
-        new Totals(
-            Map.of(0, SequenceRanges.range(0, 100)),
-            Map.of(),
-            Map.of("t/s", Map.of(0, SequenceRanges.range(0, 80))),
-            0,
-            Map.of("t/s", Map.of(0, SequenceRanges.range(0, 90))));
+    Totals totals = readAfterEightyOfAHundred("t/s", SequenceRanges.range(0, 90));
 
     assertEquals(SequenceRanges.range(90, 100), totals.missing("t/s", 0));
     assertEquals(10, DeliveryCount.outstanding(plan, totals));
     assertEquals(10, FinalReadStep.foundOnlyByRead(plan, totals));
     // Another subscription's read says nothing about this one.
-    Totals elsewhere =
-        new Totals(
-            Map.of(0, SequenceRanges.range(0, 100)),
-            Map.of(),
-            Map.of("t/s", Map.of(0, SequenceRanges.range(0, 80))),
-            0,
-            Map.of("t/other", Map.of(0, SequenceRanges.range(0, 100))));
+    Totals elsewhere = readAfterEightyOfAHundred("t/other", SequenceRanges.range(0, 100));
     assertEquals(20, DeliveryCount.outstanding(plan, elsewhere));
+  }
+
+  /**
+   * Producer 0's messages 0..99 acknowledged, 0..79 received on {@code t/s}, and a final read of
+   * subscription {@code readSubscription} that found {@code read}.
+   */
+  private static Totals readAfterEightyOfAHundred(String readSubscription, SequenceRanges read) {
+    return new Totals(
+        Map.of(0, SequenceRanges.range(0, 100)),
+        Map.of(),
+        Map.of("t/s", Map.of(0, SequenceRanges.range(0, 80))),
+        0,
+        Map.of(readSubscription, Map.of(0, read)));
   }
 }
