@@ -11,6 +11,8 @@ import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,11 +61,8 @@ class MainTest {
 
   @Test
   void badWorkloadExitsTwoWithOneLineAndNoStackTrace() throws IOException {
-    assertBadInput(
-        "w.yaml:10: unknown field 'testDurationMinute'",
-        "-d",
-        loopback().toString(),
-        workload("testDurationMinute: 5\n").toString());
+    assertRefusedOnLoopback(
+        "w.yaml:10: unknown field 'testDurationMinute'", "testDurationMinute: 5\n");
   }
 
   @Test
@@ -121,64 +120,60 @@ class MainTest {
         loopback().toString(),
         workload.toString());
     cli.clearErr();
-    assertBadInput(
+    assertRefusedOnLoopback(
         "field 'backlogDrainRatio': expected a number at least 0 and at most 1, got 1.5",
-        "-d",
-        loopback().toString(),
-        workload("consumerBacklogSizeGB: 1\nbacklogDrainRatio: 1.5\n").toString());
+        "consumerBacklogSizeGB: 1\nbacklogDrainRatio: 1.5\n");
     cli.clearErr();
-    assertBadInput(
-        "field 'consumerOnly': a consumer-only run drains a backlog",
-        "-d",
-        loopback().toString(),
-        workload("consumerOnly: true\n").toString());
+    assertRefusedOnLoopback(
+        "field 'consumerOnly': a consumer-only run drains a backlog", "consumerOnly: true\n");
   }
 
   @Test
   void optionsThatCannotWorkTogetherAreRefusedBeforeAnyWorkerIsCalled() throws IOException {
     // Nothing listens on these ports: a refusal must come before any attempt to reach them.
     String twoWorkers = "http://127.0.0.1:9,http://127.0.0.1:10";
-    assertBadInput(
+    assertRefusedOnLoopback(
         "the loopback driver keeps messages inside each worker's JVM, so with --worker-roles split",
+        "",
         "--workers",
-        twoWorkers,
-        "-d",
-        loopback().toString(),
-        workload("").toString());
+        twoWorkers);
     cli.clearErr();
-    assertBadInput(
+    assertRefusedOnLoopback(
         "--token-file: applies only with --workers or --workers-file",
+        "",
         "--token-file",
-        dir.resolve("token").toString(),
-        "-d",
-        loopback().toString(),
-        workload("").toString());
+        dir.resolve("token").toString());
     cli.clearErr();
-    assertBadInput(
+    assertRefusedOnLoopback(
         "--worker-roles: applies only with --workers or --workers-file",
+        "",
         "--worker-roles",
-        "both",
-        "-d",
-        loopback().toString(),
-        workload("").toString());
+        "both");
     cli.clearErr();
-    assertBadInput(
+    assertRefusedOnLoopback(
         "--probe-seconds: applies only to searches; no workload searches",
+        "",
         "--probe-seconds",
-        "5",
-        "-d",
-        loopback().toString(),
-        workload("").toString());
+        "5");
     cli.clearErr();
-    assertBadInput(
+    assertRefusedOnLoopback(
         "--search-start: applies only to searches; --rates runs each rate once",
+        "",
         "--rates",
         "1k,2k",
         "--search-start",
-        "500",
-        "-d",
-        loopback().toString(),
-        workload("").toString());
+        "500");
+  }
+
+  /**
+   * {@code options}, then the loopback driver and the usual workload with {@code workloadExtra},
+   * are refused with {@code expected}.
+   */
+  private void assertRefusedOnLoopback(String expected, String workloadExtra, String... options)
+      throws IOException {
+    List<String> args = new ArrayList<>(List.of(options));
+    args.addAll(List.of("-d", loopback().toString(), workload(workloadExtra).toString()));
+    assertBadInput(expected, args.toArray(new String[0]));
   }
 
   private void assertBadInput(String expected, String... args) {
