@@ -47,13 +47,12 @@ class FaultScheduleTest {
     long before = nodes.node(2).pid().orElseThrow();
     FaultSchedule schedule =
         schedule(plan("at: 300ms", "action: kill", "target: node 2", "duration: 1s"));
-    schedule.check(Duration.ofSeconds(30));
-    schedule.start();
+    checkAndStart(schedule);
 
-    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+    awaitApplied(schedule);
     awaitTrue(() -> ProcessHandle.of(before).map(p -> !p.isAlive()).orElse(true), "killed");
     assertFalse(TestNode.ping(nodes.port(2)), "a killed node answers nothing");
-    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "started again");
+    awaitUndone(schedule, "started again");
     long after = nodes.node(2).pid().orElseThrow();
     assertNotEquals(before, after);
     assertTrue(TestNode.ping(nodes.port(2)), "node 2 answers again");
@@ -76,10 +75,9 @@ class FaultScheduleTest {
         List.of(1, 2, 3).stream().map(n -> nodes.node(n).pid().orElseThrow()).toList();
     FaultSchedule schedule =
         schedule(plan("at: 0s", "action: kill", "target: all", "duration: 500ms"));
-    schedule.check(Duration.ofSeconds(30));
-    schedule.start();
+    checkAndStart(schedule);
 
-    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "started again");
+    awaitUndone(schedule, "started again");
     schedule.loadStopped();
     FaultRecord record = schedule.records().get(0);
     assertNull(record.error());
@@ -100,10 +98,10 @@ class FaultScheduleTest {
         schedule(plan("at: 0s", "action: freeze", "target: node 1", "duration: 2s"));
     schedule.start();
 
-    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+    awaitApplied(schedule);
     awaitTrue(() -> state(pid) == 'T', "stopped");
     assertFalse(TestNode.ping(nodes.port(1)), "a frozen node answers nothing");
-    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "thawed");
+    awaitUndone(schedule, "thawed");
     assertNotEquals('T', state(pid));
     assertTrue(TestNode.ping(nodes.port(1)), "the same process answers again");
     assertEquals(pid, nodes.node(1).pid().orElseThrow());
@@ -115,16 +113,15 @@ class FaultScheduleTest {
     nodes = new TestCluster(dir, 3, BASE_PORT + 20);
     FaultSchedule schedule =
         schedule(plan("at: 0s", "action: isolate", "target: node 2", "duration: 4s"));
-    schedule.check(Duration.ofSeconds(30));
-    schedule.start();
-    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+    checkAndStart(schedule);
+    awaitApplied(schedule);
 
     assertFalse(TestNode.ping(nodes.port(2)), "clients cannot reach node 2");
     assertEquals("unreachable", TestNode.probe(nodes.port(1), nodes.port(2)), "node 1 to node 2");
     assertTrue(TestNode.ping(nodes.port(1)), "node 1 is untouched");
     assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(3)), "node 1 to node 3");
 
-    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "reconnected");
+    awaitUndone(schedule, "reconnected");
     assertTrue(TestNode.ping(nodes.port(2)), "clients reach node 2 again");
     assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(2)));
     schedule.loadStopped();
@@ -135,16 +132,15 @@ class FaultScheduleTest {
     nodes = new TestCluster(dir, 3, BASE_PORT + 30);
     FaultSchedule schedule =
         schedule(plan("at: 0s", "action: partition", "target: node 2", "duration: 5s"));
-    schedule.check(Duration.ofSeconds(30));
-    schedule.start();
-    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+    checkAndStart(schedule);
+    awaitApplied(schedule);
 
     assertTrue(TestNode.ping(nodes.port(2)), "clients still reach node 2");
     assertEquals("unreachable", TestNode.probe(nodes.port(1), nodes.port(2)), "node 1 to node 2");
     assertEquals("unreachable", TestNode.probe(nodes.port(2), nodes.port(3)), "node 2 to node 3");
     assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(3)), "node 1 to node 3");
 
-    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "healed");
+    awaitUndone(schedule, "healed");
     assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(2)));
     assertEquals("reachable", TestNode.probe(nodes.port(2), nodes.port(3)));
     schedule.loadStopped();
@@ -162,9 +158,8 @@ class FaultScheduleTest {
             broker,
             System::nanoTime,
             progress::add);
-    schedule.check(Duration.ofSeconds(30));
-    schedule.start();
-    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "done");
+    checkAndStart(schedule);
+    awaitUndone(schedule, "done");
     schedule.loadStopped();
 
     FaultRecord record = schedule.records().get(0);
@@ -283,9 +278,8 @@ class FaultScheduleTest {
             leaders(Optional.of("127.0.0.1:" + nodes.port(2))),
             System::nanoTime,
             progress::add);
-    schedule.check(Duration.ofSeconds(30));
-    schedule.start();
-    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, "thawed");
+    checkAndStart(schedule);
+    awaitUndone(schedule, "thawed");
     schedule.loadStopped();
     assertEquals(List.of("1", "3"), schedule.records().get(0).nodes());
     assertEquals("all but the leader of the test", schedule.records().get(0).leaderMeaning());
@@ -347,8 +341,7 @@ class FaultScheduleTest {
             leaders(Optional.of("127.0.0.1:1")),
             System::nanoTime,
             progress::add);
-    schedule.check(Duration.ofSeconds(30));
-    schedule.start();
+    checkAndStart(schedule);
     awaitTrue(() -> schedule.records().get(0).error() != null, "failed");
     schedule.loadStopped();
     FaultRecord record = schedule.records().get(0);
@@ -407,6 +400,21 @@ class FaultScheduleTest {
   }
 
   /** Waits, up to 20 s, for {@code condition}: the schedule acts on its own threads. */
+  /** Checks the plan against a 30 s run, as before any load, then starts it. */
+  private static void checkAndStart(FaultSchedule schedule) throws Exception {
+    schedule.check(Duration.ofSeconds(30));
+    schedule.start();
+  }
+
+  private static void awaitApplied(FaultSchedule schedule) throws Exception {
+    awaitTrue(() -> schedule.records().get(0).applied(), "applied");
+  }
+
+  /** Waits until the first fault is undone; {@code what} names that moment on failure. */
+  private static void awaitUndone(FaultSchedule schedule, String what) throws Exception {
+    awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, what);
+  }
+
   private static void awaitTrue(BooleanSupplier condition, String what)
       throws InterruptedException {
     long deadline = System.nanoTime() + 20_000_000_000L;
