@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -39,9 +40,7 @@ class FaultCommandTest {
 
   @Test
   void aFaultPlanRunsBesideTheLoadAndEachFaultLandsInTheResult() throws Exception {
-    Path home = dir.resolve("home");
-    nodes = new TestCluster(home, "loopback", 3, 28_800);
-    System.setProperty("plumb.home", home.toString());
+    Path home = startThreeNodes(28_800);
     long victim = nodes.node(2).pid().orElseThrow();
     Path result = dir.resolve("result.json");
 
@@ -85,9 +84,7 @@ class FaultCommandTest {
    */
   @Test
   void aFaultThatCannotBeAppliedFailsTheRunWithItsOneLineReason() throws Exception {
-    Path home = dir.resolve("home");
-    nodes = new TestCluster(home, "loopback", 3, 28_850);
-    System.setProperty("plumb.home", home.toString());
+    Path home = startThreeNodes(28_850);
     long victim = nodes.node(2).pid().orElseThrow();
     Path result = dir.resolve("result.json");
     Thread killer =
@@ -127,9 +124,7 @@ class FaultCommandTest {
 
   @Test
   void aPowerLossWithoutTheLayerIsRefusedBeforeAnyLoad() throws Exception {
-    Path home = dir.resolve("home");
-    nodes = new TestCluster(home, "loopback", 3, 28_900);
-    System.setProperty("plumb.home", home.toString());
+    Path home = startThreeNodes(28_900);
     assertPlanRefused(
         ": fault 1: field 'action': power-loss needs the power-loss layer under every node's data,"
             + " and loopback node 1 has none: start the cluster with "
@@ -294,32 +289,32 @@ class FaultCommandTest {
 
   @Test
   void optionsThatCannotJoinAFaultPlanAreRefused() throws IOException {
-    String plan = plan("  - {at: 1s, action: kill, target: node 1}").toString();
-    assertBadInput(
-        "--faults: applies to single fixed-rate runs; drop --rates",
-        "--faults",
-        plan,
-        "--rates",
-        "1k,2k",
-        "-d",
-        loopback().toString(),
-        workload(3).toString());
+    String kill = "  - {at: 1s, action: kill, target: node 1}";
+    assertPlanRefused(
+        "--faults: applies to single fixed-rate runs; drop --rates", kill, "--rates", "1k,2k");
     cli.clearErr();
-    assertBadInput(
+    assertPlanRefused(
         "--faults: needs the in-process worker, on the host whose cluster it acts on; drop --workers",
-        "--faults",
-        plan,
+        kill,
         "--workers",
         "http://127.0.0.1:9,http://127.0.0.1:10",
         "--worker-roles",
-        "both",
-        "-d",
-        loopback().toString(),
-        workload(3).toString());
+        "both");
     cli.clearErr();
     assertPlanRefused(
         "fault 1: field 'action': 'crash' is not an action",
         "  - {at: 1s, action: crash, target: node 1}");
+  }
+
+  /**
+   * Starts a loopback "cluster" of three nodes on ports from {@code basePort}, under a home of its
+   * own that bin/benchmark then looks in; returns that home.
+   */
+  private Path startThreeNodes(int basePort) throws Exception {
+    Path home = dir.resolve("home");
+    nodes = new TestCluster(home, "loopback", 3, basePort);
+    System.setProperty("plumb.home", home.toString());
+    return home;
   }
 
   /** Runs the loopback workload for {@code seconds} with a plan of {@code entry}. */
@@ -334,15 +329,16 @@ class FaultCommandTest {
         workload(seconds).toString());
   }
 
-  /** A plan of {@code entry} is refused with {@code expected}, before any load. */
-  private void assertPlanRefused(String expected, String entry) throws IOException {
-    assertBadInput(
-        expected,
-        "--faults",
-        plan(entry).toString(),
-        "-d",
-        loopback().toString(),
-        workload(3).toString());
+  /**
+   * A plan of {@code entry}, with {@code options} after it, is refused with {@code expected},
+   * before any load.
+   */
+  private void assertPlanRefused(String expected, String entry, String... options)
+      throws IOException {
+    List<String> args = new ArrayList<>(List.of("--faults", plan(entry).toString()));
+    args.addAll(List.of(options));
+    args.addAll(List.of("-d", loopback().toString(), workload(3).toString()));
+    assertBadInput(expected, args.toArray(new String[0]));
   }
 
   private void assertBadInput(String expected, String... args) {
