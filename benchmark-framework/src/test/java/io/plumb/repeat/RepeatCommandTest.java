@@ -136,42 +136,33 @@ class RepeatCommandTest {
 
   @Test
   void searchesAndSweepsAreRefused() throws IOException {
-    Path driver = LoopbackDriverFile.write(dir);
-    assertEquals(
-        2,
-        cli.run(
-            "--repeat",
-            "3",
-            "--rates",
-            "1k,2k",
-            "-d",
-            driver.toString(),
-            workload("w", 10).toString()));
-    assertTrue(
-        cli.err().startsWith("error: --repeat: applies to fixed-rate and peak runs; drop --rates"));
+    assertRefused(
+        "--repeat: applies to fixed-rate and peak runs; drop --rates",
+        "--repeat",
+        "3",
+        "--rates",
+        "1k,2k");
+    assertRefused("--repeat: expected 2 to 100 runs of each pair, got 1", "--repeat", "1");
+    assertRefused(
+        "--margin: expected a percentage above 0 and at most 100",
+        "--repeat",
+        "3",
+        "--margin",
+        "0%");
+    assertRefused("--primary, --margin and --include-all apply to --repeat runs", "--include-all");
+  }
+
+  /**
+   * {@code options}, with the loopback driver and a 10 msg/s workload, exit with status 2 and an
+   * error that starts with {@code expected}.
+   */
+  private void assertRefused(String expected, String... options) throws IOException {
+    List<String> args = new ArrayList<>(List.of(options));
+    args.addAll(
+        List.of("-d", LoopbackDriverFile.write(dir).toString(), workload("w", 10).toString()));
+    assertEquals(2, cli.run(args.toArray(new String[0])));
+    assertTrue(cli.err().startsWith("error: " + expected));
     cli.clearErr();
-    assertEquals(
-        2, cli.run("--repeat", "1", "-d", driver.toString(), workload("w", 10).toString()));
-    assertTrue(cli.err().startsWith("error: --repeat: expected 2 to 100 runs of each pair, got 1"));
-    cli.clearErr();
-    assertEquals(
-        2,
-        cli.run(
-            "--repeat",
-            "3",
-            "--margin",
-            "0%",
-            "-d",
-            driver.toString(),
-            workload("w", 10).toString()));
-    assertTrue(
-        cli.err().startsWith("error: --margin: expected a percentage above 0 and at most 100"));
-    cli.clearErr();
-    assertEquals(
-        2, cli.run("--include-all", "-d", driver.toString(), workload("w", 10).toString()));
-    assertTrue(
-        cli.err()
-            .startsWith("error: --primary, --margin and --include-all apply to --repeat runs"));
   }
 
   /**

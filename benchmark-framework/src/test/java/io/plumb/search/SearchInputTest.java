@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.input.BadInputException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** --slo and --rates: what they accept, and one-line errors for what they do not. */
 class SearchInputTest {
@@ -38,9 +39,7 @@ class SearchInputTest {
             "p0 publish <= 10ms",
             "p99 publish <= 0ms",
             "")) {
-      BadInputException e = assertThrows(BadInputException.class, () -> LatencyTarget.parse(bad));
-      assertTrue(e.getMessage().startsWith("--slo: "), e.getMessage());
-      assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+      assertOneLineError("--slo: ", () -> LatencyTarget.parse(bad));
     }
     assertTrue(
         assertThrows(BadInputException.class, () -> LatencyTarget.parse("p99 e2e <= 10ms"))
@@ -59,13 +58,18 @@ class SearchInputTest {
   @Test
   void badRateListsAreOneLineNamingTheOptionAndItem() {
     for (String bad : List.of("10k,,20k", "10x", "fast", "0", "-5k", "10k,", "2000M", "1m")) {
-      BadInputException e = assertThrows(BadInputException.class, () -> RateList.parse(bad));
-      assertTrue(e.getMessage().startsWith("--rates: "), e.getMessage());
-      assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+      assertOneLineError("--rates: ", () -> RateList.parse(bad));
     }
     assertTrue(
         assertThrows(BadInputException.class, () -> RateList.parse("10k,fast"))
             .getMessage()
             .contains("'fast'"));
+  }
+
+  /** {@code parse} fails with one line of error that starts with {@code prefix}. */
+  private static void assertOneLineError(String prefix, Executable parse) {
+    BadInputException e = assertThrows(BadInputException.class, parse);
+    assertTrue(e.getMessage().startsWith(prefix), e.getMessage());
+    assertTrue(!e.getMessage().contains("\n"), e.getMessage());
   }
 }
