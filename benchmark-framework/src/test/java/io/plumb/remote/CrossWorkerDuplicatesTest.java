@@ -13,7 +13,6 @@ import io.plumb.worker.LocalWorker;
 import io.plumb.worker.Worker;
 import io.plumb.workload.WorkloadReader;
 import io.plumb.workload.WorkloadYaml;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +58,11 @@ class CrossWorkerDuplicatesTest {
     try (WorkerServer first = start();
         WorkerServer second = start()) {
       DistributedWorkers workers =
-          DistributedWorkers.connect(List.of(client(first), client(second)), WorkerRoles.BOTH);
+          DistributedWorkers.connect(
+              List.of(
+                  LoopbackWorkerServers.client(first, Optional.of(TOKEN)),
+                  LoopbackWorkerServers.client(second, Optional.of(TOKEN))),
+              WorkerRoles.BOTH);
       RunReport report = run(workers);
 
       Counters counters = assertBalance(report);
@@ -125,10 +128,5 @@ class CrossWorkerDuplicatesTest {
     WorkerServer server = LoopbackWorkerServers.create(Optional.of(TOKEN), Duration.ofSeconds(30));
     server.start();
     return server;
-  }
-
-  private static HttpWorker client(WorkerServer server) {
-    return new HttpWorker(
-        URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.of(TOKEN), null);
   }
 }

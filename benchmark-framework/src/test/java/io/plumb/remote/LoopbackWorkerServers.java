@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -33,5 +34,10 @@ public final class LoopbackWorkerServers {
             1),
         clock,
         new PrintStream(OutputStream.nullOutputStream(), true));
+  }
+
+  /** A client of {@code server}, on the loopback address, sending {@code token}. */
+  public static HttpWorker client(WorkerServer server, Optional<String> token) {
+    return new HttpWorker(URI.create("http://127.0.0.1:" + server.port() + "/"), token, null);
   }
 }

@@ -74,9 +74,7 @@ class WorkerServerTest {
   @Test
   void controlCallsDoNotWaitForDelayedAcknowledgements() throws Exception {
     try (WorkerServer server = start(null, 1 << 20)) {
-      HttpWorker worker =
-          new HttpWorker(
-              URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.of(TOKEN), null);
+      HttpWorker worker = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
       WorkerClock coordinator = new WorkerClock();
       ClockOffset.measure(coordinator::now, worker::clock, 3);
       ClockOffset offset = ClockOffset.measure(coordinator::now, worker::clock, ClockOffset.ROUNDS);
@@ -88,9 +86,7 @@ class WorkerServerTest {
   @Test
   void onlyDriverClassesAreEverLoadedFromACoordinatorsDriverFile() throws Exception {
     try (WorkerServer server = start(null, 1 << 20)) {
-      HttpWorker worker =
-          new HttpWorker(
-              URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.of(TOKEN), null);
+      HttpWorker worker = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
       String error =
           org.junit.jupiter.api.Assertions.assertThrows(
                   io.plumb.input.BadInputException.class,
@@ -111,9 +107,7 @@ class WorkerServerTest {
   @Test
   void adjustRateOverHttpChangesTheProducersScheduleAndRefusesABadRateInOneLine() throws Exception {
     try (WorkerServer server = start(null, 1 << 20)) {
-      HttpWorker worker =
-          new HttpWorker(
-              URI.create("http://127.0.0.1:" + server.port() + "/"), Optional.of(TOKEN), null);
+      HttpWorker worker = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
       String noRun =
           org.junit.jupiter.api.Assertions.assertThrows(
                   io.plumb.worker.WorkerException.class, () -> worker.adjustRate(100))
