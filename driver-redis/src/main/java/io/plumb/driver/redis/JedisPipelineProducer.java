@@ -133,7 +133,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
       listener.sendCompleted(
           token,
           partition,
-          new PipelinedProducer.NoRoom(queue.size(), maxBlockMillis)); // queue full for too long
+          new BatchRing.NoRoom(queue.size(), maxBlockMillis)); // queue full for too long
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       listener.sendCompleted(token, partition, e);
