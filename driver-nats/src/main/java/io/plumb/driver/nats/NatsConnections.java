@@ -54,6 +54,9 @@ final class NatsConnections {
             .pingInterval(PING_INTERVAL)
             .maxPingsOut(MAX_PINGS_OUT)
             .requestCleanupInterval(REQUEST_TIMEOUT)
+            // jnats checks a subject on every publish; the driver checks each of its subjects
+            // once, where it makes them (Subjects#partition), so the client need not.
+            .subjectValidationType(Options.SubjectValidationType.None)
             .errorListener(errors)
             .connectionListener(events)
             .build();

@@ -1,5 +1,6 @@
 package io.plumb.driver.nats;
 
+import io.nats.client.support.Validator;
 import io.plumb.driver.MessageListener;
 
 /**
@@ -11,12 +12,19 @@ final class Subjects {
 
   private Subjects() {}
 
+  /**
+   * The subject of a partition, checked here once (jnats's rules) because the connections skip the
+   * check on each publish (NatsConnections).
+   *
+   * @throws IllegalArgumentException if the topic makes no valid subject
+   */
   static String partition(String topic, int partition) {
-    return topic + "." + partition;
+    return Validator.validateSubjectTerm(topic + "." + partition, "Subject", true);
   }
 
+  /** Every partition's subject, checked as {@link #partition} is. */
   static String wildcard(String topic) {
-    return topic + ".*";
+    return Validator.validateSubjectTerm(topic + ".*", "Subject", true);
   }
 
   /** Stream and consumer names may not contain '.', '*', '>', '/', '\' or whitespace. */
