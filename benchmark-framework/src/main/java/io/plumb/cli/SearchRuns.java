@@ -6,7 +6,6 @@ import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
 import io.plumb.search.FinalMeasurement;
-import io.plumb.search.LastMeasuredLag;
 import io.plumb.search.LatencyTarget;
 import io.plumb.search.ProbeOutcome;
 import io.plumb.search.RateSearch;
@@ -144,13 +143,22 @@ final class SearchRuns {
         "Measuring    at %,.0f msg/s for %.0f s after %.0f s of warm-up, without changing the rate%n",
         rate, workload.testDuration().toMillis() / 1e3, workload.warmupDuration().toMillis() / 1e3);
     Worker worker = setup.workers().get();
-    LastMeasuredLag lag =
-        new LastMeasuredLag(ConsoleReporter.forWorker(out, workload.messageSize(), worker));
     long start = System.nanoTime();
-    BenchmarkRun run = setup.atRate(workload, driver, rate, worker, lag);
+    BenchmarkRun run =
+        setup.atRate(
+            workload,
+            driver,
+            rate,
+            worker,
+            ConsoleReporter.forWorker(out, workload.messageSize(), worker));
     RunReport report = setup.current().execute(run);
     ProbeOutcome outcome =
-        RunProber.outcome(rate, report, lag.last(), (System.nanoTime() - start) / 1e9, target);
+        RunProber.outcome(
+            rate,
+            report,
+            Math.max(0, run.scheduleLagAtEnd()),
+            (System.nanoTime() - start) / 1e9,
+            target);
     return new Measured(run, report, outcome, new StepJudge(target).judge(outcome));
   }
 

@@ -55,6 +55,14 @@ public final class BenchmarkRun {
     run.abort(reason);
   }
 
+  /**
+   * Scheduled messages the producers had not sent at the end of the last measured period; -1 before
+   * one. What tells a generator that fell behind from a broker that did.
+   */
+  public long scheduleLagAtEnd() {
+    return resources.lagAtEnd();
+  }
+
   /** How the backlog build and drain went; empty for workloads without a backlog. */
   public Optional<BacklogOutcome> backlogOutcome() {
     return Optional.ofNullable(backlogOutcome);

@@ -67,14 +67,13 @@ public final class RunProber implements Prober {
     }
     Duration period =
         Duration.ofMillis(Math.max(250, settings.probeDuration().toMillis() / SAMPLES_PER_PROBE));
-    LastMeasuredLag lag = new LastMeasuredLag(RunListener.SILENT);
     BenchmarkRun run =
         new BenchmarkRun(
             workload.at(rate, settings.probeWarmup(), settings.probeDuration()),
             driver,
             workers.get(),
             options.withPeriod(period),
-            lag);
+            RunListener.SILENT);
     current = run;
     long start = System.nanoTime();
     RunReport report;
@@ -84,7 +83,12 @@ public final class RunProber implements Prober {
       current = null;
     }
     lastFacts = report.brokerFacts();
-    return outcome(rate, report, lag.last(), (System.nanoTime() - start) / 1e9, target);
+    return outcome(
+        rate,
+        report,
+        Math.max(0, run.scheduleLagAtEnd()),
+        (System.nanoTime() - start) / 1e9,
+        target);
   }
 
   @Override
