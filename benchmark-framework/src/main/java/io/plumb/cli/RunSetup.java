@@ -1,7 +1,6 @@
 package io.plumb.cli;
 
 import io.plumb.coordinator.BenchmarkRun;
-import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
@@ -17,15 +16,14 @@ record RunSetup(PrintStream out, RunOptions options, CurrentRun current, Supplie
 
   /**
    * A run, not started, of {@code workload} at {@code rate} for the workload's own warm-up and
-   * duration, on {@code worker}, telling {@code listener}.
+   * duration, on {@code worker}, reporting its progress on the console.
    */
-  BenchmarkRun atRate(
-      Workload workload, Path driver, double rate, Worker worker, RunListener listener) {
+  BenchmarkRun atRate(Workload workload, Path driver, double rate, Worker worker) {
     return new BenchmarkRun(
         workload.at(rate, workload.warmupDuration(), workload.testDuration()),
         driver,
         worker,
         options,
-        listener);
+        ConsoleReporter.forWorker(out, workload.messageSize(), worker));
   }
 }

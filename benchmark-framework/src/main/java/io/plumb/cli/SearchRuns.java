@@ -144,13 +144,7 @@ final class SearchRuns {
         rate, workload.testDuration().toMillis() / 1e3, workload.warmupDuration().toMillis() / 1e3);
     Worker worker = setup.workers().get();
     long start = System.nanoTime();
-    BenchmarkRun run =
-        setup.atRate(
-            workload,
-            driver,
-            rate,
-            worker,
-            ConsoleReporter.forWorker(out, workload.messageSize(), worker));
+    BenchmarkRun run = setup.atRate(workload, driver, rate, worker);
     RunReport report = setup.current().execute(run);
     ProbeOutcome outcome =
         RunProber.outcome(

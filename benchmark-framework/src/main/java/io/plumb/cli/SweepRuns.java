@@ -52,13 +52,7 @@ final class SweepRuns {
     for (double rate : rates) {
       out.printf("%n=== %s with %s: sweep step %,.0f msg/s%n", workload.file(), driver, rate);
       Worker worker = setup.workers().get();
-      BenchmarkRun run =
-          setup.atRate(
-              workload,
-              driver,
-              rate,
-              worker,
-              ConsoleReporter.forWorker(out, workload.messageSize(), worker));
+      BenchmarkRun run = setup.atRate(workload, driver, rate, worker);
       RunReport report = setup.current().execute(run);
       driverName = report.driverName();
       ObjectNode json = ResultJson.render(report);
