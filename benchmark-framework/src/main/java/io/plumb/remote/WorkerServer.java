@@ -87,7 +87,8 @@ public final class WorkerServer implements AutoCloseable {
 
   public void start() {
     server.start();
-    watchdog.scheduleWithFixedDelay(this::checkLease, 500, 500, TimeUnit.MILLISECONDS);
+    long every = Lease.CHECK_EVERY.toMillis();
+    watchdog.scheduleWithFixedDelay(this::checkLease, every, every, TimeUnit.MILLISECONDS);
   }
 
   public int port() {
@@ -173,7 +174,15 @@ public final class WorkerServer implements AutoCloseable {
   }
 
   private void checkLease() {
-    if (!lease.expire()) {
+    boolean expired = lease.expire();
+    Duration stall = lease.takeStall();
+    if (!stall.isZero()) {
+      log.printf(
+          "this worker stood still for %.1f s (a pause of its JVM or its host); the lease does not"
+              + " count it against the coordinator%n",
+          stall.toNanos() / 1e9);
+    }
+    if (!expired) {
       return;
     }
     metrics.leaseExpired();
