@@ -25,7 +25,7 @@ final class Lease {
   private final LongSupplier nanoTime;
   private boolean armed;
   private long renewedAt;
-  private long checkedAt;
+  private StallWatch checks;
   private long stallNanos;
 
   Lease(Duration timeout) {
@@ -41,7 +41,7 @@ final class Lease {
   synchronized void arm() {
     armed = true;
     renewedAt = nanoTime.getAsLong();
-    checkedAt = renewedAt;
+    checks = new StallWatch(STALL, renewedAt);
   }
 
   /** Stops holding (the run ended normally, or the worker has already stopped it). */
@@ -62,15 +62,14 @@ final class Lease {
    * A stall since the last check is credited to the coordinator, less one check interval.
    */
   synchronized boolean expire() {
-    long now = nanoTime.getAsLong();
-    long sinceCheck = now - checkedAt;
-    checkedAt = now;
     if (!armed) {
       return false;
     }
-    if (sinceCheck > STALL.toNanos()) {
-      stallNanos = sinceCheck;
-      renewedAt = Math.min(now, renewedAt + sinceCheck - CHECK_EVERY.toNanos());
+    long now = nanoTime.getAsLong();
+    long stall = checks.tick(now);
+    if (stall > 0) {
+      stallNanos = stall;
+      renewedAt = Math.min(now, renewedAt + stall - CHECK_EVERY.toNanos());
     }
     if (now - renewedAt > timeoutNanos) {
       armed = false;

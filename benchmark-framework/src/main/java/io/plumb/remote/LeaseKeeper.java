@@ -13,8 +13,15 @@ import java.util.concurrent.TimeUnit;
 final class LeaseKeeper {
   private static final Duration RENEW_EVERY = Duration.ofSeconds(1);
 
+  /**
+   * A gap between renewals longer than this means the coordinator itself stood still: a renewal
+   * that timed out meanwhile is not the worker's silence.
+   */
+  private static final Duration STALL = Duration.ofSeconds(3);
+
   private final WorkerFleet fleet;
   private final Duration lostAfter;
+  private StallWatch renewals;
   private final ScheduledExecutorService heartbeat =
       Executors.newSingleThreadScheduledExecutor(WorkerFleet.daemon("plumb-heartbeat"));
 
@@ -25,6 +32,7 @@ final class LeaseKeeper {
 
   void start() {
     long now = System.nanoTime();
+    renewals = new StallWatch(STALL, now);
     for (RemoteMember member : fleet.all()) {
       member.lastAnswer = now;
     }
@@ -38,7 +46,11 @@ final class LeaseKeeper {
 
   private void renewLeases() {
     long now = System.nanoTime();
+    boolean stoodStill = renewals.tick(now) > 0;
     for (RemoteMember member : fleet.live()) {
+      if (stoodStill) {
+        member.lastAnswer = now;
+      }
       member
           .worker
           .renewLease(lostAfter.dividedBy(2))
