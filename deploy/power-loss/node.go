@@ -203,67 +203,49 @@ func (n *node) added(name string, isDir bool) {
 		path: filepath.Join(n.backingPath(), name)})
 }
 
-func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
+// makeName runs mk, the loopback making name in this directory, under the barrier and the
+// journal's lock, and journals the name it made. With fix, the new entry's size is then put right
+// (a hard link's file may hold unsynced data).
+func (n *node) makeName(name string, isDir, fix bool, out *fuse.EntryOut, mk func() (*fs.Inode, syscall.Errno)) (*fs.Inode, syscall.Errno) {
 	if n.l.isReserved(n.EmbeddedInode(), name) {
 		return nil, errReserved
 	}
 	n.l.barrier.RLock()
 	defer n.l.barrier.RUnlock()
 	n.l.mu.Lock()
-	defer n.l.mu.Unlock()
-	ch, errno := n.LoopbackNode.Mkdir(ctx, name, mode, out)
+	ch, errno := mk()
 	if errno == 0 {
-		n.added(name, true)
+		n.added(name, isDir)
+	}
+	n.l.mu.Unlock()
+	if errno == 0 && fix {
+		n.l.fixAttr(ch.StableAttr().Ino, &out.Attr)
 	}
 	return ch, errno
+}
+
+func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
+	return n.makeName(name, true, false, out, func() (*fs.Inode, syscall.Errno) {
+		return n.LoopbackNode.Mkdir(ctx, name, mode, out)
+	})
 }
 
 func (n *node) Mknod(ctx context.Context, name string, mode, rdev uint32, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
-	if n.l.isReserved(n.EmbeddedInode(), name) {
-		return nil, errReserved
-	}
-	n.l.barrier.RLock()
-	defer n.l.barrier.RUnlock()
-	n.l.mu.Lock()
-	defer n.l.mu.Unlock()
-	ch, errno := n.LoopbackNode.Mknod(ctx, name, mode, rdev, out)
-	if errno == 0 {
-		n.added(name, false)
-	}
-	return ch, errno
+	return n.makeName(name, false, false, out, func() (*fs.Inode, syscall.Errno) {
+		return n.LoopbackNode.Mknod(ctx, name, mode, rdev, out)
+	})
 }
 
 func (n *node) Symlink(ctx context.Context, target, name string, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
-	if n.l.isReserved(n.EmbeddedInode(), name) {
-		return nil, errReserved
-	}
-	n.l.barrier.RLock()
-	defer n.l.barrier.RUnlock()
-	n.l.mu.Lock()
-	defer n.l.mu.Unlock()
-	ch, errno := n.LoopbackNode.Symlink(ctx, target, name, out)
-	if errno == 0 {
-		n.added(name, false)
-	}
-	return ch, errno
+	return n.makeName(name, false, false, out, func() (*fs.Inode, syscall.Errno) {
+		return n.LoopbackNode.Symlink(ctx, target, name, out)
+	})
 }
 
 func (n *node) Link(ctx context.Context, target fs.InodeEmbedder, name string, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
-	if n.l.isReserved(n.EmbeddedInode(), name) {
-		return nil, errReserved
-	}
-	n.l.barrier.RLock()
-	defer n.l.barrier.RUnlock()
-	n.l.mu.Lock()
-	ch, errno := n.LoopbackNode.Link(ctx, target, name, out)
-	if errno == 0 {
-		n.added(name, false)
-	}
-	n.l.mu.Unlock()
-	if errno == 0 {
-		n.l.fixAttr(ch.StableAttr().Ino, &out.Attr) // the file may hold unsynced data
-	}
-	return ch, errno
+	return n.makeName(name, false, true, out, func() (*fs.Inode, syscall.Errno) {
+		return n.LoopbackNode.Link(ctx, target, name, out)
+	})
 }
 
 func (n *node) Unlink(ctx context.Context, name string) syscall.Errno {
@@ -289,13 +271,8 @@ func (n *node) remove(name string, wantDir bool) syscall.Errno {
 		return errnoOf(err)
 	}
 	isDir := st.Mode&unix.S_IFMT == unix.S_IFDIR
-	switch {
-	case wantDir && !isDir:
-		return syscall.ENOTDIR
-	case !wantDir && isDir:
-		return syscall.EISDIR
-	case isDir && !isEmptyDir(p):
-		return syscall.ENOTEMPTY
+	if errno := mayReplace(wantDir, isDir, p); errno != 0 {
+		return errno
 	}
 	t := n.l.trashPath()
 	if err := unix.Rename(p, t); err != nil {
@@ -349,13 +326,8 @@ func (n *node) Rename(ctx context.Context, name string, newParent fs.InodeEmbedd
 			return 0 // two names of one file: rename(2) does nothing
 		}
 		srcDir, dstDir := src.Mode&unix.S_IFMT == unix.S_IFDIR, dst.Mode&unix.S_IFMT == unix.S_IFDIR
-		switch {
-		case srcDir && !dstDir:
-			return syscall.ENOTDIR
-		case !srcDir && dstDir:
-			return syscall.EISDIR
-		case dstDir && !isEmptyDir(p2):
-			return syscall.ENOTEMPTY
+		if errno := mayReplace(srcDir, dstDir, p2); errno != 0 {
+			return errno
 		}
 		victim = &metaOp{kind: opRemoved, isDir: dstDir, dir: np.EmbeddedInode(), dirIno: np.ino(), name: newName,
 			path: p2, trash: n.l.trashPath()}
@@ -394,6 +366,20 @@ func (n *node) OpendirHandle(ctx context.Context, flags uint32) (fs.FileHandle, 
 }
 
 func (n *node) openBacking() (int, error) { return openBacking(n.backingPath()) }
+
+// mayReplace is what rmdir (wantDir) or unlink, or a rename of a directory (wantDir) or not,
+// answers when the entry at p, a directory if isDir, is to go: 0 where it may.
+func mayReplace(wantDir, isDir bool, p string) syscall.Errno {
+	switch {
+	case wantDir && !isDir:
+		return syscall.ENOTDIR
+	case !wantDir && isDir:
+		return syscall.EISDIR
+	case isDir && !isEmptyDir(p):
+		return syscall.ENOTEMPTY
+	}
+	return 0
+}
 
 func isEmptyDir(p string) bool {
 	d, err := os.Open(p)
