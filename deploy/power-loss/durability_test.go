@@ -13,9 +13,7 @@ import (
 )
 
 func TestWrittenNotSyncedIsGone(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	p := tl.path("log")
-	durable(t, p, "durable\n")
+	tl, p := mountWithDurable(t, namesStrict, "log", "durable\n")
 	appendTo(t, p, "lost\n", false)
 	expectContent(t, p, "durable\nlost\n")
 
@@ -29,9 +27,7 @@ func TestWrittenNotSyncedIsGone(t *testing.T) {
 }
 
 func TestFsyncSurvives(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	p := tl.path("log")
-	durable(t, p, "one\n")
+	tl, p := mountWithDurable(t, namesStrict, "log", "one\n")
 	appendTo(t, p, "two\n", true)
 	appendTo(t, p, "three\n", false)
 	tl.drop(t)
@@ -39,13 +35,8 @@ func TestFsyncSurvives(t *testing.T) {
 }
 
 func TestFdatasyncSurvives(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	p := tl.path("log")
-	durable(t, p, "one\n")
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl, p := mountWithDurable(t, namesStrict, "log", "one\n")
+	f := openFile(t, p, os.O_WRONLY|os.O_APPEND)
 	f.WriteString("two\n")
 	if err := unix.Fdatasync(int(f.Fd())); err != nil {
 		t.Fatal(err)
@@ -62,13 +53,8 @@ func TestSyncOpenWritesSurvive(t *testing.T) {
 		flag int
 	}{{"O_SYNC", unix.O_SYNC}, {"O_DSYNC", unix.O_DSYNC}} {
 		t.Run(c.name, func(t *testing.T) {
-			tl := mountForTest(t, namesStrict)
-			p := tl.path("log")
-			durable(t, p, "")
-			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|c.flag, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tl, p := mountWithDurable(t, namesStrict, "log", "")
+			f := openFile(t, p, os.O_WRONLY|os.O_APPEND|c.flag)
 			f.WriteString("kept 1\n")
 			f.WriteString("kept 2\n")
 			f.Close()
@@ -114,13 +100,21 @@ func TestFileSyncedDirectoryNotSynced(t *testing.T) {
 	}
 }
 
-func TestRenamedThenDirectorySyncedSurvives(t *testing.T) {
+// renamedOverDurable mounts a layer (the strict rule) with a durable file "current" ("old"), and
+// renames over it "current.tmp" ("new"), whose content is durable and whose name is not.
+func renamedOverDurable(t *testing.T) *testLayer {
+	t.Helper()
 	tl := mountForTest(t, namesStrict)
 	durable(t, tl.path("current"), "old")
 	write(t, tl.path("current.tmp"), "new", true)
 	if err := os.Rename(tl.path("current.tmp"), tl.path("current")); err != nil {
 		t.Fatal(err)
 	}
+	return tl
+}
+
+func TestRenamedThenDirectorySyncedSurvives(t *testing.T) {
+	tl := renamedOverDurable(t)
 	syncDir(t, tl.mnt)
 	tl.drop(t)
 	expectContent(t, tl.path("current"), "new")
@@ -128,12 +122,7 @@ func TestRenamedThenDirectorySyncedSurvives(t *testing.T) {
 }
 
 func TestRenamedNotSyncedIsUndone(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	durable(t, tl.path("current"), "old")
-	write(t, tl.path("current.tmp"), "new", true)
-	if err := os.Rename(tl.path("current.tmp"), tl.path("current")); err != nil {
-		t.Fatal(err)
-	}
+	tl := renamedOverDurable(t)
 	expectContent(t, tl.path("current"), "new")
 	tl.drop(t)
 	// The replaced file is back and the new one, whose name was never durable, is gone.
@@ -196,10 +185,7 @@ func TestTruncate(t *testing.T) {
 	expectContent(t, p, original)
 
 	// Shrinking then growing again shows zeros, never the old bytes; the fsync keeps exactly that.
-	f, err := os.OpenFile(p, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openFile(t, p, os.O_RDWR)
 	f.Truncate(2)
 	f.Truncate(6)
 	f.Sync()
@@ -220,9 +206,7 @@ func TestTruncate(t *testing.T) {
 // goroutines, and in the process that serves the mount a garbage collection that stops the world
 // then waits for the faulting goroutine, which never gets there (seen as a hang in CI).
 func TestMmap(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	p := tl.path("mapped")
-	durable(t, p, strings.Repeat(".", 8192))
+	tl, p := mountWithDurable(t, namesStrict, "mapped", strings.Repeat(".", 8192))
 	mapAndWrite := func(at int, s string, msync bool) {
 		exe, err := os.Executable()
 		if err != nil {
@@ -283,15 +267,10 @@ func mapper(path string) int {
 
 // FUSE never sees sync_file_range(2): the data it waited for stays unsynced in the layer.
 func TestSyncFileRangeIsNotSeen(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	p := tl.path("log")
-	durable(t, p, "")
-	f, err := os.OpenFile(p, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl, p := mountWithDurable(t, namesStrict, "log", "")
+	f := openFile(t, p, os.O_WRONLY)
 	f.WriteString("range")
-	err = unix.SyncFileRange(int(f.Fd()), 0, 0,
+	err := unix.SyncFileRange(int(f.Fd()), 0, 0,
 		unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
 	if err != nil {
 		t.Fatal(err)
@@ -405,13 +384,8 @@ func TestSyncAllIsWriteback(t *testing.T) {
 // A file still open across a drop reads the durable content: the drop invalidates the kernel's
 // cached pages and size of every file it touched.
 func TestOpenAcrossDrop(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	p := tl.path("f")
-	durable(t, p, "AAAA")
-	f, err := os.OpenFile(p, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl, p := mountWithDurable(t, namesStrict, "f", "AAAA")
+	f := openFile(t, p, os.O_RDWR)
 	defer f.Close()
 	f.WriteAt([]byte("BBBBBB"), 0)
 	buf := make([]byte, 16)
@@ -431,13 +405,8 @@ func TestOpenAcrossDrop(t *testing.T) {
 
 // pwritev2 with RWF_DSYNC is durable when it returns: the kernel follows the write with an FSYNC.
 func TestPwritev2DsyncSurvives(t *testing.T) {
-	tl := mountForTest(t, namesStrict)
-	p := tl.path("log")
-	durable(t, p, "")
-	f, err := os.OpenFile(p, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl, p := mountWithDurable(t, namesStrict, "log", "")
+	f := openFile(t, p, os.O_WRONLY)
 	if _, err := unix.Pwritev2(int(f.Fd()), [][]byte{[]byte("kept")}, 0, unix.RWF_DSYNC); err != nil {
 		t.Fatal(err)
 	}

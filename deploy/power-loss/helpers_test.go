@@ -60,6 +60,16 @@ func mountForTest(t *testing.T, names namesRule) *testLayer {
 
 func (tl *testLayer) path(name string) string { return filepath.Join(tl.mnt, name) }
 
+// mountWithDurable mounts a layer with one file, name, whose content (data) and name are durable;
+// it returns the layer and the file's path on the mount.
+func mountWithDurable(t *testing.T, names namesRule, name, data string) (*testLayer, string) {
+	t.Helper()
+	tl := mountForTest(t, names)
+	p := tl.path(name)
+	durable(t, p, data)
+	return tl, p
+}
+
 // drop is a power loss; the test has closed its files first, as a killed program's are.
 func (tl *testLayer) drop(t *testing.T) dropResult {
 	t.Helper()
@@ -73,10 +83,18 @@ func (tl *testLayer) drop(t *testing.T) dropResult {
 // write creates or replaces name's content; with sync it fsyncs the file before closing.
 func write(t *testing.T, path string, data string, sync bool) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeOpen(t, path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, data, sync)
+}
+
+func appendTo(t *testing.T, path string, data string, sync bool) {
+	t.Helper()
+	writeOpen(t, path, os.O_WRONLY|os.O_APPEND, data, sync)
+}
+
+// writeOpen opens path with flag, writes data, fsyncs the file if sync, and closes it.
+func writeOpen(t *testing.T, path string, flag int, data string, sync bool) {
+	t.Helper()
+	f := openFile(t, path, flag)
 	if _, err := f.WriteString(data); err != nil {
 		t.Fatal(err)
 	}
@@ -90,30 +108,20 @@ func write(t *testing.T, path string, data string, sync bool) {
 	}
 }
 
-func appendTo(t *testing.T, path string, data string, sync bool) {
+// openFile opens path with flag (creating it 0644 where flag says so), or fails the test.
+func openFile(t *testing.T, path string, flag int) *os.File {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(path, flag, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteString(data); err != nil {
-		t.Fatal(err)
-	}
-	if sync {
-		if err := f.Sync(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f.Close()
+	return f
 }
 
 // syncDir fsyncs a directory.
 func syncDir(t *testing.T, path string) {
 	t.Helper()
-	d, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openFile(t, path, os.O_RDONLY)
 	defer d.Close()
 	if err := d.Sync(); err != nil {
 		t.Fatal(err)

@@ -15,18 +15,10 @@ import (
 // cut its own idea of the file's size, and Kafka found its metadata log "truncated during write"
 // (its FileChannel.size() fell from 72 to 0) and a restarted node never came up.
 func TestSizeNeverShrinksDuringFsync(t *testing.T) {
-	tl := mountForTest(t, namesJournaled)
-	p := tl.path("log")
-	durable(t, p, "")
-	w, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := mountWithDurable(t, namesJournaled, "log", "")
+	w := openFile(t, p, os.O_WRONLY|os.O_APPEND)
 	defer w.Close()
-	r, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openFile(t, p, os.O_RDONLY)
 	defer r.Close()
 
 	const appends, record = 1500, 100

@@ -30,10 +30,7 @@ func TestAppendThroughput(t *testing.T) {
 
 // appendRate appends n 1 KB records to a new file and returns appends per second.
 func appendRate(t *testing.T, path string, n int, sync bool) float64 {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openFile(t, path, os.O_WRONLY|os.O_CREATE|os.O_APPEND)
 	defer f.Close()
 	rec := make([]byte, 1024)
 	for i := range rec {
