@@ -117,51 +117,16 @@ func template(kind string, document []byte) (*podTemplate, error) {
 	// UnmarshalStrict: a field the API does not know is an error here too, not silently dropped
 	// (a misspelled securityContext field would otherwise pass unnoticed).
 	decode := func(into any) error { return yaml.UnmarshalStrict(document, into) }
-	named := func(meta metav1.ObjectMeta) string { return kind + "/" + meta.Name }
+	if find, ok := templates[kind]; ok {
+		return find(decode, kind)
+	}
 	switch kind {
 	case "Pod":
 		var o corev1.Pod
 		if err := decode(&o); err != nil {
 			return nil, err
 		}
-		return &podTemplate{named(o.ObjectMeta), &o.ObjectMeta, &o.Spec}, nil
-	case "Job":
-		var o batchv1.Job
-		if err := decode(&o); err != nil {
-			return nil, err
-		}
-		return &podTemplate{named(o.ObjectMeta), &o.Spec.Template.ObjectMeta, &o.Spec.Template.Spec}, nil
-	case "CronJob":
-		var o batchv1.CronJob
-		if err := decode(&o); err != nil {
-			return nil, err
-		}
-		t := &o.Spec.JobTemplate.Spec.Template
-		return &podTemplate{named(o.ObjectMeta), &t.ObjectMeta, &t.Spec}, nil
-	case "Deployment":
-		var o appsv1.Deployment
-		if err := decode(&o); err != nil {
-			return nil, err
-		}
-		return &podTemplate{named(o.ObjectMeta), &o.Spec.Template.ObjectMeta, &o.Spec.Template.Spec}, nil
-	case "StatefulSet":
-		var o appsv1.StatefulSet
-		if err := decode(&o); err != nil {
-			return nil, err
-		}
-		return &podTemplate{named(o.ObjectMeta), &o.Spec.Template.ObjectMeta, &o.Spec.Template.Spec}, nil
-	case "DaemonSet":
-		var o appsv1.DaemonSet
-		if err := decode(&o); err != nil {
-			return nil, err
-		}
-		return &podTemplate{named(o.ObjectMeta), &o.Spec.Template.ObjectMeta, &o.Spec.Template.Spec}, nil
-	case "ReplicaSet":
-		var o appsv1.ReplicaSet
-		if err := decode(&o); err != nil {
-			return nil, err
-		}
-		return &podTemplate{named(o.ObjectMeta), &o.Spec.Template.ObjectMeta, &o.Spec.Template.Spec}, nil
+		return &podTemplate{kind + "/" + o.Name, &o.ObjectMeta, &o.Spec}, nil
 	case "":
 		if strings.TrimSpace(string(document)) == "" {
 			return nil, nil
@@ -169,4 +134,30 @@ func template(kind string, document []byte) (*podTemplate, error) {
 		return nil, errors.New("a document without a kind")
 	}
 	return nil, nil
+}
+
+// templates finds the pod template of every kind that holds one, but a Pod, which is its own.
+var templates = map[string]func(decode func(any) error, kind string) (*podTemplate, error){
+	"Job":         withTemplate(func(o *batchv1.Job) *corev1.PodTemplateSpec { return &o.Spec.Template }),
+	"CronJob":     withTemplate(func(o *batchv1.CronJob) *corev1.PodTemplateSpec { return &o.Spec.JobTemplate.Spec.Template }),
+	"Deployment":  withTemplate(func(o *appsv1.Deployment) *corev1.PodTemplateSpec { return &o.Spec.Template }),
+	"StatefulSet": withTemplate(func(o *appsv1.StatefulSet) *corev1.PodTemplateSpec { return &o.Spec.Template }),
+	"DaemonSet":   withTemplate(func(o *appsv1.DaemonSet) *corev1.PodTemplateSpec { return &o.Spec.Template }),
+	"ReplicaSet":  withTemplate(func(o *appsv1.ReplicaSet) *corev1.PodTemplateSpec { return &o.Spec.Template }),
+}
+
+// withTemplate decodes a document into a T and returns the pod template that at finds in it,
+// named by the object's kind and name.
+func withTemplate[T any, P interface {
+	*T
+	GetName() string
+}](at func(P) *corev1.PodTemplateSpec) func(decode func(any) error, kind string) (*podTemplate, error) {
+	return func(decode func(any) error, kind string) (*podTemplate, error) {
+		o := P(new(T))
+		if err := decode(o); err != nil {
+			return nil, err
+		}
+		t := at(o)
+		return &podTemplate{kind + "/" + o.GetName(), &t.ObjectMeta, &t.Spec}, nil
+	}
 }
