@@ -27,6 +27,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=lib/one-broker.sh
+source deploy/local/lib/one-broker.sh
 # shellcheck source=lib/native-pairs.sh
 source deploy/local/lib/native-pairs.sh
 
@@ -61,20 +63,11 @@ native_pairs_refuse_busy_host comparisons.sh
 
 out="results/comparisons/$comparison-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-running=""
-cleanup() {
-  if [ -n "$running" ]; then
-    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
-  fi
-}
-trap cleanup EXIT
 
 start_clean() { # BROKER [start options]
   local broker=$1
   shift
-  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
-  sync
-  running="$broker"
+  before_start "$broker"
   deploy/local/"$broker".sh start "$@" >"$out/$broker-start.log" 2>&1 ||
     { echo "error: deploy/local/$broker.sh start $* failed: see $out/$broker-start.log" >&2; exit 1; }
 }
@@ -112,8 +105,7 @@ case "$comparison" in
     done
     ;;
 esac
-deploy/local/"$running".sh stop >/dev/null 2>&1 || true
-running=""
+stop_running
 
 shopt -s nullglob
 bin/benchmark report "$out"/repeat-summary-*.json "$out"/batch-*/repeat-summary-*.json -o "$out/report.html" >"$out/report.log" 2>&1 ||

@@ -16,6 +16,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=lib/one-broker.sh
+source deploy/local/lib/one-broker.sh
 WORKLOAD=workloads/faults-1kb-2k.yaml
 brokers=("$@")
 [ ${#brokers[@]} -gt 0 ] || brokers=(kafka pulsar rabbitmq nats redis)
@@ -32,31 +34,19 @@ declare -A pairs=(
 
 out="results/fault-proof-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-running=""
-cleanup() {
-  if [ -n "$running" ]; then
-    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
-  fi
-}
-trap cleanup EXIT
 
 for broker in "${brokers[@]}"; do
-  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
-  sync
   echo "== $broker: starting a clean 3-node cluster"
-  running="$broker"
+  before_start "$broker"
   deploy/local/"$broker".sh start --nodes 3 >"$out/$broker-start.log" 2>&1
   for pair in ${pairs[$broker]}; do
     IFS=: read -r file plan workload <<<"$pair"
     workload="${workload:+workloads/$workload.yaml}"
     workload="${workload:-$WORKLOAD}"
     name="$broker-${file%.yaml}-$plan$([ "$workload" = "$WORKLOAD" ] || basename "$workload" .yaml | sed 's/^faults-1kb-2k//')"
-    echo "   $name (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    bin/benchmark -d "driver-$broker/$file" --faults "faults/$plan.yaml" -o "$out/$name.json" \
-      "$workload" >"$out/$name.log" 2>&1 || echo "   $name ended with status $?: see $out/$name.log"
+    measure "$name" -d "driver-$broker/$file" --faults "faults/$plan.yaml" "$workload"
   done
-  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
-  running=""
+  stop_running "$broker"
 done
 
 python3 - "$out" <<'PY'

@@ -19,6 +19,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=lib/one-broker.sh
+source deploy/local/lib/one-broker.sh
 PROBE_SECONDS="${PROBE_SECONDS:-5}"
 read -ra sizes <<<"${SIZES:-100b 256b 1kb 5kb 20kb 100kb 500kb 1mb}"
 brokers=("$@")
@@ -44,13 +46,6 @@ overrides() { # BROKER SIZE
 
 out="results/message-sizes-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-running=""
-cleanup() {
-  if [ -n "$running" ]; then
-    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
-  fi
-}
-trap cleanup EXIT
 
 for broker in "${brokers[@]}"; do
   for size in "${sizes[@]}"; do
@@ -58,17 +53,14 @@ for broker in "${brokers[@]}"; do
     bytes="$(sed -n 's/^messageSize: *//p' "workloads/size-$size.yaml")"
     start=$((10 * 1024 * 1024 / bytes))
     ((start >= 10)) || start=10
-    deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
-    sync
-    running="$broker"
+    before_start "$broker"
     deploy/local/"$broker".sh start >"$out/$name-start.log" 2>&1
     read -ra extra <<<"$(overrides "$broker" "$size")"
     echo "== $name: driver-$broker/${file[$broker]} ${extra[*]} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     bin/benchmark -d "driver-$broker/${file[$broker]}" "${extra[@]}" --probe-seconds "$PROBE_SECONDS" \
       --search-start "$start" -o "$out/$name.json" "workloads/size-$size.yaml" >"$out/$name.log" 2>&1 ||
       echo "   $name ended with status $?: $(grep -m1 '^error' "$out/$name.log" || echo "see $out/$name.log")"
-    deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
-    running=""
+    stop_running "$broker"
   done
 done
 

@@ -166,27 +166,21 @@ if [ "${1:-}" = "--table" ]; then
   exit 0
 fi
 
+# shellcheck source=lib/one-broker.sh
+source deploy/local/lib/one-broker.sh
+
 brokers=("$@")
 [ ${#brokers[@]} -gt 0 ] || brokers=(pulsar rabbitmq kafka nats redis)
 
 out="${OUT:-results/power-loss-table-$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$out"
 touch "$out/variants"
-running=""
-cleanup() {
-  if [ -n "$running" ]; then
-    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
-  fi
-}
-trap cleanup EXIT
 
 # Starts $1 from a clean state: 3 nodes, then the options that follow.
 fresh() {
   local broker="$1"
   shift
-  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
-  sync
-  running="$broker"
+  before_start "$broker"
   deploy/local/"$broker".sh start --nodes 3 "$@" >>"$out/$broker-start.log" 2>&1
 }
 
@@ -199,15 +193,6 @@ sync_layers() {
     [ -n "$control" ] && [ -S "$control" ] || continue
     "$tool" sync --control "$control" >/dev/null
   done
-}
-
-# Runs bin/benchmark, keeping its console beside the result and the host's load average.
-measure() {
-  local name="$1"
-  shift
-  echo "   $name (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-  bin/benchmark "$@" -o "$out/$name.json" >"$out/$name.log" 2>&1 ||
-    echo "   $name ended with status $?: see $out/$name.log"
 }
 
 for broker in "${brokers[@]}"; do
@@ -256,8 +241,7 @@ for broker in "${brokers[@]}"; do
     fresh "$broker" $option
     measure "$name-fixed-no-layer" -d "driver-$broker/$file" "${setting[@]}" "$FIXED_WORKLOAD"
   fi
-  deploy/local/"$broker".sh stop >/dev/null 2>&1 || true
-  running=""
+  stop_running "$broker"
 done
 
 table "$out"

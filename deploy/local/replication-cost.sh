@@ -22,6 +22,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=lib/one-broker.sh
+source deploy/local/lib/one-broker.sh
 PROBE_SECONDS="${PROBE_SECONDS:-5}"
 MEASURE="${MEASURE:-fixed peak}"
 PEAK_WORKLOAD=workloads/replication-cost-1kb.yaml
@@ -46,33 +48,16 @@ done
 
 out="results/replication-cost-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-running=""
-cleanup() {
-  if [ -n "$running" ]; then
-    deploy/local/"$running".sh stop >/dev/null 2>&1 || true
-  fi
-}
-trap cleanup EXIT
 
 # Starts $1 from a clean data directory with $2 nodes (stopping whatever of it runs), once the
 # disk has written back what earlier runs left in the page cache.
 fresh() {
-  deploy/local/"$1".sh stop >/dev/null 2>&1 || true
-  sync
-  running="$1"
+  before_start "$1"
   if [ "$2" -eq 1 ]; then
     deploy/local/"$1".sh start >"$out/$1-start.log" 2>&1
   else
     deploy/local/"$1".sh start --nodes "$2" >"$out/$1-start.log" 2>&1
   fi
-}
-
-# Runs bin/benchmark, keeping its console beside the result and the host's load average.
-measure() {
-  local name="$1"
-  shift
-  echo "   $name (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-  bin/benchmark "$@" >"$out/$name.log" 2>&1 || echo "   $name ended with status $?: see $out/$name.log"
 }
 
 for broker in "${brokers[@]}"; do
@@ -85,15 +70,13 @@ for broker in "${brokers[@]}"; do
     # disk afterwards would land in the next measurement's latency.
     if [[ " $MEASURE " == *" fixed "* ]]; then
       fresh "$script" "$nodes"
-      measure "$name-fixed" -d "driver-$script/$file" -o "$out/$name-fixed.json" "$FIXED_WORKLOAD"
+      measure "$name-fixed" -d "driver-$script/$file" "$FIXED_WORKLOAD"
     fi
     if [[ " $MEASURE " == *" peak "* ]]; then
       fresh "$script" "$nodes"
-      measure "$name-peak" -d "driver-$script/$file" --probe-seconds "$PROBE_SECONDS" \
-        -o "$out/$name-peak.json" "$PEAK_WORKLOAD"
+      measure "$name-peak" -d "driver-$script/$file" --probe-seconds "$PROBE_SECONDS" "$PEAK_WORKLOAD"
     fi
-    deploy/local/"$script".sh stop >/dev/null 2>&1 || true
-    running=""
+    stop_running "$script"
   done
 done
 
