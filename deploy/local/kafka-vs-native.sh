@@ -37,17 +37,8 @@ JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 OUT="${PLUMB_KVN_OUT:-$REPO/results/kafka-vs-native-$(date +%Y%m%d-%H%M%S)}"
 NATIVE_PAYLOAD="${PLUMB_KVN_NATIVE_PAYLOAD:-file}"
 
-die() {
-  echo "kafka-vs-native: $*" >&2
-  exit 1
-}
-
 # Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_refuse_busy_host kafka-vs-native
-[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
-ls "$REPO"/driver-kafka/target/driver-kafka-*.jar >/dev/null 2>&1 ||
-  die "driver-kafka is not built: run 'mvn -q package -DskipTests' in $REPO first"
-command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+native_pairs_check kafka-vs-native driver-kafka
 
 # producerConfig of the driver file, one key=value per line: the settings both sides use.
 mapfile -t PRODUCER_PROPS < <(python3 - "$DRIVER_FILE" <<'EOF'
@@ -69,18 +60,9 @@ EOF
 )
 ((${#PRODUCER_PROPS[@]} > 0)) || die "no producerConfig found in $DRIVER_FILE"
 
-STARTED_BROKER=0
-if ! "$REPO/deploy/local/kafka.sh" status >/dev/null 2>&1; then
-  "$REPO/deploy/local/kafka.sh" start
-  STARTED_BROKER=1
-fi
+native_pairs_start_broker kafka
 mkdir -p "$OUT"
-cleanup() {
-  if ((STARTED_BROKER)); then
-    "$REPO/deploy/local/kafka.sh" stop || true
-  fi
-}
-trap cleanup EXIT
+trap native_pairs_stop_broker EXIT
 
 CLASSPATH_KAFKA="$("$REPO/deploy/local/kafka.sh" classpath)"
 case "$NATIVE_PAYLOAD" in
@@ -139,12 +121,8 @@ PY
 }
 
 plumb_run() {
-  PLUMB_JAVA_OPTS="$JAVA_OPTS" "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
-    --driver-set "bootstrap.servers=$BOOTSTRAP" \
-    -o "$OUT/plumb-$1.json" "$WORKLOAD" >"$OUT/plumb-$1.out" 2>&1 ||
-    { tail -n 30 "$OUT/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
-  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
-    "$OUT/plumb-$1.json"
+  PLUMB_JAVA_OPTS="$JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" --driver-set "bootstrap.servers=$BOOTSTRAP"
+  native_pairs_publish_rate "$OUT/plumb-$1.json"
 }
 
 echo "Kafka producer throughput on $BOOTSTRAP: ProducerPerformance vs Plumb, $PAIRS pairs"

@@ -34,17 +34,8 @@ NATSCLI_VERSION="v0.5.0"
 # One binary per version, so a new pin builds afresh instead of running an older build.
 NATS="$STATE_DIR/bin/nats-$NATSCLI_VERSION"
 
-die() {
-  echo "nats-vs-native: $*" >&2
-  exit 1
-}
-
 # Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_refuse_busy_host nats-vs-native
-[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
-ls "$REPO"/driver-nats/target/driver-nats-*.jar >/dev/null 2>&1 ||
-  die "driver-nats is not built: run 'mvn -q package -DskipTests' in $REPO first"
-command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+native_pairs_check nats-vs-native driver-nats
 
 if [[ ! -x "$NATS" ]]; then
   command -v go >/dev/null || die "go is needed to build natscli ($NATSCLI_VERSION)"
@@ -66,11 +57,7 @@ print(info["Dir"])')" ||
   (cd "$src" && GOFLAGS=-mod=mod go build -o "$NATS" ./nats) || die "natscli build failed"
 fi
 
-STARTED_SERVER=0
-if ! "$REPO/deploy/local/nats.sh" status >/dev/null 2>&1; then
-  "$REPO/deploy/local/nats.sh" start
-  STARTED_SERVER=1
-fi
+native_pairs_start_broker nats
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/nats-vs-native.XXXXXX")"
 SUB_PID=""
 cleanup() {
@@ -78,9 +65,7 @@ cleanup() {
     kill "$SUB_PID" 2>/dev/null || true
   fi
   rm -rf "$TMP"
-  if ((STARTED_SERVER)); then
-    "$REPO/deploy/local/nats.sh" stop || true
-  fi
+  native_pairs_stop_broker
 }
 trap cleanup EXIT
 
@@ -119,9 +104,7 @@ native_run() {
 }
 
 plumb_run() {
-  "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" --driver-set "natsHostUrl=$URL" \
-    -o "$TMP/plumb-$1.json" "$WORKLOAD" >"$TMP/plumb-$1.out" 2>&1 ||
-    { tail -n 30 "$TMP/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+  native_pairs_benchmark "$1" "$TMP" --driver-set "natsHostUrl=$URL"
   python3 -c 'import json,sys
 t = json.load(open(sys.argv[1]))["throughput"]
 print(t["publishRateMsgPerSec"], t.get("consumeRateMsgPerSec", "nan"))' "$TMP/plumb-$1.json"

@@ -40,17 +40,8 @@ WORKLOAD="$REPO/workloads/pulsar-vs-native.yaml"
 JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 OUT="${PLUMB_PVN_OUT:-$REPO/results/pulsar-vs-native-$(date +%Y%m%d-%H%M%S)}"
 
-die() {
-  echo "pulsar-vs-native: $*" >&2
-  exit 1
-}
-
 # Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_refuse_busy_host pulsar-vs-native
-[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
-ls "$REPO"/driver-pulsar/target/driver-pulsar-*.jar >/dev/null 2>&1 ||
-  die "driver-pulsar is not built: run 'mvn -q package -DskipTests' in $REPO first"
-command -v python3 >/dev/null || die "python3 is needed to read the YAML and the result JSON"
+native_pairs_check pulsar-vs-native driver-pulsar "the YAML and the result JSON"
 
 # Producer-side settings of the driver file, as pulsar-perf flags.
 read -r -a PERF_FLAGS < <(python3 - "$DRIVER_FILE" <<'EOF'
@@ -80,20 +71,11 @@ print(' '.join(batching + [
 EOF
 )
 
-STARTED_BROKER=0
-if ! "$REPO/deploy/local/pulsar.sh" status >/dev/null 2>&1; then
-  "$REPO/deploy/local/pulsar.sh" start
-  STARTED_BROKER=1
-fi
+native_pairs_start_broker pulsar
 curl -sf -o /dev/null --max-time 5 "$HTTP_URL/admin/v2/namespaces/public/default" ||
   die "no broker at $HTTP_URL: start it with deploy/local/pulsar.sh start"
 mkdir -p "$OUT"
-cleanup() {
-  if ((STARTED_BROKER)); then
-    "$REPO/deploy/local/pulsar.sh" stop || true
-  fi
-}
-trap cleanup EXIT
+trap native_pairs_stop_broker EXIT
 
 PULSAR_CLASSPATH="$("$REPO/deploy/local/pulsar.sh" classpath | tail -n 1)"
 : >"$OUT/client.conf" # pulsar-perf's first argument: a client config file (flags say it all)
@@ -124,7 +106,7 @@ perf_produce() {
 
 # A clean broker (when this script started it) with a warm JIT, before each pair.
 before_pair() {
-  if ((STARTED_BROKER)); then
+  if ((native_pairs_started)); then
     "$REPO/deploy/local/pulsar.sh" stop >/dev/null
     "$REPO/deploy/local/pulsar.sh" start >/dev/null
   fi
@@ -153,12 +135,9 @@ PY
 }
 
 plumb_run() {
-  PLUMB_JAVA_OPTS="$JAVA_OPTS" "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
-    --driver-set "client.serviceUrl=$SERVICE_URL" --driver-set "client.httpUrl=$HTTP_URL" \
-    -o "$OUT/plumb-$1.json" "$WORKLOAD" >"$OUT/plumb-$1.out" 2>&1 ||
-    { tail -n 30 "$OUT/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
-  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
-    "$OUT/plumb-$1.json"
+  PLUMB_JAVA_OPTS="$JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" \
+    --driver-set "client.serviceUrl=$SERVICE_URL" --driver-set "client.httpUrl=$HTTP_URL"
+  native_pairs_publish_rate "$OUT/plumb-$1.json"
 }
 
 echo "Pulsar producer throughput on $SERVICE_URL: pulsar-perf produce vs Plumb, $PAIRS pairs"
@@ -166,7 +145,7 @@ echo "  both: 1 persistent topic, 1 partition, 1024-byte payloads, no keys, 1 pr
 echo "        JVM $JAVA_OPTS"
 echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PERF_FLAGS[*]}"
 echo "  native: pulsar-perf produce -r 100000000 (unlimited in effect) -time $SECONDS_PER_RUN"
-echo "  each pair: $( ((STARTED_BROKER)) && echo "a freshly started broker, then ")a discarded $WARMUP_SECONDS s pulsar-perf warm-up"
+echo "  each pair: $( ((native_pairs_started)) && echo "a freshly started broker, then ")a discarded $WARMUP_SECONDS s pulsar-perf warm-up"
 echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo
 

@@ -33,17 +33,8 @@ JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 OUT="${PLUMB_RVN_OUT:-$REPO/results/rabbitmq-vs-native-$(date +%Y%m%d-%H%M%S)}"
 PERF_CLASSPATH_FILE="$STATE_DIR/rabbitmq-perf-test/classpath.txt"
 
-die() {
-  echo "rabbitmq-vs-native: $*" >&2
-  exit 1
-}
-
 # Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_refuse_busy_host rabbitmq-vs-native
-[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
-ls "$REPO"/driver-rabbitmq/target/driver-rabbitmq-*.jar >/dev/null 2>&1 ||
-  die "driver-rabbitmq is not built: run 'mvn -q package -DskipTests' in $REPO first"
-command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+native_pairs_check rabbitmq-vs-native driver-rabbitmq
 
 # The driver file's consumer settings, so PerfTest acknowledges the same way.
 yaml_int() {
@@ -68,21 +59,12 @@ if [[ ! -s "$PERF_CLASSPATH_FILE" ]]; then
     die "could not resolve PerfTest; see $(dirname "$PERF_CLASSPATH_FILE")/resolve.log"
 fi
 
-STARTED_BROKER=0
-if ! "$REPO/deploy/local/rabbitmq.sh" status >/dev/null 2>&1; then
-  "$REPO/deploy/local/rabbitmq.sh" start
-  STARTED_BROKER=1
-fi
+native_pairs_start_broker rabbitmq
 if ! (exec 3<>/dev/tcp/127.0.0.1/5672) 2>/dev/null; then
   die "no broker on 127.0.0.1:5672: start it with deploy/local/rabbitmq.sh start"
 fi
 mkdir -p "$OUT"
-cleanup() {
-  if ((STARTED_BROKER)); then
-    "$REPO/deploy/local/rabbitmq.sh" stop || true
-  fi
-}
-trap cleanup EXIT
+trap native_pairs_stop_broker EXIT
 
 native_run() {
   # A non-durable, server-named classic queue on a non-durable direct exchange, transient
@@ -110,12 +92,8 @@ PY
 }
 
 plumb_run() {
-  PLUMB_JAVA_OPTS="$JAVA_OPTS" "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
-    --driver-set "amqpUris=$URI" \
-    -o "$OUT/plumb-$1.json" "$WORKLOAD" >"$OUT/plumb-$1.out" 2>&1 ||
-    { tail -n 30 "$OUT/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
-  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' \
-    "$OUT/plumb-$1.json"
+  PLUMB_JAVA_OPTS="$JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" --driver-set "amqpUris=$URI"
+  native_pairs_publish_rate "$OUT/plumb-$1.json"
 }
 
 echo "RabbitMQ classic queue throughput on $URI: PerfTest vs Plumb, $PAIRS pairs"

@@ -31,17 +31,8 @@ PORT="${PLUMB_REDIS_PORT:-6379}"
 DRIVER_FILE="$REPO/driver-redis/redis.yaml"
 WORKLOAD="$REPO/workloads/redis-vs-native.yaml"
 
-die() {
-  echo "redis-vs-native: $*" >&2
-  exit 1
-}
-
 # Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_refuse_busy_host redis-vs-native
-[[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
-ls "$REPO"/driver-redis/target/driver-redis-*.jar >/dev/null 2>&1 ||
-  die "driver-redis is not built: run 'mvn -q package -DskipTests' in $REPO first"
-command -v python3 >/dev/null || die "python3 is needed to read the result JSON"
+native_pairs_check redis-vs-native driver-redis
 command -v redis-benchmark >/dev/null ||
   die "redis-benchmark not found: run 'apt-get install -y redis-tools'"
 
@@ -56,19 +47,13 @@ print(field('pipelineDepth', '16'), field('maxLen', '0'))
 EOF
 )
 
-STARTED_SERVER=0
-if ! "$REPO/deploy/local/redis.sh" status >/dev/null 2>&1; then
-  "$REPO/deploy/local/redis.sh" start
-  STARTED_SERVER=1
-fi
+native_pairs_start_broker redis
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/redis-vs-native.XXXXXX")"
 STREAM="rvn-native-$$"
 cleanup() {
   redis-cli -h 127.0.0.1 -p "$PORT" del "$STREAM" >/dev/null 2>&1 || true
   rm -rf "$TMP"
-  if ((STARTED_SERVER)); then
-    "$REPO/deploy/local/redis.sh" stop || true
-  fi
+  native_pairs_stop_broker
 }
 trap cleanup EXIT
 
@@ -92,10 +77,7 @@ native_run() {
 }
 
 plumb_run() {
-  "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" \
-    --driver-set "redisHost=127.0.0.1" --driver-set "redisPort=$PORT" \
-    -o "$TMP/plumb-$1.json" "$WORKLOAD" >"$TMP/plumb-$1.out" 2>&1 ||
-    { tail -n 30 "$TMP/plumb-$1.out" >&2; die "bin/benchmark failed (pair $1)"; }
+  native_pairs_benchmark "$1" "$TMP" --driver-set "redisHost=127.0.0.1" --driver-set "redisPort=$PORT"
   # Only acknowledged sends count; a run with failed sends is not a valid comparison.
   python3 - "$TMP/plumb-$1.json" <<'EOF'
 import json, sys

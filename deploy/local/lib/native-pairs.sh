@@ -5,7 +5,8 @@
 #                  prints the pair's line from what the two runs printed
 # and, where each pair needs it (a restarted broker, a warm-up run),
 #   before_pair I  runs before pair I's two runs
-# and calls native_pairs_refuse_busy_host before it starts anything, then native_pairs_run.
+# and calls native_pairs_check before it starts anything, then native_pairs_run. The script sets
+# REPO (the repository root), DRIVER_FILE and WORKLOAD (Plumb's side) before it calls them.
 #
 # Environment:
 #   PLUMB_VN_MAX_LOAD   the highest 1-minute load average at which the comparison starts (default:
@@ -35,6 +36,56 @@ native_pairs_refuse_busy_host() {
       "ratios; wait for it to end, or set PLUMB_VN_MAX_LOAD=any (or a higher number) to run anyway" >&2
     exit 1
   fi
+}
+
+# Prints "NAME: MESSAGE" (NAME as native_pairs_check was given it) and exits 1.
+die() {
+  echo "$native_pairs_name: $*" >&2
+  exit 1
+}
+
+# What every script checks before it starts anything: a busy host (native_pairs_refuse_busy_host),
+# then bin/benchmark, the driver module's jar and python3. $1: the script's name (die's prefix);
+# $2: the driver module (driver-kafka); $3: what python3 reads (default: the result JSON).
+native_pairs_check() {
+  native_pairs_name="$1"
+  native_pairs_refuse_busy_host "$1"
+  [[ -x "$REPO/bin/benchmark" ]] || die "bin/benchmark not found"
+  ls "$REPO/$2/target/$2-"*.jar >/dev/null 2>&1 ||
+    die "$2 is not built: run 'mvn -q package -DskipTests' in $REPO first"
+  command -v python3 >/dev/null || die "python3 is needed to read ${3:-the result JSON}"
+}
+
+# Starts the local broker (deploy/local/$1.sh) unless it runs already; native_pairs_started is 1
+# when this script started it, and native_pairs_stop_broker then stops it again.
+native_pairs_start_broker() {
+  native_pairs_broker="$1"
+  native_pairs_started=0
+  if ! "$REPO/deploy/local/$1.sh" status >/dev/null 2>&1; then
+    "$REPO/deploy/local/$1.sh" start
+    native_pairs_started=1
+  fi
+}
+
+native_pairs_stop_broker() {
+  if ((${native_pairs_started:-0})); then
+    "$REPO/deploy/local/$native_pairs_broker.sh" stop || true
+  fi
+}
+
+# Plumb's run of pair $1: bin/benchmark with DRIVER_FILE, the options after $2, and WORKLOAD; the
+# result goes to $2/plumb-$1.json and the console to $2/plumb-$1.out, whose end is shown if it fails.
+native_pairs_benchmark() {
+  local i="$1" dir="$2"
+  shift 2
+  "$REPO/bin/benchmark" --drivers "$DRIVER_FILE" "$@" \
+    -o "$dir/plumb-$i.json" "$WORKLOAD" >"$dir/plumb-$i.out" 2>&1 ||
+    { tail -n 30 "$dir/plumb-$i.out" >&2; die "bin/benchmark failed (pair $i)"; }
+}
+
+# The publish rate (msg/s) of the result file $1.
+native_pairs_publish_rate() {
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["throughput"]["publishRateMsgPerSec"])' "$1"
 }
 
 # A print_pair for a native run that prints "<rate after warm-up> <rate over the whole run>":

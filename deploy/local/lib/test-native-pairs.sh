@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests deploy/local/lib/native-pairs.sh without a broker: stand-in runs print known rates, and a
 # stand-in bin/benchmark prints the ratios it was given. Checks the order of the runs (alternating
-# which side goes first), the ratios, the median, and the refusal of a busy host. Seconds; run by
+# which side goes first), the ratios, the median, the refusal of a busy host, and the steps the
+# scripts share (the checks, Plumb's run, starting and stopping the broker). Seconds; run by
 # bin/test-all.
 set -euo pipefail
 
@@ -83,3 +84,62 @@ grep -qx 'test-script: PLUMB_VN_MAX_LOAD=lots: allowed: a number (a load average
 PLUMB_VN_MAX_LOAD=any refuse | grep -qx started || fail "PLUMB_VN_MAX_LOAD=any did not start"
 PLUMB_VN_MAX_LOAD=1000 refuse | grep -qx started || fail "a load limit of 1000 did not start"
 echo "native-pairs: ok: a host above PLUMB_VN_MAX_LOAD is refused in one line; 'any' starts"
+
+# The shared steps of the scripts, with a stand-in repository: a broker script that logs its
+# commands and a bin/benchmark that prints its arguments and PLUMB_JAVA_OPTS.
+mkdir -p "$WORK/repo/bin" "$WORK/repo/deploy/local" "$WORK/repo/driver-x/target" "$WORK/runs"
+cat >"$WORK/repo/bin/benchmark" <<'EOF'
+#!/usr/bin/env bash
+echo "benchmark $* (PLUMB_JAVA_OPTS=${PLUMB_JAVA_OPTS:-})"
+[[ "$*" != *fail* ]]
+EOF
+cat >"$WORK/repo/deploy/local/x.sh" <<'EOF'
+#!/usr/bin/env bash
+echo "x.sh $1" >>"$(dirname "$0")/calls"
+[[ "$1" != status || -e "$(dirname "$0")/running" ]]
+EOF
+chmod +x "$WORK/repo/bin/benchmark" "$WORK/repo/deploy/local/x.sh"
+steps() {
+  (
+    # shellcheck source=native-pairs.sh
+    source "$HERE/native-pairs.sh"
+    REPO="$WORK/repo" DRIVER_FILE=d.yaml WORKLOAD=w.yaml
+    "$@"
+  )
+}
+if PLUMB_VN_MAX_LOAD=any steps native_pairs_check x-vs-native driver-x 2>"$WORK/check.err"; then
+  fail "native_pairs_check passed without the driver's jar"
+fi
+grep -qx "x-vs-native: driver-x is not built: run 'mvn -q package -DskipTests' in $WORK/repo first" \
+  "$WORK/check.err" || fail "native_pairs_check without a jar printed: $(cat "$WORK/check.err")"
+touch "$WORK/repo/driver-x/target/driver-x-1.jar"
+PLUMB_VN_MAX_LOAD=any steps native_pairs_check x-vs-native driver-x || fail "native_pairs_check refused a built driver"
+run_plumb() {
+  native_pairs_benchmark "$1" "$WORK/runs" --driver-set a=b
+}
+PLUMB_JAVA_OPTS=-Xmx1g steps run_plumb 3 || fail "native_pairs_benchmark failed"
+[[ "$(cat "$WORK/runs/plumb-3.out")" == "benchmark --drivers d.yaml --driver-set a=b -o $WORK/runs/plumb-3.json w.yaml (PLUMB_JAVA_OPTS=-Xmx1g)" ]] ||
+  fail "native_pairs_benchmark ran: $(cat "$WORK/runs/plumb-3.out")"
+fail_run() {
+  native_pairs_name=x-vs-native
+  native_pairs_benchmark 4 "$WORK/runs" fail
+}
+if steps fail_run 2>"$WORK/fail.err"; then
+  fail "a failed bin/benchmark went unnoticed"
+fi
+[[ "$(tail -n 1 "$WORK/fail.err")" == "x-vs-native: bin/benchmark failed (pair 4)" ]] &&
+  grep -q '^benchmark .* fail ' "$WORK/fail.err" || fail "a failed bin/benchmark printed: $(cat "$WORK/fail.err")"
+echo '{"throughput": {"publishRateMsgPerSec": 1234.5}}' >"$WORK/runs/r.json"
+[[ "$(steps native_pairs_publish_rate "$WORK/runs/r.json")" == 1234.5 ]] || fail "native_pairs_publish_rate"
+start_stop() {
+  native_pairs_start_broker x
+  echo "started=$native_pairs_started"
+  native_pairs_stop_broker
+}
+[[ "$(steps start_stop)" == started=1 ]] || fail "a stopped broker was not started"
+touch "$WORK/repo/deploy/local/running"
+[[ "$(steps start_stop)" == started=0 ]] || fail "a running broker was started again"
+calls="$(tr '\n' ' ' <"$WORK/repo/deploy/local/calls")"
+[[ "$calls" == "x.sh status x.sh start x.sh stop x.sh status " ]] ||
+  fail "the broker script was called: $calls (want a start and a stop only when it was not running)"
+echo "native-pairs: ok: the checks, Plumb's run, its publish rate, and the broker started and stopped only when it was not running"
