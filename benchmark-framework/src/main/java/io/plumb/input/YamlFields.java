@@ -11,8 +11,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.plumb.driver.FieldNames;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,14 +43,7 @@ public final class YamlFields {
 
   /** Parses {@code file}, which must hold a YAML mapping. */
   public static YamlFields read(Path file) {
-    String text;
-    try {
-      text = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new BadInputException(file + ": file not found");
-    } catch (IOException e) {
-      throw new BadInputException(file + ": cannot read: " + e.getMessage());
-    }
+    String text = InputFiles.read(file, "file not found", "cannot read", BadInputException::new);
     JsonNode tree;
     try {
       tree = MAPPER.readTree(text);

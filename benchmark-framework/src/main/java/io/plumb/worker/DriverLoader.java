@@ -4,9 +4,6 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverAliases;
 import io.plumb.input.BadInputException;
 import io.plumb.input.YamlTree;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,14 +23,7 @@ public final class DriverLoader {
   public record DriverIdentity(String name, String driverClass) {}
 
   public static DriverIdentity identify(Path file) {
-    String text;
-    try {
-      text = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new BadInputException(file + ": driver file not found");
-    } catch (IOException e) {
-      throw new BadInputException(file + ": cannot read the driver file: " + e.getMessage());
-    }
+    String text = DriverSettingsReader.readDriverFile(file, BadInputException::new);
     return identify(file.toString(), YamlTree.parse(file.toString(), text));
   }
 

@@ -4,12 +4,11 @@ import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
 import io.plumb.input.BadInputException;
+import io.plumb.input.InputFiles;
 import io.plumb.input.YamlTree;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Builds the {@link DriverSettings} a driver reads from its YAML text: the framework parses every
@@ -33,15 +32,17 @@ public final class DriverSettingsReader {
   /** What a driver is initialised with for {@code file}: for tests and tools that run a driver. */
   public static DriverConfig config(Path file, Map<String, String> overrides)
       throws DriverConfigException {
-    String text;
-    try {
-      text = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new DriverConfigException(file + ": driver file not found");
-    } catch (IOException e) {
-      throw new DriverConfigException(file + ": cannot read the driver file: " + e.getMessage());
-    }
+    String text = readDriverFile(file, DriverConfigException::new);
     return new DriverConfig(file, fromText(file.toString(), text, overrides));
+  }
+
+  /**
+   * A driver file's text, refused in the caller's terms: the command line's bad input, or a
+   * driver's configuration error for tests and tools that run a driver.
+   */
+  static <E extends Exception> String readDriverFile(Path file, Function<String, E> refusal)
+      throws E {
+    return InputFiles.read(file, "driver file not found", "cannot read the driver file", refusal);
   }
 
   static YamlTree parse(String fileName, String yaml) throws DriverConfigException {
