@@ -21,13 +21,8 @@ public final class Main {
 
   public static int run(String[] args, PrintStream out, PrintStream err) {
     String sub = subcommand(args);
-    CommandLine commandLine = commandLine(args, out);
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setExecutionExceptionHandler(errorHandler(err));
-    commandLine.setParameterExceptionHandler(
-        parameterHandler(err, sub.isEmpty() ? "bin/benchmark" : "bin/benchmark " + sub));
-    return commandLine.execute(arguments(args));
+    String command = sub.isEmpty() ? "bin/benchmark" : "bin/benchmark " + sub;
+    return wired(commandLine(args, out), out, err, command).execute(arguments(args));
   }
 
   /**
@@ -59,7 +54,20 @@ public final class Main {
     return args.length > 0 && List.of("report", "compare").contains(args[0]) ? args[0] : "";
   }
 
-  static CommandLine.IExecutionExceptionHandler errorHandler(PrintStream err) {
+  /**
+   * {@code commandLine} writing to {@code out} and {@code err}, with the one-line errors both entry
+   * points give: {@code command} is how the user ran it, for the hint to its --help.
+   */
+  static CommandLine wired(
+      CommandLine commandLine, PrintStream out, PrintStream err, String command) {
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    commandLine.setExecutionExceptionHandler(errorHandler(err));
+    commandLine.setParameterExceptionHandler(parameterHandler(err, command));
+    return commandLine;
+  }
+
+  private static CommandLine.IExecutionExceptionHandler errorHandler(PrintStream err) {
     return (exception, line, parseResult) -> {
       if (exception instanceof UnreachableBrokerException) {
         err.println("error: " + exception.getMessage());
@@ -74,7 +82,8 @@ public final class Main {
     };
   }
 
-  static CommandLine.IParameterExceptionHandler parameterHandler(PrintStream err, String command) {
+  private static CommandLine.IParameterExceptionHandler parameterHandler(
+      PrintStream err, String command) {
     return (exception, arguments) -> {
       // An unknown option is the likelier mistake than the missing arguments it also causes.
       var unmatched = exception.getCommandLine().getParseResult().unmatched();

@@ -1,7 +1,6 @@
 package io.plumb.cli;
 
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/benchmark-worker}. */
@@ -14,12 +13,7 @@ public final class WorkerMain {
   }
 
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine commandLine = commandLine(out);
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setExecutionExceptionHandler(Main.errorHandler(err));
-    commandLine.setParameterExceptionHandler(Main.parameterHandler(err, "bin/benchmark-worker"));
-    return commandLine.execute(args);
+    return Main.wired(commandLine(out), out, err, "bin/benchmark-worker").execute(args);
   }
 
   /** The worker's command line, as {@link #run} parses it. */
