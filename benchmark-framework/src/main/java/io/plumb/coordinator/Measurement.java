@@ -6,6 +6,7 @@ import io.plumb.stats.PeriodStats;
 import io.plumb.stats.ProducerThreadTimes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * What the coordinator has gathered: every period of the measured phase (for the timelines), their
@@ -64,11 +65,7 @@ final class Measurement {
 
   /** Time producer threads spent inside drivers' send() during the measured phase. */
   long measuredNanosInSend() {
-    long nanos = 0;
-    for (PeriodSample sample : samples) {
-      nanos += sample.stats().producerBlockedNanos();
-    }
-    return nanos;
+    return sumOverSamples(PeriodStats::producerBlockedNanos);
   }
 
   /** Where producer threads' time went during the measured phase. */
@@ -82,19 +79,20 @@ final class Measurement {
 
   /** Acknowledgements received during the measured phase's periods. */
   long measuredAcknowledged() {
-    long acknowledged = 0;
-    for (PeriodSample sample : samples) {
-      acknowledged += sample.stats().acknowledged();
-    }
-    return acknowledged;
+    return sumOverSamples(PeriodStats::acknowledged);
   }
 
   /** Sends during the measured phase only (the drain sends nothing). */
   long measuredSent() {
-    long sent = 0;
+    return sumOverSamples(PeriodStats::sent);
+  }
+
+  // The measured periods' samples, not the measured builder: that one holds the drain's too.
+  private long sumOverSamples(ToLongFunction<PeriodStats> count) {
+    long sum = 0;
     for (PeriodSample sample : samples) {
-      sent += sample.stats().sent();
+      sum += count.applyAsLong(sample.stats());
     }
-    return sent;
+    return sum;
   }
 }
