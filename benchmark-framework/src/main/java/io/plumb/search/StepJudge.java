@@ -123,13 +123,7 @@ public final class StepJudge {
       LatencyTarget goal = target.get();
       if (probe.latencyNanos() < 0 || probe.latencyNanos() > goal.limitNanos()) {
         return new StepVerdict(
-            StepVerdict.Kind.LATENCY_TARGET_MISSED,
-            String.format(
-                "p%s %s latency %.3f ms is above the target %.3f ms",
-                trim(goal.percentile()),
-                goal.family().label(),
-                probe.latencyNanos() / 1e6,
-                goal.limitNanos() / 1e6));
+            StepVerdict.Kind.LATENCY_TARGET_MISSED, latencyAgainst(goal, probe, "is above"));
       }
     }
     if (unclear != null) {
@@ -139,13 +133,7 @@ public final class StepJudge {
     if (target.isPresent()) {
       LatencyTarget goal = target.get();
       return new StepVerdict(
-          StepVerdict.Kind.SUSTAINED,
-          String.format(
-              "sustained, p%s %s latency %.3f ms meets the target %.3f ms",
-              trim(goal.percentile()),
-              goal.family().label(),
-              probe.latencyNanos() / 1e6,
-              goal.limitNanos() / 1e6));
+          StepVerdict.Kind.SUSTAINED, "sustained, " + latencyAgainst(goal, probe, "meets"));
     }
     return new StepVerdict(
         StepVerdict.Kind.SUSTAINED,
@@ -167,6 +155,17 @@ public final class StepJudge {
     return String.format(
         "%s grew by %.0f in %.1f s, no more than the %.0f that %s latency's spread (p99 - p50 %.0f ms) moves it by at %.0f msg/s",
         count, growth, probe.seconds(), swing(rate, spread), family, spread / 1e6, rate);
+  }
+
+  /** "p99 publish latency 1.234 ms {@code relation} the target 2.000 ms", for either verdict. */
+  private static String latencyAgainst(LatencyTarget goal, ProbeOutcome probe, String relation) {
+    return String.format(
+        "p%s %s latency %.3f ms %s the target %.3f ms",
+        trim(goal.percentile()),
+        goal.family().label(),
+        probe.latencyNanos() / 1e6,
+        relation,
+        goal.limitNanos() / 1e6);
   }
 
   private static String trim(double value) {
