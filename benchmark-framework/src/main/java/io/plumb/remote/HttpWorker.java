@@ -41,7 +41,7 @@ public final class HttpWorker implements Worker {
   private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(150);
   private static final Duration RUN_TIMEOUT = Duration.ofSeconds(6);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = WireJson.MAPPER;
 
   private final URI base;
   private final Optional<String> token;
@@ -165,7 +165,7 @@ public final class HttpWorker implements Worker {
 
   @Override
   public PeriodStats takePeriod() {
-    return call("/worker/take-period", Map.of(), RUN_TIMEOUT, WireMessages.Period.class).toStats();
+    return call("/worker/take-period", Map.of(), RUN_TIMEOUT, PeriodStats.class);
   }
 
   /** This worker JVM's resource counters now, for the coordinator's resource sampling. */

@@ -20,7 +20,7 @@ import java.util.Map;
  * Each handler reads its JSON request body and returns what the server answers as JSON.
  */
 final class WorkerRoutes {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = WireJson.MAPPER;
 
   private final Map<String, Call> calls = new HashMap<>();
 
@@ -82,7 +82,7 @@ final class WorkerRoutes {
         body -> {
           PeriodStats period = run.answer(LocalWorker::takePeriod);
           metrics.record(period);
-          return WireMessages.Period.of(period);
+          return period;
         });
     calls.put(
         "/worker/schedule-lag",

@@ -47,7 +47,7 @@ public final class WorkerServer implements AutoCloseable {
       long maxRequestBytes,
       int producerThreads) {}
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = WireJson.MAPPER;
 
   private final Settings settings;
   private final PrintStream log;

@@ -30,6 +30,11 @@ public record PeriodStats(
     Histogram endToEndLatency,
     ProducerThreadTimes producerThreads) {
 
+  public PeriodStats {
+    // A worker from before thread times were measured sends a period without them.
+    producerThreads = producerThreads == null ? ProducerThreadTimes.NONE : producerThreads;
+  }
+
   public PeriodStats plus(PeriodStats other) {
     Builder builder = new Builder();
     builder.add(this);

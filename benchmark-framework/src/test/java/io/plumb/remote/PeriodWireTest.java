@@ -1,6 +1,7 @@
 package io.plumb.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.stats.PeriodStats;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * weighs them as they are, never against its own core count.
  */
 class PeriodWireTest {
-  private final ObjectMapper json = new ObjectMapper();
+  private final ObjectMapper json = WireJson.MAPPER;
 
   @Test
   void producerThreadTimesCrossTheWireUnchanged() throws Exception {
@@ -27,8 +28,8 @@ class PeriodWireTest {
               .addSent(1_000, 100_000, 700_000_000L)
               .addProducerThreads(times)
               .build();
-      String body = json.writeValueAsString(WireMessages.Period.of(sent));
-      PeriodStats back = json.readValue(body, WireMessages.Period.class).toStats();
+      String body = json.writeValueAsString(sent);
+      PeriodStats back = json.readValue(body, PeriodStats.class);
       assertEquals(times, back.producerThreads(), body);
       assertEquals(700_000_000L, back.producerBlockedNanos());
       assertEquals(1_000, back.sent());
@@ -36,13 +37,25 @@ class PeriodWireTest {
   }
 
   @Test
+  void histogramsTravelInTheirCompressedEncodingAndComeBackWhole() throws Exception {
+    PeriodStats sent = new PeriodStats.Builder().build();
+    sent.publishLatency().recordValue(12_345);
+    sent.endToEndLatency().recordValue(99_999);
+    String body = json.writeValueAsString(sent);
+    assertTrue(body.contains("\"publishLatency\":\"HISTF"), body);
+    PeriodStats back = json.readValue(body, PeriodStats.class);
+    assertEquals(sent.publishLatency(), back.publishLatency());
+    assertEquals(sent.endToEndLatency(), back.endToEndLatency());
+    assertEquals(0, back.serviceTime().getTotalCount());
+  }
+
+  @Test
   void aPeriodFromAWorkerWithoutThreadTimesReadsAsNone() throws Exception {
     PeriodStats empty = new PeriodStats.Builder().build();
     String body =
-        json.writeValueAsString(WireMessages.Period.of(empty))
-            .replaceAll(",\\\"producerThreads\\\":\\{[^}]*\\}", "");
+        json.writeValueAsString(empty).replaceAll(",\\\"producerThreads\\\":\\{[^}]*\\}", "");
     assertEquals(false, body.contains("producerThreads"), body);
-    PeriodStats back = json.readValue(body, WireMessages.Period.class).toStats();
+    PeriodStats back = json.readValue(body, PeriodStats.class);
     assertEquals(ProducerThreadTimes.NONE, back.producerThreads(), body);
   }
 }
