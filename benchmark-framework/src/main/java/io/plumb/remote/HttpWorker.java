@@ -104,20 +104,19 @@ public final class HttpWorker implements Worker {
 
   @Override
   public Map<String, String> createTopics(List<TopicSpec> topics) {
-    return call(
-        "/worker/create-topics",
-        new WireMessages.Topics(topics),
-        SETUP_TIMEOUT,
-        new TypeReference<Map<String, String>>() {});
+    return brokerFacts("/worker/create-topics", new WireMessages.Topics(topics));
   }
 
   @Override
   public Map<String, String> createConsumers(List<ConsumerSpec> consumers) {
-    return call(
-        "/worker/create-consumers",
-        new WireMessages.Consumers(consumers),
-        SETUP_TIMEOUT,
-        new TypeReference<Map<String, String>>() {});
+    return brokerFacts("/worker/create-consumers", new WireMessages.Consumers(consumers));
+  }
+
+  /**
+   * A setup call that answers with the driver's broker facts, as creating topics and consumers do.
+   */
+  private Map<String, String> brokerFacts(String path, Object body) {
+    return call(path, body, SETUP_TIMEOUT, new TypeReference<Map<String, String>>() {});
   }
 
   @Override
