@@ -2,11 +2,13 @@ package io.plumb.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -204,17 +206,22 @@ final class SummaryTable {
   }
 
   private static List<Row> latencyRows(String family) {
+    return rowPerName(
+        LATENCY_PERCENTILES,
+        (r, percentile) -> {
+          JsonNode latency = r.json().path("latency").path(family);
+          return latency.path("count").asLong(0) == 0
+              ? "—"
+              : millis(latency.path(percentile).asDouble());
+        });
+  }
+
+  /** One row per name, each cell what {@code cell} reads from a result under that name. */
+  private static List<Row> rowPerName(
+      Collection<String> names, BiFunction<ResultFile, String, String> cell) {
     List<Row> rows = new ArrayList<>();
-    for (String percentile : LATENCY_PERCENTILES) {
-      rows.add(
-          new Row(
-              percentile,
-              r -> {
-                JsonNode latency = r.json().path("latency").path(family);
-                return latency.path("count").asLong(0) == 0
-                    ? "—"
-                    : millis(latency.path(percentile).asDouble());
-              }));
+    for (String name : names) {
+      rows.add(new Row(name, r -> cell.apply(r, name)));
     }
     return rows;
   }
@@ -291,23 +298,18 @@ final class SummaryTable {
         search.fieldNames().forEachRemaining(fields::add);
       }
     }
-    List<Row> rows = new ArrayList<>();
-    for (String field : fields) {
-      rows.add(
-          new Row(
-              field,
-              r -> {
-                JsonNode value = r.json().path("search").path(field);
-                if (value.isMissingNode()) {
-                  return "—";
-                }
-                if (value.isArray()) {
-                  return value.size() + " entries (below)";
-                }
-                return value.isObject() ? "(below)" : JsonHtml.scalar(value);
-              }));
-    }
-    return rows;
+    return rowPerName(
+        fields,
+        (r, field) -> {
+          JsonNode value = r.json().path("search").path(field);
+          if (value.isMissingNode()) {
+            return "—";
+          }
+          if (value.isArray()) {
+            return value.size() + " entries (below)";
+          }
+          return value.isObject() ? "(below)" : JsonHtml.scalar(value);
+        });
   }
 
   static String millis(double value) {
