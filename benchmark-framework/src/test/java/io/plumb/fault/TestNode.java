@@ -54,15 +54,8 @@ public final class TestNode {
 
   /** Whether a node on {@code port} answers a ping within a second. */
   static boolean ping(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
-      socket.setSoTimeout(1000);
-      PrintWriter out = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.UTF_8);
-      BufferedReader in =
-          new BufferedReader(
-              new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-      out.println("ping");
-      return "pong".equals(in.readLine());
+    try {
+      return "pong".equals(ask(port, "ping", 1000));
     } catch (IOException e) {
       return false;
     }
@@ -70,17 +63,24 @@ public final class TestNode {
 
   /** Asks the node on {@code port} whether it reaches the node on {@code target}. */
   static String probe(int port, int target) {
+    try {
+      return ask(port, "probe " + target, 3000);
+    } catch (IOException e) {
+      return "no answer: " + e.getMessage();
+    }
+  }
+
+  /** Sends one request line to the node on {@code port} and reads its one-line answer. */
+  private static String ask(int port, String request, int answerTimeoutMillis) throws IOException {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
-      socket.setSoTimeout(3000);
+      socket.setSoTimeout(answerTimeoutMillis);
       PrintWriter out = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.UTF_8);
       BufferedReader in =
           new BufferedReader(
               new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-      out.println("probe " + target);
+      out.println(request);
       return in.readLine();
-    } catch (IOException e) {
-      return "no answer: " + e.getMessage();
     }
   }
 }
