@@ -15,8 +15,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    OneLineErrors.install(System.err);
-    System.exit(OneLineErrors.run(() -> run(args, System.out, System.err), System.err));
+    OneLineErrors.exitWith(args, Main::run);
   }
 
   public static int run(String[] args, PrintStream out, PrintStream err) {

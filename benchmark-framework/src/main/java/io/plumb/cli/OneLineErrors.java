@@ -10,15 +10,26 @@ import java.io.PrintStream;
 final class OneLineErrors {
   private OneLineErrors() {}
 
+  /** A command line's entry point: its exit status for the arguments, on the process's streams. */
+  interface Program {
+    int run(String[] args, PrintStream out, PrintStream err);
+  }
+
+  /** What each entry point's main does: runs {@code program} and exits with its status. */
+  static void exitWith(String[] args, Program program) {
+    install(System.err);
+    System.exit(run(() -> program.run(args, System.out, System.err), System.err));
+  }
+
   /** Reports errors of threads that die of them, from now on. */
-  static void install(PrintStream err) {
+  private static void install(PrintStream err) {
     Thread.setDefaultUncaughtExceptionHandler(
         (thread, error) ->
             err.println("error: thread " + thread.getName() + ": " + describe(error)));
   }
 
   /** Runs {@code main}; an error escaping it is printed as one line and exits with status 1. */
-  static int run(java.util.function.IntSupplier main, PrintStream err) {
+  private static int run(java.util.function.IntSupplier main, PrintStream err) {
     try {
       return main.getAsInt();
     } catch (OutOfMemoryError | StackOverflowError e) {

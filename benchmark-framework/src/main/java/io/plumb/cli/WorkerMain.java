@@ -8,8 +8,7 @@ public final class WorkerMain {
   private WorkerMain() {}
 
   public static void main(String[] args) {
-    OneLineErrors.install(System.err);
-    System.exit(OneLineErrors.run(() -> run(args, System.out, System.err), System.err));
+    OneLineErrors.exitWith(args, WorkerMain::run);
   }
 
   public static int run(String[] args, PrintStream out, PrintStream err) {
