@@ -69,6 +69,11 @@ public record RunOptions(
         period, value, readinessTimeout, drainTimeout, driverOverrides, faultPlan, pacing);
   }
 
+  public RunOptions withDrainTimeout(Duration value) {
+    return new RunOptions(
+        period, keepTopics, readinessTimeout, value, driverOverrides, faultPlan, pacing);
+  }
+
   public RunOptions withDriverOverrides(Map<String, String> value) {
     return new RunOptions(
         period, keepTopics, readinessTimeout, drainTimeout, Map.copyOf(value), faultPlan, pacing);

@@ -39,16 +39,7 @@ class FinalReadRunTest {
   @TempDir Path dir;
 
   private RunReport run(String driverExtra) throws Exception {
-    RunOptions defaults = RunOptions.defaults();
-    RunOptions shortDrain =
-        new RunOptions(
-            defaults.period(),
-            defaults.keepTopics(),
-            defaults.readinessTimeout(),
-            Duration.ofSeconds(2),
-            defaults.driverOverrides(),
-            defaults.faultPlan(),
-            defaults.pacing());
+    RunOptions shortDrain = RunOptions.defaults().withDrainTimeout(Duration.ofSeconds(2));
     RunReport report = LoopbackRuns.run(dir, WORKLOAD, driverExtra, shortDrain);
     assertTrue(report.complete(), report.incompleteReason());
     return report;
