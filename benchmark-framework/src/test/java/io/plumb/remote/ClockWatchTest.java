@@ -15,13 +15,7 @@ class ClockWatchTest {
   @Test
   void onceClosedItMeasuresNothingAndThrowsNothing() {
     AtomicInteger measurements = new AtomicInteger();
-    ClockWatch watch =
-        new ClockWatch(
-            () -> {
-              measurements.incrementAndGet();
-              return List.of();
-            },
-            Duration.ZERO);
+    ClockWatch watch = counting(measurements::incrementAndGet, Duration.ZERO);
     watch.offsetsInUse();
     watch.close();
     // The run's teardown closes the ensemble; a stop after it used to meet a terminated executor.
@@ -34,13 +28,7 @@ class ClockWatchTest {
   @Test
   void betweenPeriodsItChecksOnlyOnceTheOffsetsAreInUseAndOnlyWhenDue() throws Exception {
     Semaphore measured = new Semaphore(0);
-    ClockWatch due =
-        new ClockWatch(
-            () -> {
-              measured.release();
-              return List.of();
-            },
-            Duration.ZERO);
+    ClockWatch due = counting(measured::release, Duration.ZERO);
     try (due) {
       due.periodTaken();
       assertEquals(0, measured.availablePermits(), "offsets not in use yet: nothing to check");
@@ -50,18 +38,24 @@ class ClockWatchTest {
     }
 
     AtomicInteger early = new AtomicInteger();
-    try (ClockWatch notDue =
-        new ClockWatch(
-            () -> {
-              early.incrementAndGet();
-              return List.of();
-            },
-            Duration.ofHours(1))) {
+    try (ClockWatch notDue = counting(early::incrementAndGet, Duration.ofHours(1))) {
       notDue.offsetsInUse();
       notDue.periodTaken();
       // Measured now, on the watch's thread, and returning only once done.
       notDue.measureNow();
       assertEquals(1, early.get(), "only the measurement asked for; the period's was not due");
     }
+  }
+
+  /**
+   * A watch over no workers, due {@code every}, that tells {@code measured} of each measurement.
+   */
+  private static ClockWatch counting(Runnable measured, Duration every) {
+    return new ClockWatch(
+        () -> {
+          measured.run();
+          return List.of();
+        },
+        every);
   }
 }
