@@ -267,7 +267,8 @@ nodes_log() {
 # or node:anything), polling them in turn, until SECONDS reaches DEADLINE. Fails when a node's
 # process (node.env's NODES_PID_KEY, default PID) is gone, or at the deadline, with NODES_FAILED
 # naming the node, NODES_FAILED_WHY exited or late, and NODES_FAILURE the one line that says so
-# (NODES_MSG_EXITED or NODES_MSG_LATE, with {log}).
+# (NODES_MSG_EXITED or NODES_MSG_LATE, with {log}). Between rounds it sleeps NODES_AWAIT_POLL
+# seconds (default 0.1; more where a check is costly).
 nodes_await() {
   local deadline="$1" check="$2" entry node still
   shift 2
@@ -288,7 +289,7 @@ nodes_await() {
       nodes_failed late "${waiting[0]%%:*}" "$NODES_MSG_LATE"
       return 1
     fi
-    sleep 0.1
+    sleep "${NODES_AWAIT_POLL:-0.1}"
   done
 }
 

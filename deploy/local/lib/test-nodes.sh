@@ -207,6 +207,11 @@ nodes_await $((SECONDS + 1)) ready 1 2:offset && fail "nodes_await of a node nev
   "$NODES_FAILURE" == "node 2 did not start within 1s (log: $(nodes_dir 2)/console.out)" ]] ||
   fail "node 2 late: $NODES_FAILED $NODES_FAILED_WHY '$NODES_FAILURE'"
 nodes_await $((SECONDS + 1)) ready 1 || true
+# NODES_AWAIT_POLL spaces the rounds of a costly check: 2 s at 0.5 s are at most 5 (not ~20).
+calls=0
+never() { calls=$((calls + 1)); return 1; }
+NODES_AWAIT_POLL=0.5 nodes_await $((SECONDS + 2)) never 1 && fail "nodes_await of a check that never passes succeeded"
+((calls >= 2 && calls <= 5)) || fail "nodes_await with NODES_AWAIT_POLL=0.5 checked $calls times in 2 s"
 kill -KILL "$(nodes_get 1 PID)"
 sleep 0.1
 NODES_SEE="; see {log}" nodes_await $((SECONDS + 1)) ready 1 && fail "nodes_await of a killed node 1 succeeded"
@@ -219,7 +224,7 @@ fi
 [[ ! -s "$WORK/out" && "$(cat "$WORK/err")" == "fake.sh: node 1 exited during startup (log: $(nodes_dir 1)/fake.log)" ]] ||
   fail "a failed start printed '$(cat "$WORK/out")' and '$(cat "$WORK/err")'"
 nodes_stop 1 2 >/dev/null
-echo "nodes: ok: a node that exits or is late fails in one line naming it and its log"
+echo "nodes: ok: a node that exits or is late fails in one line naming it and its log; rounds NODES_AWAIT_POLL apart"
 
 # --- the power-loss layer ----------------------------------------------------------------------
 
