@@ -63,23 +63,20 @@
 #   PLUMB_STATE_DIR                       where state lives (default <repo>/.plumb)
 set -euo pipefail
 
-# shellcheck source=../power-loss/layer.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../power-loss" && pwd)/layer.sh"
+# shellcheck source=lib/nodes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
 # shellcheck source=lib/port-holder.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/port-holder.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/port-holder.sh"
+nodes_init pulsar
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-STATE="${PLUMB_STATE_DIR:-$REPO/.plumb}/pulsar"
-LOCAL_DIR="$REPO/deploy/local"
-DIST="$LOCAL_DIR/pulsar"
-NODES_DIR="$STATE/nodes"
+STATE="$NODES_STATE"
+DIST="$NODES_LOCAL_DIR/pulsar"
 CLASSPATH_FILE="$STATE/classpath.txt"
 LOG4J_FILE="$STATE/log4j2-console.xml"
 # Set by start from --journal-sync or the environment; a restart keeps what bookie.conf says.
 JOURNAL_SYNC=""
-# The setting the running layout was started with, and whether its data is on the power-loss layer.
+# The setting the running layout was started with.
 JOURNAL_SYNC_FILE="$STATE/journal-sync"
-LAYER_FILE="$STATE/power-loss-layer"
 HEAP="${PLUMB_PULSAR_HEAP:-2g}"
 READY_TIMEOUT_SECONDS=180
 
@@ -100,14 +97,13 @@ bookie_http_port() { echo $((8000 + $1)); }
 # The nodes whose data the power-loss layer holds: ZooKeeper's and the bookies' (the broker has none).
 LAYERED=(zookeeper "${BOOKIES[@]}")
 
-die() {
-  echo "pulsar.sh: $*" >&2
-  exit 1
-}
-
-port_taken() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
+# How lib/nodes.sh prints and parses, in this script's wording.
+NODES_DIE_PREFIX="pulsar.sh: "
+NODES_NOT_RUNNING="pulsar not running"
+NODES_START_VALUES=journal-sync
+NODES_START_STRICT=1
+# The readiness checks ask ZooKeeper and the admin API: twice a second is enough.
+NODES_AWAIT_POLL=0.5
 
 # One line: which port is taken, by what, and how to choose another.
 port_refusal() {
@@ -138,71 +134,41 @@ classpath() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Node state files: the only record of what this script started.
+# Nodes: zookeeper, bookies 1-3 and broker (nodes/<N>/node.env, lib/nodes.sh), or the standalone's 1.
 
-node_dir() { echo "$NODES_DIR/$1"; }
-
-# node_env NODE KEY: one value of the node's state file (empty when absent).
-node_env() {
-  local file
-  file="$(node_dir "$1")/node.env"
-  [[ -f "$file" ]] || return 0
-  sed -n "s/^$2=//p" "$file" | tail -n 1
+# In start order: ZooKeeper first, the broker last.
+nodes_list() {
+  local node
+  for node in zookeeper "${BOOKIES[@]}" broker; do
+    if [[ -f "$(nodes_env_file "$node")" ]]; then echo "$node"; fi
+  done
 }
 
-# write_node_env NODE ROLE PID PORTS DATA LOG CONF NAME: written whole and renamed, so a reader
-# never sees half a file; the layer's lines (power-loss.env, see mount_layers) come last.
+# A process is the node's when its command line names this state directory: a PID the system gave
+# to another process since is never signalled.
+node_owns_pid() { [[ "$(nodes_cmdline "$2")" == *"$STATE/"* ]]; }
+
+# write_node_env NODE ROLE PORTS DATA LOG CONF NAME: the node's node.env, before its first launch
+# (which records PID and CGROUP).
 write_node_env() {
-  local node=$1 role=$2 pid=$3 ports=$4 data=$5 log=$6 conf=$7 name=$8 file
-  file="$(node_dir "$node")/node.env"
-  cat >"$file.tmp" <<EOF
-NODE=$node
-ROLE=$role
-PID=$pid
-PORTS=$ports
-DATA_DIR=$data
-LOG=$log
-CONF=$conf
-NAME=$name
-CGROUP=$("$LOCAL_DIR/node-cgroup.sh" path "$(cgroup_name "$node")" "$pid")
+  mkdir -p "$(nodes_dir "$1")"
+  nodes_write_env "$1" <<EOF
+NODE=$1
+ROLE=$2
+PID=
+PORTS=$3
+DATA_DIR=$4
+LOG=$5
+CONF=$6
+NAME=$7
+CGROUP=
 EOF
-  if [[ -f "$(node_dir "$node")/power-loss.env" ]]; then
-    cat "$(node_dir "$node")/power-loss.env" >>"$file.tmp"
-  fi
-  mv "$file.tmp" "$file"
-}
-
-# The cgroup a node's process runs in: plumb-pulsar-1..3, plumb-pulsar-broker, ...
-cgroup_name() { echo "plumb-pulsar-$1"; }
-
-# Nodes that have a state file, in start order (ZooKeeper first, broker last).
-known_nodes() {
-  local node
-  for node in zookeeper 1 2 3 broker; do
-    [[ -f "$(node_dir "$node")/node.env" ]] && echo "$node"
-  done
-  return 0
-}
-
-# The node's PID if that process still runs and is one this script started (its command line
-# names this state directory): a recycled PID is never signalled.
-node_pid() {
-  local pid
-  pid="$(node_env "$1" PID)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$STATE/" || return 1
-  echo "$pid"
-}
-
-any_running() {
-  local node
-  for node in $(known_nodes); do
-    node_pid "$node" >/dev/null && return 0
-  done
-  return 1
 }
 
 layout() { cat "$STATE/layout" 2>/dev/null || echo none; }
+
+# The power-loss layer is a whole cluster's: its bookies' (node 1's) says.
+layer_on() { nodes_layer_on 1; }
 
 # ---------------------------------------------------------------------------------------------
 # Launching JVMs.
@@ -232,12 +198,13 @@ write_log4j() {
 EOF
 }
 
-# launch NODE LOG HEAP DIRECT MAINCLASS ARGS...: starts a detached JVM in the node's cgroup,
-# prints its PID (node-cgroup.sh execs java, so the PID is the JVM's).
+# launch NODE HEAP DIRECT MAINCLASS ARGS...: starts the node's JVM, logging to its LOG
+# (nodes_launch: detached, in the node's cgroup, its PID recorded).
 launch() {
-  local node=$1 log=$2 heap=$3 direct=$4
-  shift 4
-  setsid "$LOCAL_DIR/node-cgroup.sh" run "$(cgroup_name "$node")" java -Xms"$heap" -Xmx"$heap" -XX:MaxDirectMemorySize="$direct" -XX:+UseG1GC \
+  local node=$1 heap=$2 direct=$3
+  shift 3
+  nodes_launch "$node" "$(nodes_get "$node" LOG)" \
+    java -Xms"$heap" -Xmx"$heap" -XX:MaxDirectMemorySize="$direct" -XX:+UseG1GC \
     --add-opens java.base/java.io=ALL-UNNAMED \
     --add-opens java.base/java.util.zip=ALL-UNNAMED \
     --add-opens java.base/java.nio=ALL-UNNAMED \
@@ -246,32 +213,19 @@ launch() {
     --add-opens java.management/sun.management=ALL-UNNAMED \
     -Dio.netty.tryReflectionSetAccessible=true \
     -Dlog4j.configurationFile="$LOG4J_FILE" \
-    -Dpulsar.log.dir="$(dirname "$log")" \
+    -Dpulsar.log.dir="$(nodes_dir "$node")" \
     -Dzookeeper.admin.enableServer=false \
-    -cp "$(cat "$CLASSPATH_FILE")" "$@" \
-    >>"$log" 2>&1 </dev/null &
-  echo $!
+    -cp "$(cat "$CLASSPATH_FILE")" "$@"
 }
 
-# await_ready NODE DESCRIPTION CHECK...: polls CHECK until it succeeds; ends with one line naming
-# the node and its log if the process exits or the timeout passes.
-await_ready() {
-  local node=$1 what=$2
-  shift 2
-  local pid log deadline=$((SECONDS + READY_TIMEOUT_SECONDS))
-  pid="$(node_env "$node" PID)"
-  log="$(node_env "$node" LOG)"
-  until "$@"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "node $node ($what) exited during startup; see $log"
-      return 1
-    fi
-    if ((SECONDS >= deadline)); then
-      echo "node $node ($what) not ready within ${READY_TIMEOUT_SECONDS}s; see $log"
-      return 1
-    fi
-    sleep 0.5
-  done
+# await WHAT CHECK ENTRY...: nodes_await until `CHECK ENTRY` succeeds for each entry (a node, or
+# node:anything); fails with NODES_FAILURE, one line naming the node, WHAT it is and its log.
+await() {
+  local what=$1
+  shift
+  NODES_MSG_EXITED="{name} ($what) exited during startup; see {log}" \
+    NODES_MSG_LATE="{name} ($what) not ready within ${READY_TIMEOUT_SECONDS}s; see {log}" \
+    nodes_await $((SECONDS + READY_TIMEOUT_SECONDS)) "$@"
 }
 
 # zk_word WORD: ZooKeeper's answer to a four-letter command (it closes the connection after it).
@@ -290,13 +244,13 @@ bookie_session() {
     '/^0x/ { session = $1 } $1 == path { sub(":", "", session); print session }'
 }
 
-# bookie_registered N OLD: bookie N registered under a session other than OLD. A bookie restarted
+# bookie_registered N:OLD: bookie N registered under a session other than OLD. A bookie restarted
 # after SIGKILL listens at once but waits (up to its 30 s ZooKeeper session timeout) for the old
 # registration to expire before it registers again and takes writes.
 bookie_registered() {
   local session
-  session="$(bookie_session "$1")"
-  [[ -n "$session" && "$session" != "${2:-}" ]]
+  session="$(bookie_session "${1%%:*}")"
+  [[ -n "$session" && "$session" != "${1#*:}" ]]
 }
 
 admin_ok() {
@@ -343,38 +297,52 @@ authorizationEnabled=false
 brokerDeleteInactiveTopicsEnabled=false
 EOF
 }
-
 start_standalone() {
-  local dir data log conf pid
-  dir="$(node_dir 1)"
+  local dir data conf
+  dir="$(nodes_dir 1)"
   data="$dir/data"
-  log="$dir/pulsar.log"
   conf="$dir/standalone.conf"
+  write_node_env 1 standalone "$BROKER_PORT,$WEB_PORT" "$data" "$dir/pulsar.log" "$conf" \
+    "127.0.0.1:$WEB_PORT"
   mkdir -p "$data/metadata" "$data/bookkeeper"
   write_standalone_config "$conf"
-  pid="$(launch 1 "$log" "$HEAP" "$HEAP" org.apache.pulsar.PulsarStandaloneStarter \
+  launch 1 "$HEAP" "$HEAP" org.apache.pulsar.PulsarStandaloneStarter \
     --config "$conf" -nfw -nss -a 127.0.0.1 \
-    --metadata-dir "$data/metadata" --bookkeeper-dir "$data/bookkeeper")"
-  write_node_env 1 standalone "$pid" "$BROKER_PORT,$WEB_PORT" "$data" "$log" "$conf" \
-    "127.0.0.1:$WEB_PORT"
+    --metadata-dir "$data/metadata" --bookkeeper-dir "$data/bookkeeper"
   echo standalone >"$STATE/layout"
-  local problem
-  if ! problem="$(await_ready 1 standalone admin_ok)"; then
-    stop_all >/dev/null
-    die "$problem"
+  if ! await standalone admin_ok 1; then
+    stop_nodes 1 >/dev/null
+    die "$NODES_FAILURE"
   fi
-  echo "pulsar started (pid $pid) pulsar://127.0.0.1:$BROKER_PORT http://127.0.0.1:$WEB_PORT journalSyncData=$JOURNAL_SYNC"
+  echo "pulsar started (pid $NODES_PID) pulsar://127.0.0.1:$BROKER_PORT http://127.0.0.1:$WEB_PORT journalSyncData=$JOURNAL_SYNC"
 }
 
 # ---------------------------------------------------------------------------------------------
 # Cluster: ZooKeeper, three bookies, one broker.
 
+# Every node's node.env, before anything runs (and before the layers are mounted, so that each
+# layer's lines end it and a failed start unmounts every layer it mounted).
+write_cluster_node_envs() {
+  local n dir
+  dir="$(nodes_dir zookeeper)"
+  write_node_env zookeeper zookeeper "$ZK_PORT" "$dir/data" "$dir/zookeeper.log" "$dir/zoo.cfg" \
+    "127.0.0.1:$ZK_PORT"
+  for n in "${BOOKIES[@]}"; do
+    dir="$(nodes_dir "$n")"
+    write_node_env "$n" bookie "$(bookie_port "$n"),$(bookie_http_port "$n")" "$dir/data" \
+      "$dir/bookie.log" "$dir/bookie.conf" "127.0.0.1:$(bookie_port "$n")"
+  done
+  # The broker keeps its data in the bookies and ZooKeeper.
+  dir="$(nodes_dir broker)"
+  write_node_env broker broker "$BROKER_PORT,$WEB_PORT" "$dir" "$dir/broker.log" "$dir/broker.conf" \
+    "127.0.0.1:$WEB_PORT"
+}
+
 start_zookeeper() {
-  local dir conf pid
-  dir="$(node_dir zookeeper)"
-  conf="$dir/zoo.cfg"
+  local dir
+  dir="$(nodes_dir zookeeper)"
   mkdir -p "$dir/data"
-  cat >"$conf" <<EOF
+  cat >"$dir/zoo.cfg" <<EOF
 tickTime=2000
 dataDir=$dir/data
 clientPort=$ZK_PORT
@@ -385,9 +353,7 @@ maxClientCnxns=0
 4lw.commands.whitelist=ruok,dump
 admin.enableServer=false
 EOF
-  pid="$(launch zookeeper "$dir/zookeeper.log" 256m 64m org.apache.zookeeper.server.ZooKeeperServerMain "$conf")"
-  write_node_env zookeeper zookeeper "$pid" "$ZK_PORT" "$dir/data" "$dir/zookeeper.log" "$conf" \
-    "127.0.0.1:$ZK_PORT"
+  launch zookeeper 256m 64m org.apache.zookeeper.server.ZooKeeperServerMain "$dir/zoo.cfg"
 }
 
 # Registers cluster 'local', its tenants and namespaces, and formats BookKeeper's metadata in
@@ -437,13 +403,11 @@ EOF
 }
 
 start_bookie() {
-  local n=$1 dir pid
-  dir="$(node_dir "$n")"
+  local n=$1 dir
+  dir="$(nodes_dir "$n")"
   mkdir -p "$dir/data/journal" "$dir/data/ledgers"
   [[ -f "$dir/bookie.conf" ]] || write_bookie_config "$n" "$dir"
-  pid="$(launch "$n" "$dir/bookie.log" 512m 512m org.apache.bookkeeper.server.Main --conf "$dir/bookie.conf")"
-  write_node_env "$n" bookie "$pid" "$(bookie_port "$n"),$(bookie_http_port "$n")" "$dir/data" "$dir/bookie.log" \
-    "$dir/bookie.conf" "127.0.0.1:$(bookie_port "$n")"
+  launch "$n" 512m 512m org.apache.bookkeeper.server.Main --conf "$dir/bookie.conf"
 }
 
 write_broker_config() {
@@ -480,14 +444,10 @@ EOF
 }
 
 start_broker() {
-  local dir pid
-  dir="$(node_dir broker)"
-  mkdir -p "$dir"
+  local dir
+  dir="$(nodes_dir broker)"
   [[ -f "$dir/broker.conf" ]] || write_broker_config "$dir/broker.conf"
-  pid="$(launch broker "$dir/broker.log" 1g 1g org.apache.pulsar.PulsarBrokerStarter --broker-conf "$dir/broker.conf")"
-  # The broker keeps its data in the bookies and ZooKeeper.
-  write_node_env broker broker "$pid" "$BROKER_PORT,$WEB_PORT" "$dir" "$dir/broker.log" \
-    "$dir/broker.conf" "127.0.0.1:$WEB_PORT"
+  launch broker 1g 1g org.apache.pulsar.PulsarBrokerStarter --broker-conf "$dir/broker.conf"
 }
 
 # Each step waits for what the next one needs; the first failure stops every node already started
@@ -496,21 +456,20 @@ start_cluster() {
   local problem n
   echo cluster >"$STATE/layout"
   start_zookeeper
-  problem="$(await_ready zookeeper zookeeper zookeeper_ok)" || fail_start "$problem"
+  await zookeeper zookeeper_ok zookeeper || fail_start "$NODES_FAILURE"
   problem="$(init_cluster_metadata)" || fail_start "$problem"
   for n in "${BOOKIES[@]}"; do
-    mkdir -p "$(node_dir "$n")"
     start_bookie "$n"
   done
   for n in "${BOOKIES[@]}"; do
-    problem="$(await_ready "$n" bookie bookie_registered "$n")" || fail_start "$problem"
+    await bookie bookie_registered "$n:" || fail_start "$NODES_FAILURE"
   done
   start_broker
-  problem="$(await_ready broker broker admin_ok)" || fail_start "$problem"
-  problem="$(await_ready broker "broker, waiting to see ${#BOOKIES[@]} bookies" broker_sees_bookies)" ||
-    fail_start "$problem"
+  await broker admin_ok broker || fail_start "$NODES_FAILURE"
+  await "broker, waiting to see ${#BOOKIES[@]} bookies" broker_sees_bookies broker ||
+    fail_start "$NODES_FAILURE"
   check_journal_sync
-  layer_on && sync_layers
+  if layer_on; then nodes_layer_sync "${LAYERED[@]}" || fail_start "$NODES_FAILURE"; fi
   echo "pulsar cluster started: broker pulsar://127.0.0.1:$BROKER_PORT http://127.0.0.1:$WEB_PORT," \
     "bookies 127.0.0.1:$(bookie_port 1),$(bookie_port 2),$(bookie_port 3), zookeeper 127.0.0.1:$ZK_PORT," \
     "cluster '$CLUSTER_NAME', journalSyncData=$JOURNAL_SYNC (read back from each bookie)"
@@ -522,101 +481,49 @@ start_cluster() {
 }
 
 fail_start() {
-  stop_all >/dev/null 2>&1 || true
+  # shellcheck disable=SC2046
+  stop_nodes $(nodes_list) >/dev/null 2>&1 || true
   # In a subshell: a layer that fails to unmount must not replace the reason with its own.
-  (unmount_layers) >/dev/null 2>&1 || true
+  (nodes_layer_unmount_all) >/dev/null 2>&1 || true
   die "$1"
 }
 
 # ---------------------------------------------------------------------------------------------
-# The power-loss layer (--power-loss-layer).
-
-layer_on() { [[ -f "$LAYER_FILE" ]]; }
-
-# Fails with the layer's own one line when FUSE cannot mount here (or the layer cannot be built).
-require_fuse() {
-  local why
-  why="$(power_loss_check 2>&1)" || die "--power-loss-layer: ${why##*$'\n'}"
-}
+# The power-loss layer (--power-loss-layer): lib/nodes.sh's, over the data of ZooKeeper and the
+# bookies.
 
 # Mounts a layer over the (empty: start has just wiped them) data directories of ZooKeeper and the
-# bookies, and records each layer's node.env lines; the broker's record says it keeps no data.
+# bookies, which adds its lines to their node.env; the broker's record says it keeps no data.
 mount_layers() {
-  local node dir
+  local node
   for node in "${LAYERED[@]}"; do
-    dir="$(node_dir "$node")"
-    mkdir -p "$dir"
-    power_loss_mount "$dir" "$dir/data" ||
-      fail_start "node $node: mounting the power-loss layer failed (log: $dir/power-loss.log)"
-    power_loss_env "$dir" >"$dir/power-loss.env"
+    nodes_layer_mount "$node" "$(layer_data_dir "$node")" || fail_start "$NODES_FAILURE"
   done
-  mkdir -p "$(node_dir broker)"
   # Its topics' state is in BookKeeper and ZooKeeper: a power loss of the broker's host is a kill.
-  echo "POWER_LOSS_NO_DATA=1" >"$(node_dir broker)/power-loss.env"
-  touch "$LAYER_FILE"
-}
-
-# Makes everything the layers hold durable: what the start wrote (formatted metadata, cookies,
-# the first ledgers) is on disk, as on a machine that has run a while.
-sync_layers() {
-  local node tool
-  tool="$(power_loss_tool)"
-  for node in "${LAYERED[@]}"; do
-    "$tool" sync --control "$(power_loss_socket "$(node_dir "$node")")" >/dev/null ||
-      fail_start "node $node: syncing the power-loss layer failed (log: $(node_dir "$node")/power-loss.log)"
-  done
+  echo "POWER_LOSS_NO_DATA=1" | tee "$(nodes_dir broker)/power-loss.env" >>"$(nodes_env_file broker)"
 }
 
 # A node restarted after a power loss finds its layer mounted with what survived; a layer that died
 # (or a rebooted host) is mounted again over the node's durable data. Nothing for the broker.
 ensure_layer() {
-  local node=$1 dir
-  layer_on || return 0
-  [[ " ${LAYERED[*]} " == *" $node "* ]] || return 0
-  dir="$(node_dir "$node")"
-  power_loss_ensure "$dir" "$dir/data" ||
-    die "node $node: the power-loss layer is not mounted and mounting it failed (log: $dir/power-loss.log)"
-}
-
-# Unmounts every layer still mounted under the state directory, everything made durable first (a
-# clean unmount syncs). Called once no node runs: by stop, and by start before it wipes the state
-# of a cluster whose stop never ran (a mounted layer would keep its data from the wipe).
-unmount_layers() {
-  local node dir tries
-  for node in "${LAYERED[@]}"; do
-    dir="$(node_dir "$node")"
-    if [[ -S "$(power_loss_socket "$dir")" ]] || mountpoint -q "$dir/data" 2>/dev/null; then
-      # The kernel reports a dead process's closes to the layer a moment after it is gone, and the
-      # layer refuses to unmount while a file is open: a few tries.
-      for tries in 1 2 3 4 5; do
-        power_loss_unmount "$dir" "$dir/data" 2>/dev/null && break
-        ((tries < 5)) || die "node $node: unmounting the power-loss layer at $dir/data failed (log: $dir/power-loss.log)"
-        sleep 1
-      done
-      echo "node $node: power-loss layer unmounted, its data durable in $dir/durable"
-    fi
-  done
+  [[ "$1" == broker ]] || nodes_layer_ensure "$1" || die "$NODES_FAILURE"
 }
 
 # ", power-loss layer mounted, 1234 bytes unsynced" (or why not), or the broker's ", keeps no data",
 # for status.
 layer_state() {
-  local tool answer
-  layer_on || return 0
-  if [[ "$(node_env "$1" POWER_LOSS_NO_DATA)" == 1 ]]; then
+  local state
+  nodes_layer_on "$1" || return 0
+  if [[ "$(nodes_get "$1" POWER_LOSS_NO_DATA)" == 1 ]]; then
     echo ", keeps no data (a power loss kills it)"
     return 0
   fi
-  # The tool node.env names: status must not wait for build.sh's check of the sources.
-  tool="$(node_env "$1" POWER_LOSS_TOOL)"
-  if [[ -n "$tool" ]] && answer="$("$tool" status --control "$(node_env "$1" POWER_LOSS_CONTROL)" 2>&1)"; then
-    echo ", power-loss layer mounted, $(sed -n 's/^unsynced_bytes=//p' <<<"$answer") bytes unsynced"
-  elif ! mountpoint -q "$(node_dir "$1")/data" 2>/dev/null; then
-    # After stop: the data is in nodes/<N>/durable, and the next start-node mounts it again.
-    echo ", power-loss layer not mounted"
-  else
-    echo ", power-loss layer not answering"
+  state="$(nodes_layer_state "$1")"
+  # After stop: the data is in nodes/<N>/durable, and the next start-node mounts it again.
+  if [[ "$state" == *"not answering" ]] && ! mountpoint -q "$(layer_data_dir "$1")" 2>/dev/null; then
+    state="power-loss layer not mounted"
   fi
+  echo ", $state"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -651,33 +558,21 @@ check_journal_sync() {
   done
 }
 
+
 # ---------------------------------------------------------------------------------------------
 # Commands.
 
+start_usage() {
+  local usage="start [--nodes 1|3] [--journal-sync true|false] [--power-loss-layer]"
+  case "$1" in
+    --nodes | --journal-sync) die "$1 needs a value ($usage)" ;;
+    *) die "start: unknown option '$1' ($usage)" ;;
+  esac
+}
+
 start() {
-  local nodes=1 layer=0 sync="" usage="start [--nodes 1|3] [--journal-sync true|false] [--power-loss-layer]"
-  while (($#)); do
-    case "$1" in
-      --nodes | --journal-sync)
-        (($# >= 2)) || die "$1 needs a value ($usage)"
-        if [[ "$1" == --nodes ]]; then nodes="$2"; else sync="$2"; fi
-        shift 2
-        ;;
-      --nodes=*)
-        nodes="${1#--nodes=}"
-        shift
-        ;;
-      --journal-sync=*)
-        sync="${1#--journal-sync=}"
-        shift
-        ;;
-      --power-loss-layer)
-        layer=1
-        shift
-        ;;
-      *) die "start: unknown option '$1' ($usage)" ;;
-    esac
-  done
+  nodes_start_options "$@"
+  local nodes="$NODES_COUNT" layer="$NODES_LAYER" sync="${NODES_OPTION[journal-sync]:-}" port
   case "$nodes" in 1 | 3) ;; *) die "--nodes $nodes: Pulsar runs here as 1 (standalone) or 3 bookies" ;; esac
   if [[ -n "$sync" ]]; then
     case "$sync" in true | false) ;; *) die "--journal-sync '$sync': allowed true or false" ;; esac
@@ -692,13 +587,12 @@ start() {
 
   local wanted=standalone
   ((nodes == 1)) || wanted=cluster
-  if any_running; then
+  if [[ -n "$(nodes_running)" ]]; then
     [[ "$(layout)" == "$wanted" ]] ||
       die "pulsar already runs as $(layout), not $wanted: stop it first (deploy/local/pulsar.sh stop)"
-    local had=0 running_sync
-    layer_on && had=1
-    ((had == layer)) ||
-      die "pulsar already runs $( ((had)) && echo with || echo without) the power-loss layer: stop it first (deploy/local/pulsar.sh stop)"
+    nodes_same_layer "$layer" ||
+      die "pulsar already runs $NODES_HAD the power-loss layer: stop it first (deploy/local/pulsar.sh stop)"
+    local running_sync
     running_sync="$(cat "$JOURNAL_SYNC_FILE" 2>/dev/null || echo unknown)"
     [[ "$running_sync" == "$JOURNAL_SYNC" ]] ||
       die "pulsar already runs with journalSyncData=$running_sync, not $JOURNAL_SYNC: stop it first (deploy/local/pulsar.sh stop)"
@@ -706,7 +600,7 @@ start() {
     return 0
   fi
   command -v java >/dev/null || die "java not found; run: sudo apt-get install -y openjdk-17-jdk-headless"
-  ((layer)) && require_fuse
+  if ((layer)); then nodes_require_fuse; fi
   local ports=("$BROKER_PORT" "$WEB_PORT")
   if ((nodes == 3)); then
     ports+=("$ZK_PORT" $(for n in "${BOOKIES[@]}"; do bookie_port "$n" && bookie_http_port "$n"; done))
@@ -714,14 +608,13 @@ start() {
   [[ "$WEB_PORT" =~ ^[0-9]+$ ]] && ((WEB_PORT > 0 && WEB_PORT < 65536)) ||
     die "PLUMB_PULSAR_WEB_PORT=$WEB_PORT: expected a port number from 1 to 65535"
   for port in "${ports[@]}"; do
-    port_taken "$port" && die "$(port_refusal "$port")"
+    if nodes_port_open 127.0.0.1 "$port"; then die "$(port_refusal "$port")"; fi
   done
   classpath
-  # A layer left mounted by a cluster whose stop never ran would keep its data from the wipe.
-  unmount_layers >/dev/null
-  # Pulsar's data grows fast (gigabytes per long run): every start begins empty.
-  rm -rf "$NODES_DIR" "$STATE/layout" "$STATE/data" "$STATE/logs" "$STATE/pulsar.pid" \
-    "$LAYER_FILE" "$JOURNAL_SYNC_FILE"
+  # Pulsar's data grows fast (gigabytes per long run): every start begins empty (and first
+  # unmounts the layers of a cluster whose stop never ran).
+  nodes_wipe "$STATE/layout" "$STATE/data" "$STATE/logs" "$STATE/pulsar.pid" \
+    "$STATE/power-loss-layer" "$JOURNAL_SYNC_FILE"
   mkdir -p "$NODES_DIR"
   echo "$JOURNAL_SYNC" >"$JOURNAL_SYNC_FILE"
   echo "$WEB_PORT" >"$WEB_PORT_FILE"
@@ -729,104 +622,80 @@ start() {
   if ((nodes == 1)); then
     start_standalone
   else
-    ((layer)) && mount_layers
+    write_cluster_node_envs
+    if ((layer)); then mount_layers; fi
     start_cluster
   fi
 }
 
-# stop_node_process NODE: SIGTERM, then SIGKILL after 30 s; only a PID this script recorded. A node
-# frozen with SIGSTOP (a fault) gets SIGCONT first, or it could not act on the SIGTERM.
-stop_node_process() {
-  local node=$1 pid
-  pid="$(node_pid "$node")" || return 0
-  kill -CONT "$pid" 2>/dev/null || true
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
+# One node at a time, in reverse start order: the broker closes its ledgers while the bookies
+# still run. SIGKILL for one that has not stopped within 30 s.
+stop_nodes() {
+  local node
+  for node in $(printf '%s\n' "$@" | tac); do
+    NODES_MSG_STOPPED="stopped {name} ($(nodes_get "$node" ROLE), pid {pid})" \
+      nodes_stop "$NODES_STOP_TIMEOUT" "$node"
   done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-  echo "stopped node $node ($(node_env "$node" ROLE), pid $pid)"
 }
 
-# Reverse start order: the broker closes its ledgers while the bookies still run.
-stop_all() {
-  local node stopped=0
-  for node in broker 3 2 1 zookeeper; do
-    if [[ -f "$(node_dir "$node")/node.env" ]] && node_pid "$node" >/dev/null; then
-      stop_node_process "$node"
-      stopped=1
-    fi
-  done
-  ((stopped)) || echo "pulsar not running"
-}
-
-# stop: every node, then the layers (once no node has a file open on them; a clean unmount syncs).
-stop_everything() {
-  stop_all
-  unmount_layers
-  return 0
-}
-
-status() {
-  local node pid running=0 total=0
-  if [[ -z "$(known_nodes)" ]]; then
-    echo "pulsar not running"
-    return 3
-  fi
-  for node in $(known_nodes); do
-    total=$((total + 1))
-    if pid="$(node_pid "$node")"; then
-      running=$((running + 1))
+# A line per node, stopped ones too.
+node_lines() {
+  local node pid state
+  for node in $(nodes_list); do
+    if pid="$(nodes_pid "$node")"; then
       state="running (pid $pid)"
-    elif [[ -f "$(pending_file "$node")" ]]; then
+    elif [[ -f "$(nodes_pending_file "$node")" ]]; then
       state="waits for zookeeper"
     else
       state="stopped"
     fi
-    printf 'node %-9s %-10s %-18s ports %-10s data %s log %s%s\n' "$node" "$(node_env "$node" ROLE)" \
-      "$state" "$(node_env "$node" PORTS)" "$(node_env "$node" DATA_DIR)" "$(node_env "$node" LOG)" \
+    printf 'node %-9s %-10s %-18s ports %-10s data %s log %s%s\n' "$node" "$(nodes_get "$node" ROLE)" \
+      "$state" "$(nodes_get "$node" PORTS)" "$(nodes_get "$node" DATA_DIR)" "$(nodes_get "$node" LOG)" \
       "$(layer_state "$node")"
   done
-  if ((running == 0)); then
-    echo "pulsar not running"
-    return 3
-  fi
-  if ((running < total)); then
-    echo "pulsar $(layout): $running of $total nodes running"
-    return 1
-  fi
-  if [[ "$(layout)" == standalone ]]; then
-    echo "pulsar running (pid $(node_pid 1))"
+}
+
+# status (nodes_status, once some node runs): the node lines, then the layout's.
+status_lines() {
+  node_lines
+  if (($1 < $2)); then
+    echo "pulsar $(layout): $1 of $2 nodes running"
+  elif [[ "$(layout)" == standalone ]]; then
+    echo "pulsar running (pid $(nodes_pid 1))"
   else
-    echo "pulsar cluster running ($total nodes: zookeeper, ${#BOOKIES[@]} bookies, broker)," \
+    echo "pulsar cluster running ($2 nodes: zookeeper, ${#BOOKIES[@]} bookies, broker)," \
       "journalSyncData=$(cat "$JOURNAL_SYNC_FILE" 2>/dev/null || echo unknown)$(layer_on && echo ", on the power-loss layer")"
   fi
+}
+
+# With no node running, the stopped nodes' lines come before NODES_NOT_RUNNING.
+status() {
+  if [[ -z "$(nodes_running)" ]]; then
+    node_lines
+    echo "$NODES_NOT_RUNNING"
+    return 3
+  fi
+  nodes_status
 }
 
 check_cluster_node() {
   [[ "$(layout)" == cluster ]] || die "$2 works on a cluster started with: start --nodes 3"
   case "$1" in 1 | 2 | 3 | broker | zookeeper) ;; *) die "$2: node '$1' is not 1, 2, 3, broker or zookeeper" ;; esac
-  [[ -f "$(node_dir "$1")/node.env" ]] || die "$2: node $1 has no state file"
+  [[ -f "$(nodes_env_file "$1")" ]] || die "$2: node $1 has no state file"
 }
-
-# Marks a bookie or the broker whose start-node came while ZooKeeper was down.
-pending_file() { echo "$(node_dir "$1")/start-pending"; }
 
 # Restarts one stopped node with its existing data and configuration. A bookie or the broker
 # started while ZooKeeper is down would wait for it only as long as its session timeout (30 s) and
-# then exit, so it is not launched: it is marked as waiting, and start-node zookeeper launches it
-# once ZooKeeper answers. After a power loss of every node the nodes are started one at a time in
-# any order (a fault plan's order is 1, 2, 3, broker, zookeeper): the last one brings them all up.
+# then exit, so it is not launched: it is marked as waiting (nodes_pending_file), and start-node
+# zookeeper launches it once ZooKeeper answers. After a power loss of every node the nodes are
+# started one at a time in any order (a fault plan's order is 1, 2, 3, broker, zookeeper): the last
+# one brings them all up.
 start_node() {
-  local node=$1 problem pid
+  local node=$1 pid
   check_cluster_node "$node" start-node
-  if pid="$(node_pid "$node")"; then
+  if pid="$(nodes_pid "$node")"; then
     # A node left frozen (SIGSTOP, a fault) runs again as it was.
-    if [[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" == T ]]; then
-      kill -CONT "$pid" 2>/dev/null || true
+    if nodes_thaw "$pid"; then
       echo "node $node was stopped (SIGSTOP): continued (pid $pid)"
       return 0
     fi
@@ -836,8 +705,8 @@ start_node() {
   write_log4j
   # What the cluster was started with, should a bookie's configuration have to be written again.
   JOURNAL_SYNC="$(cat "$JOURNAL_SYNC_FILE" 2>/dev/null || echo true)"
-  if [[ "$node" != zookeeper ]] && ! node_pid zookeeper >/dev/null; then
-    touch "$(pending_file "$node")"
+  if [[ "$node" != zookeeper ]] && ! nodes_up zookeeper; then
+    touch "$(nodes_pending_file "$node")"
     echo "node $node waits for ZooKeeper, which is not running: start-node zookeeper starts it"
     return 0
   fi
@@ -845,75 +714,69 @@ start_node() {
   case "$node" in
     zookeeper)
       start_zookeeper
-      problem="$(await_ready zookeeper zookeeper zookeeper_ok)" || die "$problem"
-      echo "started node zookeeper (pid $(node_env zookeeper PID))"
+      await zookeeper zookeeper_ok zookeeper || die "$NODES_FAILURE"
+      echo "started node zookeeper (pid $(nodes_get zookeeper PID))"
       start_waiting_nodes
       return 0
       ;;
     broker)
       start_broker
-      problem="$(await_ready broker broker admin_ok)" || die "$problem"
+      await broker admin_ok broker || die "$NODES_FAILURE"
       ;;
     *)
       local old_session
       old_session="$(bookie_session "$node")"
       start_bookie "$node"
-      problem="$(await_ready "$node" bookie bookie_registered "$node" "$old_session")" || die "$problem"
+      await bookie bookie_registered "$node:$old_session" || die "$NODES_FAILURE"
       ;;
   esac
-  rm -f "$(pending_file "$node")"
-  echo "started node $node (pid $(node_env "$node" PID))"
+  rm -f "$(nodes_pending_file "$node")"
+  echo "started node $node (pid $(nodes_get "$node" PID))"
 }
 
 # With ZooKeeper up: the bookies that wait for it, all at once (each waits out its old registration,
 # up to its 30 s session timeout), then the broker if it waits too, since it needs the bookies to
 # serve a topic. Returns once each is up.
 start_waiting_nodes() {
-  local n problem launched=()
-  local -A old_session=()
+  local n launched=()
   for n in "${BOOKIES[@]}"; do
-    [[ -f "$(pending_file "$n")" ]] || continue
-    if node_pid "$n" >/dev/null; then
-      rm -f "$(pending_file "$n")"
+    [[ -f "$(nodes_pending_file "$n")" ]] || continue
+    if nodes_up "$n"; then
+      rm -f "$(nodes_pending_file "$n")"
       continue
     fi
     ensure_layer "$n"
-    old_session[$n]="$(bookie_session "$n")"
+    launched+=("$n:$(bookie_session "$n")")
     start_bookie "$n"
-    launched+=("$n")
   done
-  for n in "${launched[@]}"; do
-    problem="$(await_ready "$n" bookie bookie_registered "$n" "${old_session[$n]}")" || die "$problem"
-    rm -f "$(pending_file "$n")"
-    echo "started node $n (pid $(node_env "$n" PID)), which waited for ZooKeeper"
+  for n in "${launched[@]+"${launched[@]}"}"; do
+    await bookie bookie_registered "$n" || die "$NODES_FAILURE"
+    n="${n%%:*}"
+    rm -f "$(nodes_pending_file "$n")"
+    echo "started node $n (pid $(nodes_get "$n" PID)), which waited for ZooKeeper"
   done
-  if [[ -f "$(pending_file broker)" ]]; then
-    if ! node_pid broker >/dev/null; then
+  if [[ -f "$(nodes_pending_file broker)" ]]; then
+    if ! nodes_up broker; then
       start_broker
-      problem="$(await_ready broker broker admin_ok)" || die "$problem"
-      echo "started node broker (pid $(node_env broker PID)), which waited for ZooKeeper"
+      await broker admin_ok broker || die "$NODES_FAILURE"
+      echo "started node broker (pid $(nodes_get broker PID)), which waited for ZooKeeper"
     fi
-    rm -f "$(pending_file broker)"
+    rm -f "$(nodes_pending_file broker)"
   fi
 }
 
 stop_node() {
   check_cluster_node "$1" stop-node
   # A node waiting for ZooKeeper (start-node) stays down when ZooKeeper comes back.
-  rm -f "$(pending_file "$1")"
-  node_pid "$1" >/dev/null || {
+  rm -f "$(nodes_pending_file "$1")"
+  nodes_up "$1" || {
     echo "node $1 not running"
     return 0
   }
-  stop_node_process "$1"
+  stop_nodes "$1"
 }
 
 case "${1:-}" in
-  start)
-    shift
-    start "$@"
-    ;;
-  stop) stop_everything ;;
   status) status ;;
   start-node) start_node "${2:?usage: $0 start-node N}" ;;
   stop-node) stop_node "${2:?usage: $0 stop-node N}" ;;
@@ -921,8 +784,5 @@ case "${1:-}" in
     classpath
     cat "$CLASSPATH_FILE"
     ;;
-  *)
-    echo "usage: $0 start [--nodes 1|3] [--journal-sync true|false] [--power-loss-layer] | stop | status | start-node N | stop-node N | classpath" >&2
-    exit 2
-    ;;
+  *) nodes_main "start [--nodes 1|3] [--journal-sync true|false] [--power-loss-layer] | stop | status | start-node N | stop-node N | classpath" "$@" ;;
 esac
