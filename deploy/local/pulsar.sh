@@ -265,6 +265,20 @@ broker_sees_bookies() {
   ((count >= ${#BOOKIES[@]}))
 }
 
+# What the standalone and the cluster's broker both end their configuration with: no transactions,
+# WebSocket, authentication or deletion of idle topics; system topics and topic policies on.
+broker_common_settings() {
+  cat <<EOF
+transactionCoordinatorEnabled=false
+webSocketServiceEnabled=false
+systemTopicEnabled=true
+topicLevelPoliciesEnabled=true
+authenticationEnabled=false
+authorizationEnabled=false
+brokerDeleteInactiveTopicsEnabled=false
+EOF
+}
+
 # ---------------------------------------------------------------------------------------------
 # Standalone: broker and one bookie in one JVM.
 
@@ -288,15 +302,10 @@ managedLedgerNewEntriesCheckDelayInMillis=0
 # The bookie's fsync switch: acknowledge a write only once the journal is on disk.
 journalSyncData=$JOURNAL_SYNC
 functionsWorkerEnabled=false
-transactionCoordinatorEnabled=false
-webSocketServiceEnabled=false
-systemTopicEnabled=true
-topicLevelPoliciesEnabled=true
-authenticationEnabled=false
-authorizationEnabled=false
-brokerDeleteInactiveTopicsEnabled=false
+$(broker_common_settings)
 EOF
 }
+
 start_standalone() {
   local dir data conf
   dir="$(nodes_dir 1)"
@@ -433,13 +442,7 @@ managedLedgerDefaultAckQuorum=2
 bookkeeper_delayEnsembleChange=true
 # The default polls for new entries every 10 ms, which adds ~9 ms to end-to-end latency.
 managedLedgerNewEntriesCheckDelayInMillis=0
-transactionCoordinatorEnabled=false
-webSocketServiceEnabled=false
-systemTopicEnabled=true
-topicLevelPoliciesEnabled=true
-authenticationEnabled=false
-authorizationEnabled=false
-brokerDeleteInactiveTopicsEnabled=false
+$(broker_common_settings)
 EOF
 }
 
