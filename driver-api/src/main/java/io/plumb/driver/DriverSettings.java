@@ -69,6 +69,27 @@ public final class DriverSettings {
     return integer(name).orElse(fallback);
   }
 
+  /**
+   * A whole number that fits an int, or {@code fallback} when the field is not set, refused with
+   * {@code must be >= min, was value} below {@code min}: the bound most counts and sizes have.
+   */
+  public int integerAtLeast(String name, int min, int fallback) throws DriverConfigException {
+    int value = integer(name, fallback);
+    if (value < min) {
+      throw error(name, "must be >= " + min + ", was " + value);
+    }
+    return value;
+  }
+
+  /** {@link #longValue(String, long)} with the lower bound of {@link #integerAtLeast}. */
+  public long longAtLeast(String name, long min, long fallback) throws DriverConfigException {
+    long value = longValue(name, fallback);
+    if (value < min) {
+      throw error(name, "must be >= " + min + ", was " + value);
+    }
+    return value;
+  }
+
   /** Any number. */
   public Optional<Double> number(String name) throws DriverConfigException {
     return mapping.read(name, SettingValue::number);

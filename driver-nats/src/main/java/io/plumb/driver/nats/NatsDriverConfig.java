@@ -122,16 +122,16 @@ public record NatsDriverConfig(
             s.string("driverClass", null),
             url.isEmpty() ? DEFAULT_URL : url,
             s.enumValue("mode", Mode.class, Mode.JETSTREAM),
-            atLeast(s, "replicationFactor", 1, 1),
+            s.integerAtLeast("replicationFactor", 1, 1),
             s.enumValue("storageType", Storage.class, Storage.FILE),
-            atLeast(s, "maxBytes", -1L, -1L),
-            atLeast(s, "maxMessages", -1L, -1L),
-            atLeast(s, "maxAgeSeconds", 0L, 0L),
-            atLeast(s, "maxOutstandingPublishes", 1, 1024),
+            s.longAtLeast("maxBytes", -1L, -1L),
+            s.longAtLeast("maxMessages", -1L, -1L),
+            s.longAtLeast("maxAgeSeconds", 0L, 0L),
+            s.integerAtLeast("maxOutstandingPublishes", 1, 1024),
             s.enumValue("consumerType", ConsumerType.class, ConsumerType.PULL),
-            atLeast(s, "pullBatchSize", 1, 256),
-            atLeast(s, "maxAckPending", 1, 10_000),
-            atLeast(s, "subscriberPendingBytes", 1L, 64L * 1024 * 1024),
+            s.integerAtLeast("pullBatchSize", 1, 256),
+            s.integerAtLeast("maxAckPending", 1, 10_000),
+            s.longAtLeast("subscriberPendingBytes", 1L, 64L * 1024 * 1024),
             monitor.isEmpty() ? null : monitor,
             s.enumValue("expectSync", Sync.class).orElse(null));
     if (config.maxBytes() == 0) {
@@ -150,24 +150,6 @@ public record NatsDriverConfig(
     }
     s.finish();
     return config;
-  }
-
-  private static int atLeast(DriverSettings s, String field, int min, int fallback)
-      throws DriverConfigException {
-    int value = s.integer(field, fallback);
-    if (value < min) {
-      throw s.error(field, "must be >= " + min + ", was " + value);
-    }
-    return value;
-  }
-
-  private static long atLeast(DriverSettings s, String field, long min, long fallback)
-      throws DriverConfigException {
-    long value = s.longValue(field, fallback);
-    if (value < min) {
-      throw s.error(field, "must be >= " + min + ", was " + value);
-    }
-    return value;
   }
 
   /** Server URLs for the client: OMB files write {@code host:port}, which jnats also accepts. */

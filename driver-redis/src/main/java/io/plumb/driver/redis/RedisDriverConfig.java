@@ -115,22 +115,22 @@ public record RedisDriverConfig(
       throws DriverConfigException {
     DriverSettings s = file.withEnvironment(environment, variableToField);
     String host = s.string("redisHost", "").strip();
-    int port = atLeast(s, "redisPort", 1, 6379);
+    int port = s.integerAtLeast("redisPort", 1, 6379);
     if (port > 65535) {
       throw s.error("redisPort", "must be <= 65535, was " + port);
     }
     String user = s.string("redisUser", "");
     String pass = s.string("redisPass", "");
-    int poolMaxTotal = atLeast(s, "jedisPoolMaxTotal", 1, 8);
-    int poolMaxIdle = atLeast(s, "jedisPoolMaxIdle", 0, 8);
+    int poolMaxTotal = s.integerAtLeast("jedisPoolMaxTotal", 1, 8);
+    int poolMaxIdle = s.integerAtLeast("jedisPoolMaxIdle", 0, 8);
     Mode mode = s.enumValue("mode", Mode.class, Mode.STREAMS);
-    int pipelineDepth = atLeast(s, "pipelineDepth", 1, 16);
-    int maxPendingSends = atLeast(s, "maxPendingSends", 1, 1024);
+    int pipelineDepth = s.integerAtLeast("pipelineDepth", 1, 16);
+    int maxPendingSends = s.integerAtLeast("maxPendingSends", 1, 1024);
     long maxLen = s.longValue("maxLen", 0L);
     if (maxLen < 0) {
       throw s.error("maxLen", "must be >= 0 (0: no cap), was " + maxLen);
     }
-    int waitReplicas = atLeast(s, "waitReplicas", 0, 0);
+    int waitReplicas = s.integerAtLeast("waitReplicas", 0, 0);
     if (waitReplicas > 0 && mode != Mode.STREAMS) {
       throw s.error(
           "waitReplicas", "applies to mode streams only: Pub/Sub stores nothing to replicate");
@@ -180,15 +180,15 @@ public record RedisDriverConfig(
             mode,
             pipelineDepth,
             maxPendingSends,
-            atLeast(s, "maxBlockMillis", 1, 1000),
+            s.integerAtLeast("maxBlockMillis", 1, 1000),
             maxLen,
-            atLeast(s, "readBatchSize", 1, 500),
-            atLeast(s, "readBlockMillis", 1, 100),
+            s.integerAtLeast("readBatchSize", 1, 500),
+            s.integerAtLeast("readBlockMillis", 1, 100),
             oneOf(s, "appendonly", "yes", "no"),
             oneOf(s, "appendfsync", "always", "everysec", "no"),
             waitReplicas,
             // WAIT's 0 would mean forever: a stalled replica would hang the producer silently.
-            atLeast(s, "waitTimeoutMillis", 1, 1000),
+            s.integerAtLeast("waitTimeoutMillis", 1, 1000),
             List.copyOf(sentinels),
             sentinelMaster,
             consumeFrom,
@@ -216,15 +216,6 @@ public record RedisDriverConfig(
       }
     }
     throw s.error(field, "'" + v + "' is not one of " + String.join(", ", allowed));
-  }
-
-  private static int atLeast(DriverSettings s, String field, int min, int fallback)
-      throws DriverConfigException {
-    int value = s.integer(field, fallback);
-    if (value < min) {
-      throw s.error(field, "must be >= " + min + ", was " + value);
-    }
-    return value;
   }
 
   /** The WAIT after each producer batch, or null for none. */
