@@ -316,10 +316,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   /** {@code leader} only: see {@link #leaderOf}. */
   @Override
   public Optional<String> locate(String target, String topic) throws Exception {
-    if (!target.equals("leader")) {
-      throw new IllegalArgumentException("this driver names no " + target);
-    }
-    return leaderOf(topic);
+    return LeaderLocator.locateOnly("leader", target, () -> leaderOf(topic));
   }
 
   RabbitMqConfig config() {

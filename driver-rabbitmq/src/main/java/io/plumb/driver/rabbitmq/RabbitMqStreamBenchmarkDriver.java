@@ -330,10 +330,7 @@ public final class RabbitMqStreamBenchmarkDriver
   /** {@code leader} only: see {@link #leaderOf}. */
   @Override
   public Optional<String> locate(String target, String topic) throws Exception {
-    if (!target.equals("leader")) {
-      throw new IllegalArgumentException("this driver names no " + target);
-    }
-    return leaderOf(topic);
+    return LeaderLocator.locateOnly("leader", target, () -> leaderOf(topic));
   }
 
   @Override

@@ -120,11 +120,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
 
   /** {@code primary} only: see {@link #leaderOf}. */
   @Override
-  public Optional<String> locate(String target, String topic) {
-    if (!target.equals("primary")) {
-      throw new IllegalArgumentException("this driver names no " + target);
-    }
-    return leaderOf(topic);
+  public Optional<String> locate(String target, String topic) throws Exception {
+    return LeaderLocator.locateOnly("primary", target, () -> leaderOf(topic));
   }
 
   /** A new dedicated connection to the primary, for a Pub/Sub subscriber. */
