@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
-import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.LossAccounting;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
@@ -87,14 +87,7 @@ class KafkaFaultClusterTest {
     assertNull(fault.error(), summary(report));
     assertTrue(fault.acknowledgedLost() > 0, summary(report));
     // Judged by the final read: lost is what was acknowledged and neither received nor read.
-    FinalReadFigures read = report.finalRead();
-    assertTrue(read.ran(), summary(report));
-    Counters c = report.counters();
-    long receivedAcknowledged = c.received() - c.duplicated() - c.receivedUnacknowledged();
-    assertEquals(
-        c.acknowledged() - receivedAcknowledged - read.acknowledgedFoundOnlyByRead(),
-        c.lost(),
-        summary(report));
+    LossAccounting.assertLostIsWhatTheFinalReadMissed(report, summary(report));
     System.out.println("kafka-replicated-weak.yaml, leader partitioned: " + summary(report));
   }
 

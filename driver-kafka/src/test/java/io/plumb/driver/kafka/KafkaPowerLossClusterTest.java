@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.fault.FaultOutcome;
 import io.plumb.result.Counters;
-import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.LossAccounting;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
 import java.nio.file.Path;
@@ -105,16 +105,9 @@ class KafkaPowerLossClusterTest {
     assertTrue(c.lost() > 0, summary);
     // The power loss lost every one of them, however long before it they were acknowledged: its
     // own line says so, and nothing is charged to the time before it.
-    assertEquals(c.lost(), fault.acknowledgedLost(), summary);
-    assertEquals(0, report.beforeFirstFault().acknowledgedLost(), summary);
+    LossAccounting.assertEveryLossChargedToTheFault(report, summary);
     // Judged by the final read: lost is what was acknowledged and neither received nor read.
-    FinalReadFigures read = report.finalRead();
-    assertTrue(read.ran(), summary);
-    long receivedAcknowledged = c.received() - c.duplicated() - c.receivedUnacknowledged();
-    assertEquals(
-        c.acknowledged() - receivedAcknowledged - read.acknowledgedFoundOnlyByRead(),
-        c.lost(),
-        summary);
+    LossAccounting.assertLostIsWhatTheFinalReadMissed(report, summary);
     System.out.println("kafka-replicated.yaml, power loss of every node: " + summary);
   }
 
