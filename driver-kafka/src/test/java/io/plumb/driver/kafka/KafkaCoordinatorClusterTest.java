@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
+import io.plumb.testkit.WholeCluster;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -18,9 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A consumer of {@code kafka-replicated.yaml} on the local 3-node cluster ({@code
@@ -33,15 +33,10 @@ class KafkaCoordinatorClusterTest {
   private static final long SECONDS_AFTER_KILL = 15;
   private static final long DELIVERY_WAIT_SECONDS = 60;
 
-  @BeforeAll
-  static void clusterHasThreeBrokers() throws Exception {
-    LocalKafkaCluster.requireThreeBrokers();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.afterAllTests(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
 
   @Test
   void consumerGoesOnWhenTheGroupCoordinatorIsKilled() throws Exception {

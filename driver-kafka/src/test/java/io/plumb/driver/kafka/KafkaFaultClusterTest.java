@@ -12,13 +12,12 @@ import io.plumb.result.RunReport;
 import io.plumb.testkit.LossAccounting;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
+import io.plumb.testkit.WholeCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,22 +46,12 @@ class KafkaFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @BeforeAll
-  static void clusterHasThreeBrokers() throws Exception {
-    LocalKafkaCluster.requireThreeBrokers();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.beforeEachTest(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
 
   /** A fault of the test before may have left a node fenced for a moment after it came back. */
-  @BeforeEach
-  void clusterIsWhole() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
-
   @Test
   void durableFileLosesNothingWhenTheLeaderIsKilled() throws Exception {
     Path plan = plan("kill-leader.yaml", "kill", 10);

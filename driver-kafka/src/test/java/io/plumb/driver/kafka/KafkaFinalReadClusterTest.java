@@ -10,6 +10,7 @@ import io.plumb.result.FinalReadFigures;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
+import io.plumb.testkit.WholeCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,9 +18,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,20 +37,14 @@ class KafkaFinalReadClusterTest {
 
   @TempDir Path scratch;
 
-  @BeforeAll
-  static void clusterHasThreeBrokers() throws Exception {
-    LocalKafkaCluster.requireThreeBrokers();
-  }
-
-  @BeforeEach
-  void clusterIsWhole() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.beforeEachTest(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
 
   @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
+  static void holdNothingBack() {
     HeldBackKafkaDriver.holdBackAfterMessages = Long.MAX_VALUE;
-    LocalKafkaCluster.makeWhole();
   }
 
   @Test

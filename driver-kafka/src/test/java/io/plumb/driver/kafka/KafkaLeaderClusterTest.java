@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.testkit.Leaders;
+import io.plumb.testkit.WholeCluster;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,9 +15,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The driver as a {@code LeaderLocator} on the local 3-node cluster ({@code deploy/local/kafka.sh
@@ -26,15 +26,10 @@ import org.junit.jupiter.api.Test;
  */
 class KafkaLeaderClusterTest {
 
-  @BeforeAll
-  static void clusterHasThreeBrokers() throws Exception {
-    LocalKafkaCluster.requireThreeBrokers();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.afterAllTests(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
 
   @Test
   void namesTheLeaderOfPartitionZeroAsTheBrokerSeesItAndFollowsItWhenItStops() throws Exception {

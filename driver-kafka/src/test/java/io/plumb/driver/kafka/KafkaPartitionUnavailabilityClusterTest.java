@@ -11,6 +11,7 @@ import io.plumb.fault.Unavailability;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
+import io.plumb.testkit.WholeCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -22,10 +23,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,20 +46,10 @@ class KafkaPartitionUnavailabilityClusterTest {
 
   @TempDir Path scratch;
 
-  @BeforeAll
-  static void clusterHasThreeBrokers() throws Exception {
-    LocalKafkaCluster.requireThreeBrokers();
-  }
-
-  @BeforeEach
-  void clusterIsWhole() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.beforeEachTest(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
 
   @Test
   void theWorstPartitionIsOneTheKilledNodeLedAndOnlyThoseAreAffected() throws Exception {

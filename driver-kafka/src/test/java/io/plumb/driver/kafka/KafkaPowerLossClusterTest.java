@@ -12,13 +12,13 @@ import io.plumb.result.RunReport;
 import io.plumb.testkit.LossAccounting;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
+import io.plumb.testkit.WholeCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,20 +51,14 @@ class KafkaPowerLossClusterTest {
   @TempDir Path scratch;
 
   @BeforeAll
-  static void clusterHasThreeBrokersOnTheLayer() throws Exception {
-    LocalKafkaCluster.requireThreeBrokers();
+  static void clusterIsOnTheLayer() throws Exception {
     LocalKafkaCluster.requirePowerLossLayers();
   }
 
-  @BeforeEach
-  void clusterIsWhole() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalKafkaCluster.makeWhole();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.beforeEachTest(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
 
   @Test
   void syncFileLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {

@@ -11,13 +11,12 @@ import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
+import io.plumb.testkit.WholeCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,22 +32,11 @@ class NatsFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @BeforeAll
-  static void clusterHasThreeNodes() throws Exception {
-    LocalNatsCluster.requireThreeNodes();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.beforeEachTest(LocalNatsCluster::requireThreeNodes, LocalNatsCluster::makeWhole);
 
   /** A fault of the test before may have left the cluster electing a meta leader. */
-  @BeforeEach
-  void clusterIsWhole() throws Exception {
-    LocalNatsCluster.makeWhole();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalNatsCluster.makeWhole();
-  }
-
   /**
    * Publishing resumes on a new stream leader and nothing acknowledged is lost. Whether the
    * end-to-end p99 is back within 10% of its pre-fault level in the 20 s after the killed server

@@ -13,12 +13,12 @@ import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
+import io.plumb.testkit.WholeCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -54,15 +54,10 @@ class RabbitMqFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @BeforeAll
-  static void clusterHasThreeNodes() throws Exception {
-    LocalRabbitMqCluster.requireThreeNodes();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalRabbitMqCluster.makeWhole();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.afterAllTests(
+          LocalRabbitMqCluster::requireThreeNodes, LocalRabbitMqCluster::makeWhole);
 
   @Test
   void durableFileLosesNothingWhenTheQuorumQueueLeaderIsKilled() throws Exception {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.Leaders;
+import io.plumb.testkit.WholeCluster;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,9 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The AMQP driver as a {@code LeaderLocator} on the local 3-node cluster ({@code
@@ -26,15 +26,10 @@ import org.junit.jupiter.api.Test;
  */
 class RabbitMqLeaderClusterTest {
 
-  @BeforeAll
-  static void clusterHasThreeNodes() throws Exception {
-    LocalRabbitMqCluster.requireThreeNodes();
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    LocalRabbitMqCluster.makeWhole();
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.afterAllTests(
+          LocalRabbitMqCluster::requireThreeNodes, LocalRabbitMqCluster::makeWhole);
 
   @Test
   void namesTheQuorumQueueLeaderAndFollowsItWhenItStops() throws Exception {

@@ -13,6 +13,7 @@ import io.plumb.fault.LocalCluster;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.SmokeRun;
+import io.plumb.testkit.WholeCluster;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,9 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
@@ -51,15 +51,9 @@ class RedisFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @BeforeEach
-  void clusterIsWhole() throws Exception {
-    RedisClusterWhole.await(LocalSentinels.PORT);
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    RedisClusterWhole.await(LocalSentinels.PORT);
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.beforeEachTest(() -> RedisClusterWhole.await(LocalSentinels.PORT));
 
   @Test
   void leaderIsThePrimaryTheSentinelsNameAndFollowsAFailover() throws Exception {

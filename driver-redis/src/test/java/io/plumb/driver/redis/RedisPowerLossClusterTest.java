@@ -18,16 +18,16 @@ import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.LossAccounting;
 import io.plumb.testkit.OneFault;
+import io.plumb.testkit.WholeCluster;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -67,15 +67,9 @@ class RedisPowerLossClusterTest {
     }
   }
 
-  @BeforeEach
-  void clusterIsWhole() throws Exception {
-    RedisClusterWhole.await(LocalSentinels.PORT);
-  }
-
-  @AfterAll
-  static void clusterIsWholeAgain() throws Exception {
-    RedisClusterWhole.await(LocalSentinels.PORT);
-  }
+  @RegisterExtension
+  static final WholeCluster CLUSTER =
+      WholeCluster.beforeEachTest(() -> RedisClusterWhole.await(LocalSentinels.PORT));
 
   @Test
   void aofAlwaysLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {
