@@ -33,10 +33,7 @@ class KafkaCoordinatorClusterTest {
   private static final long SECONDS_AFTER_KILL = 15;
   private static final long DELIVERY_WAIT_SECONDS = 60;
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.afterAllTests(
-          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalKafkaCluster.WHOLE_AFTER_ALL_TESTS;
 
   @Test
   void consumerGoesOnWhenTheGroupCoordinatorIsKilled() throws Exception {

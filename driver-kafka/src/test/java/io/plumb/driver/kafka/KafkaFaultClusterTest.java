@@ -46,10 +46,7 @@ class KafkaFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.beforeEachTest(
-          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalKafkaCluster.WHOLE_FOR_EACH_TEST;
 
   /** A fault of the test before may have left a node fenced for a moment after it came back. */
   @Test

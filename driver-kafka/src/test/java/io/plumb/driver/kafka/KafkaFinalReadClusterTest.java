@@ -37,10 +37,7 @@ class KafkaFinalReadClusterTest {
 
   @TempDir Path scratch;
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.beforeEachTest(
-          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalKafkaCluster.WHOLE_FOR_EACH_TEST;
 
   @AfterAll
   static void holdNothingBack() {

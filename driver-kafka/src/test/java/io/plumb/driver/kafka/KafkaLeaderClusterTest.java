@@ -26,10 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class KafkaLeaderClusterTest {
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.afterAllTests(
-          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalKafkaCluster.WHOLE_AFTER_ALL_TESTS;
 
   @Test
   void namesTheLeaderOfPartitionZeroAsTheBrokerSeesItAndFollowsItWhenItStops() throws Exception {

@@ -46,10 +46,7 @@ class KafkaPartitionUnavailabilityClusterTest {
 
   @TempDir Path scratch;
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.beforeEachTest(
-          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalKafkaCluster.WHOLE_FOR_EACH_TEST;
 
   @Test
   void theWorstPartitionIsOneTheKilledNodeLedAndOnlyThoseAreAffected() throws Exception {

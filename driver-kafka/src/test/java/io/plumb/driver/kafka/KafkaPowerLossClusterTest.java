@@ -55,10 +55,7 @@ class KafkaPowerLossClusterTest {
     LocalKafkaCluster.requirePowerLossLayers();
   }
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.beforeEachTest(
-          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalKafkaCluster.WHOLE_FOR_EACH_TEST;
 
   @Test
   void syncFileLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {

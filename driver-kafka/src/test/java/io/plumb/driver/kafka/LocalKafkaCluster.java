@@ -2,6 +2,7 @@ package io.plumb.driver.kafka;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.plumb.testkit.WholeCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,6 +27,19 @@ final class LocalKafkaCluster {
   private static final Path REPO = Path.of("").toAbsolutePath().getParent();
   private static final Path SCRIPT = REPO.resolve("deploy/local/kafka.sh");
   private static final long SCRIPT_TIMEOUT_SECONDS = 300;
+
+  /**
+   * What a cluster test registers ({@code @RegisterExtension}): three brokers checked before its
+   * first test, the cluster made whole before each test and after the last.
+   */
+  static final WholeCluster WHOLE_FOR_EACH_TEST =
+      WholeCluster.beforeEachTest(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
+
+  /** The same, made whole after the last test only: for tests that stop nodes themselves. */
+  static final WholeCluster WHOLE_AFTER_ALL_TESTS =
+      WholeCluster.afterAllTests(
+          LocalKafkaCluster::requireThreeBrokers, LocalKafkaCluster::makeWhole);
 
   private LocalKafkaCluster() {}
 

@@ -1,5 +1,6 @@
 package io.plumb.driver.nats;
 
+import io.plumb.testkit.WholeCluster;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,6 +36,13 @@ final class LocalNatsCluster {
       Pattern.compile("\"meta_cluster\"\\s*:\\s*\\{[^}]*\"leader\"\\s*:\\s*\"([^\"]+)\"");
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /**
+   * What a cluster test registers ({@code @RegisterExtension}): three nodes checked before its
+   * first test, the cluster made whole before each test and after the last.
+   */
+  static final WholeCluster WHOLE_FOR_EACH_TEST =
+      WholeCluster.beforeEachTest(LocalNatsCluster::requireThreeNodes, LocalNatsCluster::makeWhole);
 
   private LocalNatsCluster() {}
 

@@ -32,9 +32,7 @@ class NatsFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.beforeEachTest(LocalNatsCluster::requireThreeNodes, LocalNatsCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalNatsCluster.WHOLE_FOR_EACH_TEST;
 
   /** A fault of the test before may have left the cluster electing a meta leader. */
   /**

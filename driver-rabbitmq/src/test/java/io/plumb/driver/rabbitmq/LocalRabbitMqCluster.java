@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.fault.ClusterNode;
 import io.plumb.fault.LocalCluster;
+import io.plumb.testkit.WholeCluster;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -21,6 +22,14 @@ final class LocalRabbitMqCluster {
   static final int NODES = 3;
 
   private static final LocalCluster CLUSTER = LocalCluster.of("rabbitmq");
+
+  /**
+   * What a cluster test registers ({@code @RegisterExtension}): three nodes checked before its
+   * first test, the cluster made whole after its last (the tests stop nodes themselves).
+   */
+  static final WholeCluster WHOLE_AFTER_ALL_TESTS =
+      WholeCluster.afterAllTests(
+          LocalRabbitMqCluster::requireThreeNodes, LocalRabbitMqCluster::makeWhole);
 
   /** Fails the test class unless the state files name 3 nodes and the broker runs all three. */
   static void requireThreeNodes() throws Exception {

@@ -54,10 +54,7 @@ class RabbitMqFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.afterAllTests(
-          LocalRabbitMqCluster::requireThreeNodes, LocalRabbitMqCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalRabbitMqCluster.WHOLE_AFTER_ALL_TESTS;
 
   @Test
   void durableFileLosesNothingWhenTheQuorumQueueLeaderIsKilled() throws Exception {

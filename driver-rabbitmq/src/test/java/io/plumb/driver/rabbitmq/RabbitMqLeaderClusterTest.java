@@ -26,10 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RabbitMqLeaderClusterTest {
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.afterAllTests(
-          LocalRabbitMqCluster::requireThreeNodes, LocalRabbitMqCluster::makeWhole);
+  @RegisterExtension static final WholeCluster CLUSTER = LocalRabbitMqCluster.WHOLE_AFTER_ALL_TESTS;
 
   @Test
   void namesTheQuorumQueueLeaderAndFollowsItWhenItStops() throws Exception {

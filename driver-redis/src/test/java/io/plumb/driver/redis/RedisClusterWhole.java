@@ -2,6 +2,7 @@ package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.plumb.testkit.WholeCluster;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -16,6 +17,13 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 final class RedisClusterWhole {
   private static final long WAIT_SECONDS = 90;
+
+  /**
+   * What a cluster test registers ({@code @RegisterExtension}): the cluster of the Sentinels on
+   * {@link LocalSentinels#PORT} whole before each test and after the last.
+   */
+  static final WholeCluster FOR_EACH_TEST =
+      WholeCluster.beforeEachTest(() -> await(LocalSentinels.PORT));
 
   private RedisClusterWhole() {}
 

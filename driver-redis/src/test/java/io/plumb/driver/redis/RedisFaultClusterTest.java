@@ -51,9 +51,7 @@ class RedisFaultClusterTest {
 
   @TempDir Path scratch;
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.beforeEachTest(() -> RedisClusterWhole.await(LocalSentinels.PORT));
+  @RegisterExtension static final WholeCluster CLUSTER = RedisClusterWhole.FOR_EACH_TEST;
 
   @Test
   void leaderIsThePrimaryTheSentinelsNameAndFollowsAFailover() throws Exception {

@@ -67,9 +67,7 @@ class RedisPowerLossClusterTest {
     }
   }
 
-  @RegisterExtension
-  static final WholeCluster CLUSTER =
-      WholeCluster.beforeEachTest(() -> RedisClusterWhole.await(LocalSentinels.PORT));
+  @RegisterExtension static final WholeCluster CLUSTER = RedisClusterWhole.FOR_EACH_TEST;
 
   @Test
   void aofAlwaysLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {
