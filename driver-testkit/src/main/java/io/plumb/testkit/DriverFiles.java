@@ -3,9 +3,14 @@ package io.plumb.testkit;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.worker.DriverLoader;
 import io.plumb.worker.DriverLoader.DriverIdentity;
+import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
 
-/** How {@code bin/benchmark} finds a driver from a driver file, checked as a test would. */
+/**
+ * How {@code bin/benchmark} finds a driver from a driver file and initializes it, as a test does.
+ */
 public final class DriverFiles {
 
   private DriverFiles() {}
@@ -33,5 +38,16 @@ public final class DriverFiles {
               + ", not a "
               + type.getName());
     }
+  }
+
+  /**
+   * A driver from {@code newDriver}, initialized from {@code file} with its {@code --driver-set}
+   * {@code overrides} as {@code bin/benchmark} reads them; the caller closes it.
+   */
+  public static <D extends BenchmarkDriver> D open(
+      Supplier<D> newDriver, Path file, Map<String, String> overrides) throws Exception {
+    D driver = newDriver.get();
+    driver.initialize(DriverSettingsReader.config(file, overrides));
+    return driver;
   }
 }

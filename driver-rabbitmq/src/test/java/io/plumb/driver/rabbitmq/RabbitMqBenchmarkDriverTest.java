@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
@@ -34,9 +35,7 @@ class RabbitMqBenchmarkDriverTest {
 
   private static RabbitMqBenchmarkDriver driver(String file, Map<String, String> overrides)
       throws Exception {
-    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
-    return driver;
+    return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -8,6 +8,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.coordinator.FinalReadProbe;
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
@@ -35,9 +36,7 @@ class RabbitMqFinalReadTest {
   }
 
   private static RabbitMqBenchmarkDriver driver(String file) throws Exception {
-    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
-    return driver;
+    return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
   }
 
   /**

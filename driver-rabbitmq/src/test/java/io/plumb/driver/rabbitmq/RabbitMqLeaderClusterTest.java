@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.Leaders;
 import io.plumb.testkit.WholeCluster;
@@ -109,9 +110,7 @@ class RabbitMqLeaderClusterTest {
   }
 
   private static RabbitMqBenchmarkDriver driver(String file) throws Exception {
-    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
-    return driver;
+    return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
   }
 
   private static BenchmarkConsumer consumer(RabbitMqBenchmarkDriver driver, String topic)

@@ -15,8 +15,8 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
-import io.plumb.worker.DriverSettingsReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,8 +50,8 @@ class RabbitMqPauseTest {
   @ValueSource(strings = {"rabbitmq.yaml", "rabbitmq-quorum.yaml"})
   void pausedConsumerStaysCancelledThroughARecoveryAndResumesWhereItStopped(String file)
       throws Exception {
-    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
+    RabbitMqBenchmarkDriver driver =
+        DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(RabbitMqConfig.DEFAULT_URI);
     String topic = DriverRoundTrip.newTopicName("plumb-test-pause");

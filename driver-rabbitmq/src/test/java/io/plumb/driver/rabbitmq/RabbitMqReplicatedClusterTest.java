@@ -7,6 +7,7 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
@@ -143,8 +144,8 @@ class RabbitMqReplicatedClusterTest {
   void queueLeadersAreSpreadOverTheNodesAndReported(String file) throws Exception {
     int partitions = 6;
     Set<String> policiesBefore = Broker.policyNames();
-    RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
+    RabbitMqBenchmarkDriver driver =
+        DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
     try (driver) {
       String topic = DriverRoundTrip.newTopicName("plumb-test-spread") + "-0";
       driver.createTopic(topic, partitions).get(60, TimeUnit.SECONDS);

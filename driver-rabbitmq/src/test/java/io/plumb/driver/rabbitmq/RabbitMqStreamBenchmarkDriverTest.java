@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
-import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +29,7 @@ class RabbitMqStreamBenchmarkDriverTest {
 
   private static RabbitMqStreamBenchmarkDriver driver(String file, Map<String, String> overrides)
       throws Exception {
-    RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
-    return driver;
+    return DriverFiles.open(RabbitMqStreamBenchmarkDriver::new, Path.of(file), overrides);
   }
 
   @Test

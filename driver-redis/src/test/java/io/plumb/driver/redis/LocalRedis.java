@@ -1,7 +1,7 @@
 package io.plumb.driver.redis;
 
 import io.plumb.testkit.BrokerPort;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.nio.file.Path;
 import java.util.Map;
 import redis.clients.jedis.Jedis;
@@ -33,8 +33,6 @@ final class LocalRedis {
 
   /** A driver initialized from the shipped {@code file}, pointed at the server. */
   static RedisBenchmarkDriver open(String file) throws Exception {
-    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides()));
-    return driver;
+    return DriverFiles.open(() -> new RedisBenchmarkDriver(Map.of()), Path.of(file), overrides());
   }
 }
