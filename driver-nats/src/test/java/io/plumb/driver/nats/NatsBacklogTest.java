@@ -32,8 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * refused in one line before any load.
  */
 class NatsBacklogTest {
-  private static final String URL =
-      "nats://127.0.0.1:" + System.getenv().getOrDefault("PLUMB_NATS_PORT", "4222");
+  private static final String URL = LocalNats.URL;
 
   @TempDir Path dir;
 

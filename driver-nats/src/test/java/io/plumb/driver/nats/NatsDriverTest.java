@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
-import io.nats.client.Nats;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
-import io.plumb.testkit.BrokerPort;
 import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
@@ -27,17 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 class NatsDriverTest {
 
   private static final int MESSAGES = 2_000;
-  private static final String PORT = System.getenv().getOrDefault("PLUMB_NATS_PORT", "4222");
-  private static final String URL = "nats://127.0.0.1:" + PORT;
+  private static final String URL = LocalNats.URL;
 
   private static Connection admin;
   private static JetStreamManagement jsm;
 
   @BeforeAll
   static void serverIsUp() throws Exception {
-    BrokerPort.assertListening("NATS server", Integer.parseInt(PORT), "deploy/local/nats.sh start");
     // An independent connection reads the broker's state back, not through the driver.
-    admin = Nats.connect(URL);
+    admin = LocalNats.admin();
     jsm = admin.jetStreamManagement();
   }
 
@@ -48,24 +44,13 @@ class NatsDriverTest {
     }
   }
 
-  /** Points a shipped file at the test server only when the port differs from the file's. */
-  private static Map<String, String> overrides() {
-    return PORT.equals("4222") ? Map.of() : Map.of("natsHostUrl", URL);
-  }
-
-  private static NatsBenchmarkDriver open(String file) throws Exception {
-    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides()));
-    return driver;
-  }
-
   private static StreamConfiguration streamOnServer(String topic) throws Exception {
     return jsm.getStreamInfo(Subjects.name(topic)).getConfiguration();
   }
 
   @Test
   void coreDeliversEveryMessageToEachSubscriptionAndKeepsNoStream() throws Exception {
-    try (NatsBenchmarkDriver driver = open("nats.yaml")) {
+    try (NatsBenchmarkDriver driver = LocalNats.open("nats.yaml")) {
       assertEquals(NatsDriverConfig.Mode.CORE, driver.config().mode());
       assertEquals("core", driver.brokerFacts().get("nats.mode"));
       DriverRoundTrip.Result r =
@@ -112,13 +97,13 @@ class NatsDriverTest {
   }
 
   private static Map<String, String> withPort(String key, String value) {
-    var m = new java.util.HashMap<>(overrides());
+    var m = new java.util.HashMap<>(LocalNats.overrides());
     m.put(key, value);
     return m;
   }
 
   private static void jetStreamRoundTrip(String file, StorageType storage) throws Exception {
-    try (NatsBenchmarkDriver driver = open(file)) {
+    try (NatsBenchmarkDriver driver = LocalNats.open(file)) {
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
               driver,
@@ -148,10 +133,12 @@ class NatsDriverTest {
   void ombDriverFileRunsUnchangedAsJetStream() throws Exception {
     Path omb = Path.of("src/test/resources/omb-nats.yaml");
     NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(omb, overrides()));
+    driver.initialize(DriverSettingsReader.config(omb, LocalNats.overrides()));
     try (driver) {
       assertEquals(
-          "localhost:4222".equals(driver.config().natsHostUrl()) || !overrides().isEmpty(), true);
+          "localhost:4222".equals(driver.config().natsHostUrl())
+              || !LocalNats.overrides().isEmpty(),
+          true);
       assertEquals(NatsDriverConfig.Mode.JETSTREAM, driver.config().mode());
       assertEquals(1, driver.config().replicationFactor());
       DriverRoundTrip.run(

@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.nats.client.Connection;
-import io.nats.client.Nats;
 import io.nats.client.api.StreamState;
 import io.plumb.coordinator.FinalReadProbe;
-import io.plumb.worker.DriverSettingsReader;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -19,23 +15,14 @@ import org.junit.jupiter.api.Test;
 /** The final read against the real local NATS server (deploy/local/nats.sh start). */
 class NatsFinalReadTest {
 
-  private static final String PORT = System.getenv().getOrDefault("PLUMB_NATS_PORT", "4222");
-  private static final String URL = "nats://127.0.0.1:" + PORT;
   private static final int PRODUCERS = 2;
   private static final int PER_PRODUCER = 300;
-
-  private static NatsBenchmarkDriver open(String file) throws Exception {
-    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
-    Map<String, String> overrides = PORT.equals("4222") ? Map.of() : Map.of("natsHostUrl", URL);
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
-    return driver;
-  }
 
   @Test
   void readsEveryMessageOfTheStreamUpToItsLastSequence() throws Exception {
     String topic = "plumb-final-" + UUID.randomUUID().toString().substring(0, 8);
-    try (NatsBenchmarkDriver driver = open("nats-jetstream.yaml");
-        Connection admin = Nats.connect(URL)) {
+    try (NatsBenchmarkDriver driver = LocalNats.open("nats-jetstream.yaml");
+        Connection admin = LocalNats.admin()) {
       driver.createTopic(topic, 4).get();
       FinalReadProbe.produce(driver, topic, PRODUCERS, PER_PRODUCER);
       StreamState before =
@@ -69,8 +56,8 @@ class NatsFinalReadTest {
   @Test
   void aStreamTheServerNoLongerHasReadsAsEmpty() throws Exception {
     String topic = "plumb-final-" + UUID.randomUUID().toString().substring(0, 8);
-    try (NatsBenchmarkDriver driver = open("nats-jetstream.yaml");
-        Connection admin = Nats.connect(URL)) {
+    try (NatsBenchmarkDriver driver = LocalNats.open("nats-jetstream.yaml");
+        Connection admin = LocalNats.admin()) {
       driver.createTopic(topic, 2).get();
       FinalReadProbe.produce(driver, topic, 1, 50);
       admin.jetStreamManagement().deleteStream(Subjects.name(topic));
@@ -86,13 +73,13 @@ class NatsFinalReadTest {
 
   @Test
   void coreNatsSaysItKeepsNothingAndRefusesTheRead() throws Exception {
-    try (NatsBenchmarkDriver driver = open("nats.yaml")) {
+    try (NatsBenchmarkDriver driver = LocalNats.open("nats.yaml")) {
       assertEquals(Optional.of("core NATS keeps no messages"), driver.whyNoFinalRead());
       assertThrows(
           IllegalStateException.class,
           () -> driver.readToEnd("t", "s", new FinalReadProbe.Collected(), Duration.ofSeconds(1)));
     }
-    try (NatsBenchmarkDriver driver = open("nats-jetstream-memory.yaml")) {
+    try (NatsBenchmarkDriver driver = LocalNats.open("nats-jetstream-memory.yaml")) {
       assertEquals(Optional.empty(), driver.whyNoFinalRead());
     }
   }

@@ -25,10 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * hands the header apart too, message by message.
  */
 class NatsMetadataHeaderTest {
-  private static final String PORT = System.getenv().getOrDefault("PLUMB_NATS_PORT", "4222");
-  private static final String URL = "nats://127.0.0.1:" + PORT;
-  private static final Map<String, String> OVERRIDES =
-      PORT.equals("4222") ? Map.of() : Map.of("natsHostUrl", URL);
+  private static final Map<String, String> OVERRIDES = LocalNats.overrides();
 
   @TempDir Path scratch;
 

@@ -32,12 +32,7 @@ class NatsReplicatedClusterTest {
   @Test
   void ombFormatFileAskingForThreeReplicasRuns() throws Exception {
     Path omb = scratch.resolve("omb-nats-3.yaml");
-    Files.writeString(
-        omb,
-        "name: NATS\n"
-            + "driverClass: io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver\n"
-            + "natsHostUrl: localhost:4222\n"
-            + "replicationFactor: 3\n");
+    Files.writeString(omb, LocalNats.OMB_FILE_THREE_REPLICAS);
     assertThreeCopies(RUN.run(omb, Map.of(), scratch));
   }
 

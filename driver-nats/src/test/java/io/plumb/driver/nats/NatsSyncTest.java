@@ -3,11 +3,7 @@ package io.plumb.driver.nats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import io.nats.client.Connection;
-import io.nats.client.JetStreamManagement;
-import io.nats.client.Nats;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.input.BadInputException;
 import io.plumb.testkit.SmokeRun;
@@ -15,8 +11,6 @@ import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,48 +27,24 @@ class NatsSyncTest {
           + "driverClass: io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver\n"
           + "natsHostUrl: nats://127.0.0.1:4222\n";
 
-  private static Connection admin;
-  private static JetStreamManagement jsm;
-
   @TempDir Path scratch;
-
-  @BeforeAll
-  static void connect() throws Exception {
-    try {
-      admin = Nats.connect("nats://127.0.0.1:4222");
-    } catch (java.io.IOException e) {
-      fail(
-          "no NATS server on 127.0.0.1:4222 (" + e + "): start it with deploy/local/nats.sh start");
-    }
-    jsm = admin.jetStreamManagement();
-  }
-
-  @AfterAll
-  static void closeAdmin() throws Exception {
-    if (admin != null) {
-      admin.close();
-    }
-  }
 
   @Test
   void fileExpectingSyncAlwaysIsRefusedOnAServerThatSyncsByDefault() throws Exception {
     Path file = Files.writeString(scratch.resolve("always.yaml"), HEAD + "expectSync: always\n");
-    long apiCallsBefore = jsm.getAccountStatistics().getApi().getTotal();
+    try (JetStreamRequests requests = JetStreamRequests.count()) {
+      BadInputException e =
+          assertThrows(BadInputException.class, () -> RUN.run(file, Map.of(), scratch));
 
-    BadInputException e =
-        assertThrows(BadInputException.class, () -> RUN.run(file, Map.of(), scratch));
-
-    assertEquals(
-        file
-            + ":4: field 'expectSync': expects sync always but the NATS servers at"
-            + " http://127.0.0.1:8222 report default"
-            + " (start them with: deploy/local/nats.sh start --sync always)",
-        e.getMessage());
-    // Only this test's two readings reached JetStream: no stream, consumer or publish.
-    assertEquals(
-        apiCallsBefore + 1,
-        jsm.getAccountStatistics().getApi().getTotal(),
-        "JetStream requests during the refused run");
+      assertEquals(
+          file
+              + ":4: field 'expectSync': expects sync always but the NATS servers at"
+              + " http://127.0.0.1:8222 report default"
+              + " (start them with: deploy/local/nats.sh start --sync always)",
+          e.getMessage());
+      // None reached JetStream from the refused run: no stream, consumer or publish.
+      assertEquals(0, requests.sinceStart(), "JetStream requests during the refused run");
+    }
   }
 
   @Test
