@@ -18,6 +18,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -186,8 +188,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                 config.maxPendingSends(),
                 config.maxBlockMillis(),
                 config.replicaWait());
-        return CompletableFuture.completedFuture(
-            new WatchedProducer(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
+        return watched(producer, producer::primaryChanged);
       }
       PipelinedProducer producer =
           new PipelinedProducer(
@@ -200,11 +201,17 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
               config.maxPendingSends(),
               config.maxBlockMillis(),
               config.replicaWait());
-      return CompletableFuture.completedFuture(
-          new WatchedProducer(producer, endpoint.onPrimaryChange(producer::primaryChanged)));
+      return watched(producer, producer::primaryChanged);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** {@code producer}, told of each primary change until it closes, whichever client it uses. */
+  private CompletableFuture<BenchmarkProducer> watched(
+      BenchmarkProducer producer, Consumer<HostAndPort> primaryChanged) {
+    return CompletableFuture.completedFuture(
+        new WatchedProducer(producer, endpoint.onPrimaryChange(primaryChanged)));
   }
 
   @Override
