@@ -46,9 +46,9 @@ class KafkaFaultClusterTest {
 
   @TempDir Path scratch;
 
+  /** A fault of the test before may have left a node fenced for a moment after it came back. */
   @RegisterExtension static final WholeCluster CLUSTER = LocalKafkaCluster.WHOLE_FOR_EACH_TEST;
 
-  /** A fault of the test before may have left a node fenced for a moment after it came back. */
   @Test
   void durableFileLosesNothingWhenTheLeaderIsKilled() throws Exception {
     Path plan = plan("kill-leader.yaml", "kill", 10);

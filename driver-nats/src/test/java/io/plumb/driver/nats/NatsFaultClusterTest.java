@@ -32,9 +32,9 @@ class NatsFaultClusterTest {
 
   @TempDir Path scratch;
 
+  /** A fault of the test before may have left the cluster electing a meta leader. */
   @RegisterExtension static final WholeCluster CLUSTER = LocalNatsCluster.WHOLE_FOR_EACH_TEST;
 
-  /** A fault of the test before may have left the cluster electing a meta leader. */
   /**
    * Publishing resumes on a new stream leader and nothing acknowledged is lost. Whether the
    * end-to-end p99 is back within 10% of its pre-fault level in the 20 s after the killed server
