@@ -59,16 +59,13 @@ class KafkaPowerLossClusterTest {
 
   @Test
   void syncFileLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {
-    RunReport report =
-        RUN.runWithFaults(Path.of("kafka-replicated-sync.yaml"), plan(), CONSUMER_BEHIND, scratch);
+    RunReport report = powerLoss("kafka-replicated-sync.yaml");
 
     String summary = summary(report);
     Map<String, String> facts = report.brokerFacts();
     assertTrue(facts.get("topic.flush.messages").startsWith("1 "), facts.toString());
     assertTrue(facts.get("topic.flush.ms").startsWith("0 "), facts.toString());
-    assertTrue(report.complete(), summary);
     FaultOutcome fault = report.faults().get(0);
-    assertNull(fault.error(), summary);
     // Messages the power loss could have taken: acknowledged and not yet received when it came.
     long atRisk = acknowledgedNotReceivedBefore(report, fault.appliedSeconds());
     assertTrue(atRisk > 0, "nothing was at risk at the power loss: " + summary);
@@ -83,15 +80,11 @@ class KafkaPowerLossClusterTest {
 
   @Test
   void defaultFlushLosesWhatNoNodeHadFsyncedAndCountsItExactly() throws Exception {
-    RunReport report =
-        RUN.runWithFaults(Path.of("kafka-replicated.yaml"), plan(), CONSUMER_BEHIND, scratch);
+    RunReport report = powerLoss("kafka-replicated.yaml");
 
     String summary = summary(report);
     Map<String, String> facts = report.brokerFacts();
     assertTrue(facts.get("topic.flush.messages").startsWith(NO_FLUSH + " "), facts.toString());
-    assertTrue(report.complete(), summary);
-    FaultOutcome fault = report.faults().get(0);
-    assertNull(fault.error(), summary);
     Counters c = report.counters();
     assertTrue(c.lost() > 0, summary);
     // The power loss lost every one of them, however long before it they were acknowledged: its
@@ -100,6 +93,14 @@ class KafkaPowerLossClusterTest {
     // Judged by the final read: lost is what was acknowledged and neither received nor read.
     LossAccounting.assertLostIsWhatTheFinalReadMissed(report, summary);
     System.out.println("kafka-replicated.yaml, power loss of every node: " + summary);
+  }
+
+  /** {@code driverFile} through {@link #plan}: the run completes, its power loss applied. */
+  private RunReport powerLoss(String driverFile) throws Exception {
+    RunReport report = RUN.runWithFaults(Path.of(driverFile), plan(), CONSUMER_BEHIND, scratch);
+    assertTrue(report.complete(), summary(report));
+    assertNull(report.faults().get(0).error(), summary(report));
+    return report;
   }
 
   /**

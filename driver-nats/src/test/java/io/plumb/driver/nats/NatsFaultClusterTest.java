@@ -44,13 +44,7 @@ class NatsFaultClusterTest {
    */
   @Test
   void durableFileLosesNothingWhenTheLeaderIsKilled() throws Exception {
-    RunReport report = RUN.runWithFaults(DURABLE, plan("kill", 10), Map.of(), scratch);
-
-    String summary = summary(report);
-    assertTrue(report.complete(), summary);
-    assertEquals(0, report.counters().lost(), summary);
-    assertEveryPublishAccountedFor(report);
-    System.out.println(summary);
+    assertDurableFileLosesNothing("kill", 10);
   }
 
   /**
@@ -62,7 +56,12 @@ class NatsFaultClusterTest {
    */
   @Test
   void durableFileLosesNothingWhenTheLeaderIsFrozen() throws Exception {
-    RunReport report = RUN.runWithFaults(DURABLE, plan("freeze", 8), Map.of(), scratch);
+    assertDurableFileLosesNothing("freeze", 8);
+  }
+
+  /** The durable file under {@link #plan}: complete, nothing lost, every publish accounted for. */
+  private void assertDurableFileLosesNothing(String action, int seconds) throws Exception {
+    RunReport report = RUN.runWithFaults(DURABLE, plan(action, seconds), Map.of(), scratch);
 
     String summary = summary(report);
     assertTrue(report.complete(), summary);

@@ -65,29 +65,33 @@ class NatsPowerLossClusterTest {
   @Test
   @Order(1)
   void defaultSyncLosesAcknowledgedMessagesAndCountsEachOne() throws Exception {
-    useSync("default");
-    PausedConsumerRun.Outcome outcome = run("nats-jetstream-replicated.yaml");
-    RunReport report = outcome.report();
+    PausedConsumerRun.Outcome outcome = runCounted("default", "nats-jetstream-replicated.yaml");
     String summary = summary(outcome);
 
-    assertEquals("default", report.brokerFacts().get("nats.server.sync"), summary);
-    assertCountedExactly(outcome);
-    assertTrue(report.counters().lost() > 0, "acknowledged messages lost: " + summary);
+    assertTrue(outcome.report().counters().lost() > 0, "acknowledged messages lost: " + summary);
     System.out.println(summary);
   }
 
   @Test
   @Order(2)
   void syncAlwaysLosesNothing() throws Exception {
-    useSync("always");
-    PausedConsumerRun.Outcome outcome = run("nats-jetstream-replicated-sync.yaml");
-    RunReport report = outcome.report();
+    PausedConsumerRun.Outcome outcome = runCounted("always", "nats-jetstream-replicated-sync.yaml");
     String summary = summary(outcome);
 
-    assertEquals("always", report.brokerFacts().get("nats.server.sync"), summary);
-    assertCountedExactly(outcome);
-    assertEquals(0, report.counters().lost(), summary);
+    assertEquals(0, outcome.report().counters().lost(), summary);
     System.out.println(summary);
+  }
+
+  /**
+   * {@code driverFile} on the cluster running with {@code sync}, as its result reports, and its
+   * loss {@linkplain #assertCountedExactly counted exactly}.
+   */
+  private PausedConsumerRun.Outcome runCounted(String sync, String driverFile) throws Exception {
+    useSync(sync);
+    PausedConsumerRun.Outcome outcome = run(driverFile);
+    assertEquals(sync, outcome.report().brokerFacts().get("nats.server.sync"), summary(outcome));
+    assertCountedExactly(outcome);
+    return outcome;
   }
 
   /** Starts the cluster again, with the layer, when it runs with another sync policy. */

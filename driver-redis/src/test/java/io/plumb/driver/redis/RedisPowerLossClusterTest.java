@@ -71,7 +71,7 @@ class RedisPowerLossClusterTest {
 
   @Test
   void aofAlwaysLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {
-    RunReport report = run("redis-replicated-aof-always.yaml");
+    RunReport report = powerLoss("redis-replicated-aof-always.yaml");
 
     String summary = summary(report);
     Map<String, String> facts = report.brokerFacts();
@@ -79,9 +79,7 @@ class RedisPowerLossClusterTest {
     assertEquals(
         2, occurrences(facts.get("redis.replicaDurability"), "appendfsync=always"), summary);
     assertTrue(facts.get("redis.configRewrite").startsWith("every server"), facts.toString());
-    assertTrue(report.complete(), summary);
     FaultOutcome fault = report.faults().get(0);
-    assertNull(fault.error(), summary);
     long atRisk = acknowledgedNotReceivedBefore(report, fault.appliedSeconds());
     assertTrue(atRisk > 1_000, "only " + atRisk + " at risk at the power loss: " + summary);
     assertEquals(0, report.counters().lost(), summary);
@@ -95,15 +93,13 @@ class RedisPowerLossClusterTest {
 
   @Test
   void aofNoLosesWhatNoServerHadFsyncedAndCountsItExactly() throws Exception {
-    RunReport report = run("redis-replicated-aof-no.yaml");
+    RunReport report = powerLoss("redis-replicated-aof-no.yaml");
 
     String summary = summary(report);
     Map<String, String> facts = report.brokerFacts();
     assertEquals("no", facts.get("redis.appendfsync"), facts.toString());
     assertEquals(2, occurrences(facts.get("redis.replicaDurability"), "appendfsync=no"), summary);
-    assertTrue(report.complete(), summary);
     FaultOutcome fault = report.faults().get(0);
-    assertNull(fault.error(), summary);
     long atRisk = acknowledgedNotReceivedBefore(report, fault.appliedSeconds());
     assertTrue(atRisk > 1_000, "only " + atRisk + " at risk at the power loss: " + summary);
     // Gone is what no server had fsynced. With appendfsync no, Redis fsyncs the AOF only when it
@@ -117,6 +113,14 @@ class RedisPowerLossClusterTest {
     // Judged by the final read: lost is what was acknowledged and neither received nor read.
     LossAccounting.assertLostIsWhatTheFinalReadMissed(report, summary);
     System.out.println("redis-replicated-aof-no.yaml, power loss of every node: " + summary);
+  }
+
+  /** {@link #run} of {@code driverFile}: the run completes, its power loss applied. */
+  private RunReport powerLoss(String driverFile) throws Exception {
+    RunReport report = run(driverFile);
+    assertTrue(report.complete(), summary(report));
+    assertNull(report.faults().get(0).error(), summary(report));
+    return report;
   }
 
   /**
