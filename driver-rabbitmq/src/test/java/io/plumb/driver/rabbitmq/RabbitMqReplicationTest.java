@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.input.BadInputException;
+import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Files;
@@ -79,36 +80,28 @@ class RabbitMqReplicationTest {
   }
 
   @Test
-  void replicasFromTheCommandLineAreCheckedAndNamedTheSameWay() {
-    DriverConfigException refused =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new RabbitMqBenchmarkDriver()
-                    .initialize(
-                        DriverSettingsReader.config(
-                            Path.of("rabbitmq-quorum.yaml"), Map.of("replicas", "2"))));
+  void replicasFromTheCommandLineAreCheckedAndNamedTheSameWay() throws Exception {
+    String refused =
+        ConfigRefusal.messageOf(
+            RabbitMqBenchmarkDriver::new, Path.of("rabbitmq-quorum.yaml"), Map.of("replicas", "2"));
     assertEquals(
         "--driver-set replicas=2: asks for 2 copies (x-quorum-initial-group-size) but the RabbitMQ"
             + " cluster at 127.0.0.1:15672 has 1 running node (start 2: deploy/local/rabbitmq.sh"
             + " start --nodes 2)",
-        refused.getMessage());
+        refused);
   }
 
   @Test
-  void classicQueuesTakeNoReplicas() {
-    DriverConfigException refused =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                new RabbitMqBenchmarkDriver()
-                    .initialize(
-                        DriverSettingsReader.config(
-                            Path.of("rabbitmq-durable.yaml"), Map.of("replicas", "1"))));
+  void classicQueuesTakeNoReplicas() throws Exception {
+    String refused =
+        ConfigRefusal.messageOf(
+            RabbitMqBenchmarkDriver::new,
+            Path.of("rabbitmq-durable.yaml"),
+            Map.of("replicas", "1"));
     assertEquals(
         "--driver-set replicas=1: a classic queue has one copy, on one node; allowed with"
             + " queueType QUORUM or STREAM, or with haMode: exactly (classic mirrored queues)",
-        refused.getMessage());
+        refused);
   }
 
   /** Mirroring on every node of a 1-node cluster would give one copy: refused before any queue. */
