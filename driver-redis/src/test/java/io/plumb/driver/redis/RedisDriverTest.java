@@ -70,29 +70,31 @@ class RedisDriverTest {
 
   @Test
   void aofEverysecIsInEffectOnTheServer() throws Exception {
-    admin.configSet("appendonly", "no");
-    admin.configSet("appendfsync", "always");
-    try (RedisBenchmarkDriver driver = LocalRedis.open("redis-aof-everysec.yaml")) {
-      assertEquals("yes", config("appendonly"));
-      assertEquals("everysec", config("appendfsync"));
-      assertEquals("everysec", driver.brokerFacts().get("redis.appendfsync"));
-      assertEquals("yes", driver.brokerFacts().get("redis.appendonly"));
-      streamsRoundTrip(driver);
-    }
+    assertAofInEffect("redis-aof-everysec.yaml", "everysec", "always");
   }
 
   @Test
   void aofAlwaysIsInEffectOnTheServer() throws Exception {
+    assertAofInEffect("redis-aof-always.yaml", "always", "no");
+    // The messages went through the AOF.
+    String info = admin.info("persistence");
+    assertTrue(info.contains("aof_enabled:1"), info);
+  }
+
+  /**
+   * {@code file}, opened on a server set to no AOF and appendfsync {@code fsyncBefore}, turns the
+   * AOF on with {@code fsync} on the server and in the facts, and delivers exactly once.
+   */
+  private static void assertAofInEffect(String file, String fsync, String fsyncBefore)
+      throws Exception {
     admin.configSet("appendonly", "no");
-    admin.configSet("appendfsync", "no");
-    try (RedisBenchmarkDriver driver = LocalRedis.open("redis-aof-always.yaml")) {
+    admin.configSet("appendfsync", fsyncBefore);
+    try (RedisBenchmarkDriver driver = LocalRedis.open(file)) {
       assertEquals("yes", config("appendonly"));
-      assertEquals("always", config("appendfsync"));
-      assertEquals("always", driver.brokerFacts().get("redis.appendfsync"));
+      assertEquals(fsync, config("appendfsync"));
+      assertEquals(fsync, driver.brokerFacts().get("redis.appendfsync"));
+      assertEquals("yes", driver.brokerFacts().get("redis.appendonly"));
       streamsRoundTrip(driver);
-      // The messages went through the AOF.
-      String info = admin.info("persistence");
-      assertTrue(info.contains("aof_enabled:1"), info);
     }
   }
 
