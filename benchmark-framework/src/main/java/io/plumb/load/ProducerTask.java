@@ -4,6 +4,7 @@ import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
 import io.plumb.message.MessageHeader;
 import io.plumb.stats.EventRing;
+import io.plumb.stats.LastCallerRing;
 import io.plumb.stats.StatsCollector;
 import io.plumb.workload.KeyChooser;
 import java.util.SplittableRandom;
@@ -37,6 +38,14 @@ public final class ProducerTask implements SendListener {
   // The loop's thread and ring, so completions on that thread skip the thread-local lookup.
   private Thread loopThread;
   private EventRing loopRing;
+  // The ring of a driver thread that completes sends (its network thread), looked up once.
+  private final LastCallerRing completionRings;
+
+  // The loop thread's last computed intended time: the loop's heap asks for it, sendNext writes it
+  // into the header and an inline completion needs it again, three long-double-long conversions a
+  // message otherwise. Loop thread only; -1 when none is kept.
+  private long keptSequence = -1;
+  private long keptIntendedTime;
 
   public ProducerTask(
       int producerId,
@@ -58,6 +67,7 @@ public final class ProducerTask implements SendListener {
     this.bodyPicker = new SplittableRandom(producerId * 31L + runId);
     this.clock = clock;
     this.stats = stats;
+    this.completionRings = new LastCallerRing(stats);
   }
 
   /**
@@ -70,6 +80,7 @@ public final class ProducerTask implements SendListener {
     this.schedule = schedule;
     this.inFlight = InFlightTimes.forRate(messagesPerSecond);
     this.nextSequence = 0;
+    this.keptSequence = -1;
   }
 
   /**
@@ -80,10 +91,19 @@ public final class ProducerTask implements SendListener {
    */
   void adjustRate(double messagesPerSecond, long now) {
     schedule = schedule.changeRate(nextSequence, now, messagesPerSecond);
+    keptSequence = -1;
   }
 
   long nextIntendedTime() {
-    return schedule.intendedTime(nextSequence);
+    return intendedTimeOnLoop(nextSequence);
+  }
+
+  private long intendedTimeOnLoop(long sequence) {
+    if (sequence != keptSequence) {
+      keptIntendedTime = schedule.intendedTime(sequence);
+      keptSequence = sequence;
+    }
+    return keptIntendedTime;
   }
 
   /** Messages due by {@code time} on this producer's schedule. */
@@ -113,12 +133,7 @@ public final class ProducerTask implements SendListener {
     // goes out whole, uncopied.
     byte[] headed = headerInMetadata ? buffer.header() : buffer.holding(body);
     MessageHeader.write(
-        headed,
-        MessageHeader.KIND_LOAD,
-        runId,
-        producerId,
-        sequence,
-        schedule.intendedTime(sequence));
+        headed, MessageHeader.KIND_LOAD, runId, producerId, sequence, intendedTimeOnLoop(sequence));
     String key = keys.next();
     // Read after Plumb's own work for this message, so the loop times only the driver's send().
     long now = sentAt == READ_CLOCK ? clock.now() : sentAt;
@@ -169,9 +184,10 @@ public final class ProducerTask implements SendListener {
 
   @Override
   public void sendCompleted(long sequence, int partition, Throwable failure) {
-    EventRing ring = Thread.currentThread() == loopThread ? loopRing : stats.ring();
+    boolean onLoop = Thread.currentThread() == loopThread;
+    EventRing ring = onLoop ? loopRing : completionRings.get();
     long completedAt = ring.deferring() ? 0 : clock.now();
-    long intended = schedule.intendedTime(sequence);
+    long intended = onLoop ? intendedTimeOnLoop(sequence) : schedule.intendedTime(sequence);
     long sentAt = inFlight.sentAt(sequence);
     if (failure != null) {
       stats.noteSendFailure(failure);

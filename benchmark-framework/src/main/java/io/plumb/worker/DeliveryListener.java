@@ -4,6 +4,7 @@ import io.plumb.driver.MessageListener;
 import io.plumb.load.WorkerClock;
 import io.plumb.message.MessageHeader;
 import io.plumb.stats.EventRing;
+import io.plumb.stats.LastCallerRing;
 import io.plumb.stats.StatsCollector;
 
 /**
@@ -19,6 +20,7 @@ public final class DeliveryListener implements MessageListener {
   private final int subscription;
   private final int runId;
   private final StatsCollector stats;
+  private final LastCallerRing rings;
   private final WorkerClock clock;
   private final ArrivalOrder order = new ArrivalOrder();
 
@@ -30,6 +32,7 @@ public final class DeliveryListener implements MessageListener {
     this.subscription = subscription;
     this.runId = runId;
     this.stats = stats;
+    this.rings = new LastCallerRing(stats);
     this.clock = clock;
   }
 
@@ -46,7 +49,7 @@ public final class DeliveryListener implements MessageListener {
 
   /** {@code header} starts with the framework's header; {@code bytes} is the message's size. */
   private void deliver(byte[] header, int bytes, int partition) {
-    EventRing ring = stats.ring();
+    EventRing ring = rings.get();
     if (!MessageHeader.isFromRun(header, runId) || MessageHeader.producerId(header) < 0) {
       ring.foreign(subscription);
       return;
@@ -71,6 +74,6 @@ public final class DeliveryListener implements MessageListener {
   @Override
   public void failed(Throwable error) {
     stats.noteConsumerError(error);
-    stats.ring().consumerError(subscription);
+    rings.get().consumerError(subscription);
   }
 }
