@@ -313,7 +313,7 @@ await_listening() {
 # client port.
 started() {
   local node="${1%%:*}"
-  tail -c +"$((${1#*:} + 1))" "$(node_log "$node")" 2>/dev/null | grep -q 'Kafka Server started' &&
+  nodes_logged_since "$(node_log "$node")" "${1#*:}" 'Kafka Server started' &&
     nodes_port_open "$HOST" "$(client_port "$node")"
 }
 

@@ -293,6 +293,15 @@ nodes_await() {
   done
 }
 
+# nodes_logged_since LOG OFFSET PATTERN: true when LOG has a line matching PATTERN (grep -E)
+# after its first OFFSET bytes. Not `tail | grep -q`: grep -q quits at the match, tail dies of
+# SIGPIPE when more than a pipe's 64 KB follows it, and under pipefail the check then fails every
+# time, however long one waits (a Kafka node that logged a burst after "started" was never seen
+# to start, and a whole-cluster restart after a power loss failed at the 180 s deadline).
+nodes_logged_since() {
+  grep -qE "$3" < <(tail -c +"$(($2 + 1))" "$1" 2>/dev/null)
+}
+
 nodes_failed() {
   NODES_FAILED_WHY="$1"
   NODES_FAILED="$2"

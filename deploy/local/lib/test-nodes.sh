@@ -226,6 +226,17 @@ fi
 nodes_stop 1 2 >/dev/null
 echo "nodes: ok: a node that exits or is late fails in one line naming it and its log; rounds NODES_AWAIT_POLL apart"
 
+# A start line followed by far more than a pipe holds (a broker's burst after it): still found,
+# under pipefail, every time; not found when it lies before the offset.
+log="$WORK/started.log"
+{ echo "booting"; echo "Kafka Server started"; head -c 1000000 /dev/zero | tr '\0' 'x' | fold -w 100; } >"$log"
+for _ in 1 2 3 4 5; do
+  nodes_logged_since "$log" 0 'Kafka Server started' || fail "a start line followed by 1 MB was not found"
+done
+nodes_logged_since "$log" 40 'Kafka Server started' && fail "a start line before the offset was found"
+nodes_logged_since "$WORK/no-such.log" 0 'started' && fail "a missing log was taken for a start"
+echo "nodes: ok: a log line after an offset is found however much follows it (no pipe to SIGPIPE)"
+
 # --- the power-loss layer ----------------------------------------------------------------------
 
 rm -rf "$NODES_DIR"
