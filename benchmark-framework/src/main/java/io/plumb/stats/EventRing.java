@@ -317,6 +317,11 @@ public final class EventRing {
 
   // ---- collector side ----
 
+  /** True when {@code thread} is the one that writes to this ring. */
+  boolean ownedBy(Thread thread) {
+    return owner == thread;
+  }
+
   /** False once the owning thread has ended: after one more drain, the ring stays empty. */
   boolean ownerAlive() {
     return owner.isAlive();
