@@ -27,18 +27,16 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
 source "$REPO/deploy/local/lib/native-pairs.sh"
-PAIRS="${PLUMB_KVN_PAIRS:-5}"
+# Before anything starts: a busy host makes the ratios meaningless; then PAIRS and OUT from
+# PLUMB_KVN_PAIRS and PLUMB_KVN_OUT (lib/native-pairs.sh).
+native_pairs_begin kafka KVN
 RECORDS="${PLUMB_KVN_RECORDS:-6000000}"
 BOOTSTRAP="127.0.0.1:${PLUMB_KAFKA_PORT:-9092}"
 DRIVER_FILE="$REPO/driver-kafka/kafka-throughput.yaml"
 WORKLOAD="$REPO/workloads/kafka-vs-native.yaml"
 # The same JVM settings for both tools (bin/benchmark's default).
 JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
-OUT="${PLUMB_KVN_OUT:-$REPO/results/kafka-vs-native-$(date +%Y%m%d-%H%M%S)}"
 NATIVE_PAYLOAD="${PLUMB_KVN_NATIVE_PAYLOAD:-file}"
-
-# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_check kafka-vs-native driver-kafka
 
 # producerConfig of the driver file, one key=value per line: the settings both sides use.
 mapfile -t PRODUCER_PROPS < <(python3 - "$DRIVER_FILE" <<'EOF'

@@ -22,8 +22,10 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
 source "$REPO/deploy/local/lib/native-pairs.sh"
+# Before anything starts: a busy host makes the ratios meaningless; then PAIRS from
+# PLUMB_NVN_PAIRS (lib/native-pairs.sh; the runs' output goes to a temporary directory, not OUT).
+native_pairs_begin nats NVN
 STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
-PAIRS="${PLUMB_NVN_PAIRS:-5}"
 MSGS="${PLUMB_NVN_MSGS:-3000000}"
 PORT="${PLUMB_NATS_PORT:-4222}"
 MONITOR_PORT="${PLUMB_NATS_MONITOR_PORT:-8222}"
@@ -33,9 +35,6 @@ WORKLOAD="$REPO/workloads/nats-vs-native.yaml"
 NATSCLI_VERSION="v0.5.0"
 # One binary per version, so a new pin builds afresh instead of running an older build.
 NATS="$STATE_DIR/bin/nats-$NATSCLI_VERSION"
-
-# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_check nats-vs-native driver-nats
 
 if [[ ! -x "$NATS" ]]; then
   command -v go >/dev/null || die "go is needed to build natscli ($NATSCLI_VERSION)"

@@ -29,7 +29,9 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
 source "$REPO/deploy/local/lib/native-pairs.sh"
-PAIRS="${PLUMB_PVN_PAIRS:-5}"
+# Before anything starts: a busy host makes the ratios meaningless; then PAIRS and OUT from
+# PLUMB_PVN_PAIRS and PLUMB_PVN_OUT (lib/native-pairs.sh).
+native_pairs_begin pulsar PVN "the YAML and the result JSON"
 SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-32}"
 WARMUP_SECONDS="${PLUMB_PVN_WARMUP:-10}"
 SERVICE_URL="pulsar://127.0.0.1:6650"
@@ -38,10 +40,6 @@ DRIVER_FILE="$REPO/driver-pulsar/pulsar.yaml"
 WORKLOAD="$REPO/workloads/pulsar-vs-native.yaml"
 # The same JVM settings for both tools (bin/benchmark's default).
 JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
-OUT="${PLUMB_PVN_OUT:-$REPO/results/pulsar-vs-native-$(date +%Y%m%d-%H%M%S)}"
-
-# Before anything starts: a busy host makes the ratios meaningless (lib/native-pairs.sh).
-native_pairs_check pulsar-vs-native driver-pulsar "the YAML and the result JSON"
 
 # Producer-side settings of the driver file, as pulsar-perf flags.
 read -r -a PERF_FLAGS < <(python3 - "$DRIVER_FILE" <<'EOF'

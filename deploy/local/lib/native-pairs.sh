@@ -5,8 +5,9 @@
 #                  prints the pair's line from what the two runs printed
 # and, where each pair needs it (a restarted broker, a warm-up run),
 #   before_pair I  runs before pair I's two runs
-# and calls native_pairs_check before it starts anything, then native_pairs_run. The script sets
-# REPO (the repository root), DRIVER_FILE and WORKLOAD (Plumb's side) before it calls them.
+# and calls native_pairs_begin before it starts anything, then native_pairs_run. The script sets
+# REPO (the repository root) before it calls native_pairs_begin, and DRIVER_FILE and WORKLOAD
+# (Plumb's side) before its runs.
 #
 # Environment:
 #   PLUMB_VN_MAX_LOAD   the highest 1-minute load average at which the comparison starts (default:
@@ -54,6 +55,20 @@ native_pairs_check() {
   ls "$REPO/$2/target/$2-"*.jar >/dev/null 2>&1 ||
     die "$2 is not built: run 'mvn -q package -DskipTests' in $REPO first"
   command -v python3 >/dev/null || die "python3 is needed to read ${3:-the result JSON}"
+}
+
+# What every script does first, for broker $1 (kafka): native_pairs_check as kafka-vs-native of
+# driver-kafka ($3: what python3 reads), then the settings every script reads the same way, from
+# its environment variables' prefix $2 (KVN for PLUMB_KVN_*):
+#   PAIRS  pairs of runs: PLUMB_<prefix>_PAIRS, default 5
+#   OUT    where each run's output is kept: PLUMB_<prefix>_OUT, default
+#          REPO/results/kafka-vs-native-<time> (a script that keeps no output ignores it)
+# shellcheck disable=SC2034 # PAIRS and OUT are read by the script that sources this file.
+native_pairs_begin() {
+  local name="$1-vs-native" pairs="PLUMB_$2_PAIRS" out="PLUMB_$2_OUT"
+  native_pairs_check "$name" "driver-$1" "${3:-}"
+  PAIRS="${!pairs:-5}"
+  OUT="${!out:-$REPO/results/$name-$(date +%Y%m%d-%H%M%S)}"
 }
 
 # Starts the local broker (deploy/local/$1.sh) unless it runs already; native_pairs_started is 1

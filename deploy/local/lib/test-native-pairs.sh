@@ -2,8 +2,8 @@
 # Tests deploy/local/lib/native-pairs.sh without a broker: stand-in runs print known rates, and a
 # stand-in bin/benchmark prints the ratios it was given. Checks the order of the runs (alternating
 # which side goes first), the ratios, the median, the refusal of a busy host, and the steps the
-# scripts share (the checks, Plumb's run, starting and stopping the broker). Seconds; run by
-# bin/test-all.
+# scripts share (the checks, the settings, Plumb's run, starting and stopping the broker). Seconds;
+# run by bin/test-all.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -112,8 +112,21 @@ if PLUMB_VN_MAX_LOAD=any steps native_pairs_check x-vs-native driver-x 2>"$WORK/
 fi
 grep -qx "x-vs-native: driver-x is not built: run 'mvn -q package -DskipTests' in $WORK/repo first" \
   "$WORK/check.err" || fail "native_pairs_check without a jar printed: $(cat "$WORK/check.err")"
+if PLUMB_VN_MAX_LOAD=any steps native_pairs_begin x XVN 2>"$WORK/begin.err"; then
+  fail "native_pairs_begin passed without the driver's jar"
+fi
+cmp -s "$WORK/check.err" "$WORK/begin.err" || fail "native_pairs_begin without a jar printed: $(cat "$WORK/begin.err")"
 touch "$WORK/repo/driver-x/target/driver-x-1.jar"
 PLUMB_VN_MAX_LOAD=any steps native_pairs_check x-vs-native driver-x || fail "native_pairs_check refused a built driver"
+begin() {
+  native_pairs_begin x XVN
+  echo "$PAIRS $OUT"
+}
+settings="$(PLUMB_VN_MAX_LOAD=any steps begin)" || fail "native_pairs_begin refused a built driver"
+[[ "$settings" == "5 $WORK/repo/results/x-vs-native-"[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9] ]] ||
+  fail "native_pairs_begin's default PAIRS and OUT: $settings"
+settings="$(PLUMB_VN_MAX_LOAD=any PLUMB_XVN_PAIRS=3 PLUMB_XVN_OUT=/elsewhere steps begin)"
+[[ "$settings" == "3 /elsewhere" ]] || fail "native_pairs_begin with PLUMB_XVN_PAIRS=3 PLUMB_XVN_OUT=/elsewhere: $settings"
 run_plumb() {
   native_pairs_benchmark "$1" "$WORK/runs" --driver-set a=b
 }
@@ -142,4 +155,4 @@ touch "$WORK/repo/deploy/local/running"
 calls="$(tr '\n' ' ' <"$WORK/repo/deploy/local/calls")"
 [[ "$calls" == "x.sh status x.sh start x.sh stop x.sh status " ]] ||
   fail "the broker script was called: $calls (want a start and a stop only when it was not running)"
-echo "native-pairs: ok: the checks, Plumb's run, its publish rate, and the broker started and stopped only when it was not running"
+echo "native-pairs: ok: the checks, the pairs and output directory from the script's variables, Plumb's run, its publish rate, and the broker started and stopped only when it was not running"
