@@ -467,16 +467,14 @@ stop_node() {
   echo "node $n $(nodes_get "$n" NODE) stopped"
 }
 
+USAGE="start [--nodes N] [--power-loss-layer] | stop | status | start-node N | stop-node N"
 usage() {
-  echo "usage: $0 start [--nodes N] [--power-loss-layer] | stop | status | start-node N | stop-node N" >&2
+  echo "usage: $0 $USAGE" >&2
   exit 2
 }
 
+# stop is this script's own (it also stops epmd); nodes_main runs the other commands.
 case "${1:-}" in
-  start) start "${@:2}" ;;
   stop) stop ;;
-  status) nodes_status ;;
-  start-node) start_node "${2:-}" ;;
-  stop-node) stop_node "${2:-}" ;;
-  *) usage ;;
+  *) nodes_main "$USAGE" "$@" ;;
 esac
