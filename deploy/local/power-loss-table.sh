@@ -69,14 +69,10 @@ VARIANT_LIST=(
 )
 
 table() {
-  python3 - "$1" <<'PY'
-import glob, json, os, re, sys
+  PYTHONPATH=deploy/local/lib python3 - "$1" <<'PY'
+import glob, os, re, sys
+from results import load, stable_peak
 out = sys.argv[1]
-def load(path):
-    try:
-        return json.load(open(path))
-    except (OSError, ValueError):
-        return None
 def rng(values, fmt):
     values = [v for v in values if v is not None]
     if not values:
@@ -144,8 +140,6 @@ for name, broker, file, option in variants:
     failed = [r for r in runs if r not in losses]
     facts = next((r.get("brokerFacts", {}) for r in [fixed, peak] + losses if r), {})
     sync = ", ".join(f"{k.split('.')[-1]}={facts[k].split(' (')[0]}" for k in SYNC_FACTS.get(broker, []) if k in facts)
-    stable = (peak or {}).get("search", {}).get("stablePeakMsgPerSec")
-    stable = f"{stable:,.0f}" if isinstance(stable, (int, float)) else "n/a"
     lat = lambda r: (f"{r['latency']['publish']['p50']:.2f} / {r['latency']['publish']['p99']:.1f}"
                      if r else "—")
     one = [r["faults"][0]["acknowledgedLost"] for r in losses]
@@ -155,7 +149,7 @@ for name, broker, file, option in variants:
     n = lambda v: f"{v:,}"
     s = lambda v: f"{v:.1f}"
     note = f" (and {len(failed)} left out: a node did not start again)" if failed else ""
-    print(f"| {broker} | `{file}` | {shown_option} | {sync} | {stable} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng([unavailable_from_goodput(r['faults'][0], r['faults'][1]['appliedSeconds']) for r in losses], s)} | {rng([unavailable(r['faults'][1]) for r in losses], s)} | {rng([gone_from_log(broker, r) for r in losses], n)} | {len(losses)}{note} |")
+    print(f"| {broker} | `{file}` | {shown_option} | {sync} | {stable_peak(peak)} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng([unavailable_from_goodput(r['faults'][0], r['faults'][1]['appliedSeconds']) for r in losses], s)} | {rng([unavailable(r['faults'][1]) for r in losses], s)} | {rng([gone_from_log(broker, r) for r in losses], n)} | {len(losses)}{note} |")
 print("(loss and unavailability: the range over the runs; one node: the node holding the topic's data; unavailable: the longest a partition or the producer went without an acknowledgement)")
 PY
   echo "(results and consoles in $1)"

@@ -80,14 +80,10 @@ for broker in "${brokers[@]}"; do
   done
 done
 
-python3 - "$out" <<'PY'
-import glob, json, os, sys
+PYTHONPATH=deploy/local/lib python3 - "$out" <<'PY'
+import glob, os, sys
+from results import load, stable_peak
 out = sys.argv[1]
-def load(path):
-    try:
-        return json.load(open(path))
-    except (OSError, ValueError):
-        return None
 names = sorted({os.path.basename(p).rsplit("-", 1)[0] for p in glob.glob(os.path.join(out, "*-fixed.json")) + glob.glob(os.path.join(out, "*-peak.json"))})
 print("\n| broker | driver file | nodes | copies | stable peak (msg/s) | publish p50 / p99 / p99.9 (ms) | end-to-end p50 / p99 / p99.9 (ms) | lost | verdict |")
 print("|---|---|---|---|---|---|---|---|---|")
@@ -95,8 +91,6 @@ for name in names:
     peak, fixed = load(os.path.join(out, name + "-peak.json")), load(os.path.join(out, name + "-fixed.json"))
     broker, file = name.split("-", 1)
     facts = (fixed or peak or {}).get("brokerFacts", {})
-    stable = (peak or {}).get("search", {}).get("stablePeakMsgPerSec")
-    stable = f"{stable:,.0f}" if isinstance(stable, (int, float)) else "n/a"
     if fixed:
         p, e, c = fixed["latency"]["publish"], fixed["latency"]["endToEnd"], fixed["counters"]
         lat = lambda h: f"{h['p50']:.2f} / {h['p99']:.2f} / {h['p99.9']:.2f}"
@@ -104,7 +98,7 @@ for name in names:
         row = f"{lat(p)} | {lat(e)} | {c['lost']} | {verdict}"
     else:
         row = "n/a | n/a | n/a | no result"
-    print(f"| {broker} | {file}.yaml | {facts.get('nodes', '?')} | {facts.get('replicas', '?')} | {stable} | {row} |")
+    print(f"| {broker} | {file}.yaml | {facts.get('nodes', '?')} | {facts.get('replicas', '?')} | {stable_peak(peak)} | {row} |")
 print("(latencies at the fixed rate of workloads/replication-cost-1kb-fixed.yaml, from the intended send time)")
 PY
 echo "(results and consoles in $out)"
