@@ -178,6 +178,8 @@ public final class FaultAnalysis {
 
   /** Failures, stalls and the slowest publish of the messages due in a window. */
   private record Tally(long failures, long slow, long longest) {
+    static final Tally NONE = new Tally(0, 0, 0);
+
     static Tally of(PublishTimeline.Snapshot timeline, Window window) {
       long failures = 0;
       long slow = 0;
@@ -263,6 +265,42 @@ public final class FaultAnalysis {
     }
     Double recovery =
         baseline == null ? null : baseline.recoverySeconds(applied, window.periodsUntil(), periods);
+    return outcomeOf(
+        record,
+        (applied - measureStart) / 1e9,
+        record.undoneAt() == 0 ? null : (record.undoneAt() - measureStart) / 1e9,
+        unavailable,
+        availableAgain,
+        tally,
+        recovery,
+        lost,
+        duplicates,
+        outOfOrder,
+        baseline);
+  }
+
+  /** A fault that was never applied: no times, nothing measured. */
+  private static FaultOutcome notApplied(FaultRecord record) {
+    return outcomeOf(record, null, null, null, true, Tally.NONE, null, 0, 0, 0, null);
+  }
+
+  /**
+   * {@code record}'s fault as its plan entry and the run describe it (what, where, when planned,
+   * which nodes, its error), with the figures measured around it; without a {@code baseline}, no
+   * recovery baseline.
+   */
+  private static FaultOutcome outcomeOf(
+      FaultRecord record,
+      Double appliedSeconds,
+      Double undoneSeconds,
+      Double unavailableSeconds,
+      boolean availableAgain,
+      Tally tally,
+      Double recoverySeconds,
+      long acknowledgedLost,
+      long duplicates,
+      long outOfOrder,
+      RecoveryBaseline baseline) {
     FaultSpec spec = record.spec();
     return new FaultOutcome(
         spec.index(),
@@ -272,47 +310,20 @@ public final class FaultAnalysis {
         record.leaderMeaning(),
         spec.at().toNanos() / 1e9,
         spec.duration().map(d -> d.toNanos() / 1e9).orElse(null),
-        (applied - measureStart) / 1e9,
-        record.undoneAt() == 0 ? null : (record.undoneAt() - measureStart) / 1e9,
-        unavailable,
+        appliedSeconds,
+        undoneSeconds,
+        unavailableSeconds,
         availableAgain,
         tally.longest() / 1e9,
-        recovery,
+        recoverySeconds,
         tally.failures(),
         tally.slow(),
-        lost,
+        acknowledgedLost,
         duplicates,
         outOfOrder,
         record.error(),
         baseline == null ? null : baseline.rate(),
         baseline == null ? null : baseline.p99() / 1e9,
-        null);
-  }
-
-  private static FaultOutcome notApplied(FaultRecord record) {
-    FaultSpec spec = record.spec();
-    return new FaultOutcome(
-        spec.index(),
-        spec.action().word(),
-        spec.target().toString(),
-        record.nodes(),
-        record.leaderMeaning(),
-        spec.at().toNanos() / 1e9,
-        spec.duration().map(d -> d.toNanos() / 1e9).orElse(null),
-        null,
-        null,
-        null,
-        true,
-        0,
-        null,
-        0,
-        0,
-        0,
-        0,
-        0,
-        record.error(),
-        null,
-        null,
         null);
   }
 }
