@@ -1,10 +1,13 @@
 package io.plumb.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.input.BadInputException;
 import io.plumb.load.WorkerClock;
 import io.plumb.worker.LoopbackDriverFile;
+import io.plumb.worker.WorkerException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -22,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The control channel's guards, on an in-process server. */
@@ -54,13 +58,11 @@ class WorkerServerTest {
     }
     long start = System.nanoTime();
     String error =
-        org.junit.jupiter.api.Assertions.assertThrows(
-                io.plumb.input.BadInputException.class,
-                () ->
-                    DistributedWorkers.connect(
-                        List.of(new HttpWorker(closed, Optional.of(TOKEN), null)),
-                        WorkerRoles.SPLIT))
-            .getMessage();
+        messageOf(
+            BadInputException.class,
+            () ->
+                DistributedWorkers.connect(
+                    List.of(new HttpWorker(closed, Optional.of(TOKEN), null)), WorkerRoles.SPLIT));
     double seconds = (System.nanoTime() - start) / 1e9;
     assertTrue(error.startsWith("--workers: worker " + closed + " cannot be reached"), error);
     assertTrue(seconds < 10, "named after " + seconds + " s");
@@ -88,16 +90,15 @@ class WorkerServerTest {
     try (WorkerServer server = start(null, 1 << 20)) {
       HttpWorker worker = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
       String error =
-          org.junit.jupiter.api.Assertions.assertThrows(
-                  io.plumb.input.BadInputException.class,
-                  () ->
-                      worker.initializeDriver(
-                          new io.plumb.worker.WorkerSpecs.DriverSetup(
-                              "evil.yaml",
-                              "name: evil\ndriverClass: java.lang.ProcessBuilder\n",
-                              java.util.Map.of()),
-                          1))
-              .getMessage();
+          messageOf(
+              BadInputException.class,
+              () ->
+                  worker.initializeDriver(
+                      new io.plumb.worker.WorkerSpecs.DriverSetup(
+                          "evil.yaml",
+                          "name: evil\ndriverClass: java.lang.ProcessBuilder\n",
+                          java.util.Map.of()),
+                      1));
       assertTrue(error.contains("evil.yaml"), error);
       assertTrue(error.contains("does not implement io.plumb.driver.BenchmarkDriver"), error);
       worker.close();
@@ -108,10 +109,7 @@ class WorkerServerTest {
   void adjustRateOverHttpChangesTheProducersScheduleAndRefusesABadRateInOneLine() throws Exception {
     try (WorkerServer server = start(null, 1 << 20)) {
       HttpWorker worker = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
-      String noRun =
-          org.junit.jupiter.api.Assertions.assertThrows(
-                  io.plumb.worker.WorkerException.class, () -> worker.adjustRate(100))
-              .getMessage();
+      String noRun = messageOf(WorkerException.class, () -> worker.adjustRate(100));
       assertTrue(noRun.contains("no run in progress"), noRun);
 
       worker.initializeDriver(
@@ -126,10 +124,7 @@ class WorkerServerTest {
       worker.takePeriod();
       worker.startLoad(
           new io.plumb.worker.WorkerSpecs.LoadSpec(100, 0, io.plumb.load.Pacing.EFFICIENT));
-      String bad =
-          org.junit.jupiter.api.Assertions.assertThrows(
-                  io.plumb.input.BadInputException.class, () -> worker.adjustRate(-1))
-              .getMessage();
+      String bad = messageOf(BadInputException.class, () -> worker.adjustRate(-1));
       assertTrue(bad.contains("rate per producer"), bad);
       assertTrue(!bad.contains("\n"), bad);
 
@@ -176,18 +171,19 @@ class WorkerServerTest {
       worker.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
       worker.createConsumers(List.of(new io.plumb.worker.WorkerSpecs.ConsumerSpec("t", "s")));
       // The same exception a local worker throws, so the run words it the same way.
-      String error =
-          org.junit.jupiter.api.Assertions.assertThrows(
-                  UnsupportedOperationException.class, worker::pauseConsumers)
-              .getMessage();
+      String error = messageOf(UnsupportedOperationException.class, worker::pauseConsumers);
       assertTrue(error.startsWith("worker " + uri + ": "), error);
       assertTrue(error.contains("cannot pause consumers"), error);
       assertTrue(!error.contains("\n"), error);
-      org.junit.jupiter.api.Assertions.assertThrows(
-          UnsupportedOperationException.class, worker::resumeConsumers);
+      assertThrows(UnsupportedOperationException.class, worker::resumeConsumers);
       worker.closeClients(List.of());
       worker.close();
     }
+  }
+
+  /** The message of the {@code type} that {@code call} must throw. */
+  private static String messageOf(Class<? extends Throwable> type, Executable call) {
+    return assertThrows(type, call).getMessage();
   }
 
   /** Adds periods to {@code sent} until it has grown by {@code more} (bounded). */
@@ -263,16 +259,10 @@ class WorkerServerTest {
 
       // A coordinator that does not trust the certificate gets nowhere, and is told which worker.
       HttpWorker untrusting = new HttpWorker(uri, Optional.of(TOKEN), null);
-      String error =
-          org.junit.jupiter.api.Assertions.assertThrows(
-                  io.plumb.worker.WorkerException.class, untrusting::clock)
-              .getMessage();
+      String error = messageOf(WorkerException.class, untrusting::clock);
       assertTrue(error.contains(uri.toString()), error);
       try (ClockProbe probe = untrusting.clockProbe()) {
-        String refused =
-            org.junit.jupiter.api.Assertions.assertThrows(
-                    io.plumb.worker.WorkerException.class, probe::clock)
-                .getMessage();
+        String refused = messageOf(WorkerException.class, probe::clock);
         assertTrue(refused.contains(uri.toString()), refused);
       }
     }

@@ -19,9 +19,7 @@ class SequenceTrackerTest {
   @Test
   void aRepeatIsADuplicateHoweverLateItComes() {
     SequenceTracker tracker = new SequenceTracker();
-    for (long sequence = 0; sequence < 300_000; sequence++) {
-      tracker.add(sequence);
-    }
+    addAll(tracker, 0, 300_000);
     // 5 lies in a chunk long completed and released; 299_999 in the open one.
     assertFalse(tracker.add(5));
     assertFalse(tracker.add(299_999));
@@ -31,9 +29,7 @@ class SequenceTrackerTest {
   @Test
   void aGapKeepsLaterChunksOpenUntilTheMissingNumberArrives() {
     SequenceTracker tracker = new SequenceTracker();
-    for (long sequence = 1; sequence < 200_000; sequence++) {
-      tracker.add(sequence);
-    }
+    addAll(tracker, 1, 200_000);
     assertTrue(tracker.add(0));
     assertFalse(tracker.add(70_000));
     assertEquals(200_000, tracker.distinct());
@@ -57,13 +53,9 @@ class SequenceTrackerTest {
   void completedChunksExportAsOneRange() {
     SequenceTracker tracker = new SequenceTracker();
     // Three chunks of 65,536 completed and released, and part of the fourth.
-    for (long sequence = 0; sequence < 200_000; sequence++) {
-      tracker.add(sequence);
-    }
+    addAll(tracker, 0, 200_000);
     assertEquals(SequenceRanges.range(0, 200_000), tracker.received());
-    for (long sequence = 200_000; sequence < 4 * 65_536; sequence++) {
-      tracker.add(sequence);
-    }
+    addAll(tracker, 200_000, 4 * 65_536);
     assertEquals(SequenceRanges.range(0, 4 * 65_536), tracker.received());
   }
 
@@ -98,9 +90,7 @@ class SequenceTrackerTest {
   void aChunkCompletedBehindAGapExportsWhole() {
     SequenceTracker tracker = new SequenceTracker();
     tracker.add(5);
-    for (long sequence = 65_536; sequence < 2 * 65_536; sequence++) {
-      tracker.add(sequence);
-    }
+    addAll(tracker, 65_536, 2 * 65_536);
     assertEquals(new SequenceRanges(new long[] {5, 6, 65_536, 2 * 65_536}), tracker.received());
   }
 
@@ -125,9 +115,7 @@ class SequenceTrackerTest {
   @Test
   void aGapAfterAnUnalignedInOrderRunKeepsEveryEarlierNumber() {
     SequenceTracker tracker = new SequenceTracker();
-    for (long sequence = 0; sequence < 70_000; sequence++) {
-      tracker.add(sequence);
-    }
+    addAll(tracker, 0, 70_000);
     // 70,000 is skipped: the tracker leaves its counter form for bits, mid-chunk.
     assertTrue(tracker.add(70_001));
     assertFalse(tracker.add(69_999));
@@ -143,5 +131,12 @@ class SequenceTrackerTest {
     assertFalse(tracker.add(299_999));
     assertEquals(SequenceRanges.range(0, 300_000), tracker.received());
     assertEquals(300_000, tracker.distinct());
+  }
+
+  /** Adds {@code from} to {@code to - 1}, in order. */
+  private static void addAll(SequenceTracker tracker, long from, long to) {
+    for (long sequence = from; sequence < to; sequence++) {
+      tracker.add(sequence);
+    }
   }
 }

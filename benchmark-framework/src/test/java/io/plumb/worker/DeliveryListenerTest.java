@@ -69,9 +69,7 @@ class DeliveryListenerTest {
   @Test
   void aConsumerThatReallyReceivesFiveBeforeFourIsCounted() {
     DeliveryListener consumer = listener();
-    for (long sequence : new long[] {0, 1, 2, 3, 5, 4, 6}) {
-      consumer.received(load(0, sequence), 0);
-    }
+    receive(consumer, 0, 1, 2, 3, 5, 4, 6);
     PeriodStats period = period();
     assertEquals(7, period.received());
     assertEquals(1, period.outOfOrder());
@@ -93,12 +91,10 @@ class DeliveryListenerTest {
     DeliveryListener a = listener();
     DeliveryListener b = listener();
     // Competing consumers of one queue: a gets the even numbers, b the odd, interleaved.
-    a.received(load(0, 0), 0);
-    a.received(load(0, 2), 0);
-    b.received(load(0, 1), 0);
-    a.received(load(0, 4), 0);
-    b.received(load(0, 3), 0);
-    b.received(load(0, 5), 0);
+    receive(a, 0, 2);
+    receive(b, 1);
+    receive(a, 4);
+    receive(b, 3, 5);
     PeriodStats period = period();
     assertEquals(6, period.received());
     assertEquals(0, period.outOfOrder());
@@ -125,9 +121,7 @@ class DeliveryListenerTest {
   @Test
   void aRedeliveryIsADuplicateNotAReordering() {
     DeliveryListener consumer = listener();
-    for (long sequence : new long[] {0, 1, 2, 1, 3}) {
-      consumer.received(load(0, sequence), 0);
-    }
+    receive(consumer, 0, 1, 2, 1, 3);
     PeriodStats period = period();
     assertEquals(1, period.duplicates());
     assertEquals(0, period.outOfOrder());
@@ -135,6 +129,13 @@ class DeliveryListenerTest {
 
   private DeliveryListener listener() {
     return new DeliveryListener(subscription, RUN, stats, clock);
+  }
+
+  /** {@code consumer} receives producer 0's {@code sequences} on partition 0, in this order. */
+  private static void receive(DeliveryListener consumer, long... sequences) {
+    for (long sequence : sequences) {
+      consumer.received(load(0, sequence), 0);
+    }
   }
 
   private static byte[] load(int producer, long sequence) {
