@@ -93,10 +93,7 @@ record Replication(String role, List<String> onlineReplicas, String primaryOfRep
     if (isReplica()) {
       throw file.error(
           "waitReplicas",
-          "asks WAIT for "
-              + plural(asked, "replica")
-              + " but the Redis server at "
-              + server
+          waitAsked(asked, server)
               + " is itself a replica (of "
               + primaryOfReplica()
               + "), where WAIT is refused: point redisPort at the primary"
@@ -106,10 +103,7 @@ record Replication(String role, List<String> onlineReplicas, String primaryOfRep
     if (asked > have) {
       throw file.error(
           "waitReplicas",
-          "asks WAIT for "
-              + plural(asked, "replica")
-              + " but the Redis server at "
-              + server
+          waitAsked(asked, server)
               + " has "
               + plural(copies(), "node")
               + " (a primary with "
@@ -118,6 +112,11 @@ record Replication(String role, List<String> onlineReplicas, String primaryOfRep
                   ? "; start 3: deploy/local/redis.sh start --nodes 3)"
                   : "; WAIT can count " + have + " at most)"));
     }
+  }
+
+  /** How both refusals of an unreachable WAIT start: what was asked, and of which server. */
+  private static String waitAsked(int asked, String server) {
+    return "asks WAIT for " + plural(asked, "replica") + " but the Redis server at " + server;
   }
 
   private static String plural(int n, String thing) {
