@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,27 @@ class PipelinedProducerTest {
         assertEquals(1, times.get(i), "completions of message " + i);
       }
     }
+
+    /**
+     * Sends message {@code i} of {@code messages} with {@code key.apply(i)}, {@code
+     * payload.apply(i)} and token {@code i}, then waits for every completion; closes the producer
+     * either way.
+     */
+    static Completions sendAll(
+        PipelinedProducer producer,
+        int messages,
+        IntFunction<String> key,
+        IntFunction<byte[]> payload)
+        throws InterruptedException {
+      Completions done = new Completions(messages);
+      try (producer) {
+        for (int i = 0; i < messages; i++) {
+          producer.send(key.apply(i), payload.apply(i), i, done);
+        }
+        done.awaitAll();
+      }
+      return done;
+    }
   }
 
   static String topic() {
@@ -119,8 +141,13 @@ class PipelinedProducerTest {
   }
 
   private static void delete(String topic, int partitions) {
+    delete(admin, topic, partitions);
+  }
+
+  /** Deletes the streams of {@code topic}'s partitions on {@code server}. */
+  static void delete(Jedis server, String topic, int partitions) {
     for (int p = 0; p < partitions; p++) {
-      admin.del(topic + "-" + p);
+      server.del(topic + "-" + p);
     }
   }
 
@@ -158,14 +185,12 @@ class PipelinedProducerTest {
     // The single server has no replica: WAIT 1 answers 0 after its timeout, every time.
     String topic = topic();
     int messages = 40;
-    Completions done = new Completions(messages);
-    try (PipelinedProducer producer =
-        producer(PORT, topic, "pp-wait", 1, 4, 8, new ReplicaWait(1, 10))) {
-      for (int i = 0; i < messages; i++) {
-        producer.send(null, new byte[] {(byte) i}, i, done);
-      }
-      done.awaitAll();
-    }
+    Completions done =
+        Completions.sendAll(
+            producer(PORT, topic, "pp-wait", 1, 4, 8, new ReplicaWait(1, 10)),
+            messages,
+            i -> null,
+            i -> new byte[] {(byte) i});
     done.assertEachOnce();
     assertEquals(messages, done.failures.size(), "failed sends");
     for (Throwable failure : done.failures.values()) {
@@ -241,14 +266,11 @@ class PipelinedProducerTest {
     // Partition 0 is a plain string, so every XADD to it gets a WRONGTYPE error reply.
     admin.set(topic + "-0", "not a stream");
     int messages = 2_000;
-    Completions done = new Completions(messages);
     byte[] payload = new byte[64];
-    try (PipelinedProducer producer = producer(topic, "pp-errors", 2, 16, 64)) {
-      for (int i = 0; i < messages; i++) {
-        producer.send(null, payload, i, done); // no key: round robin, even tokens to partition 0
-      }
-      done.awaitAll();
-    }
+    // No key: round robin, even tokens to partition 0.
+    Completions done =
+        Completions.sendAll(
+            producer(topic, "pp-errors", 2, 16, 64), messages, i -> null, i -> payload);
     done.assertEachOnce();
     for (int i = 0; i < messages; i++) {
       Throwable failure = done.failures.get((long) i);

@@ -110,14 +110,14 @@ class RedisReplicatedClusterTest {
   void everyConfirmedSendIsOnBothReplicasWhenItCompletes() throws Exception {
     String topic = PipelinedProducerTest.topic();
     int messages = 2_000;
-    PipelinedProducerTest.Completions done = new PipelinedProducerTest.Completions(messages);
-    try (PipelinedProducer producer =
-        PipelinedProducerTest.producer(
-            PORT, topic, "cluster-wait-2", 3, 16, 256, new ReplicaWait(2, 5_000))) {
-      for (int i = 0; i < messages; i++) {
-        producer.send("key-" + i, new byte[100], i, done);
-      }
-      done.awaitAll();
+    try {
+      PipelinedProducerTest.Completions done =
+          PipelinedProducerTest.Completions.sendAll(
+              PipelinedProducerTest.producer(
+                  PORT, topic, "cluster-wait-2", 3, 16, 256, new ReplicaWait(2, 5_000)),
+              messages,
+              i -> "key-" + i,
+              i -> new byte[100]);
       done.assertEachOnce();
       assertEquals(Map.of(), done.failures);
       // Read at once, no waiting: WAIT 2 confirmed each batch on both replicas before it completed.
@@ -129,9 +129,7 @@ class RedisReplicatedClusterTest {
         assertEquals(messages, stored, "entries on the replica at " + replica.getConnection());
       }
     } finally {
-      for (int p = 0; p < 3; p++) {
-        primary.del(topic + "-" + p);
-      }
+      PipelinedProducerTest.delete(primary, topic, 3);
     }
   }
 
@@ -139,14 +137,15 @@ class RedisReplicatedClusterTest {
   void aWaitForMoreReplicasThanTheClusterHasFailsEverySend() throws Exception {
     String topic = PipelinedProducerTest.topic();
     int messages = 64;
-    PipelinedProducerTest.Completions done = new PipelinedProducerTest.Completions(messages);
-    try (PipelinedProducer producer =
-        PipelinedProducerTest.producer(
-            PORT, topic, "cluster-wait-3", 1, 16, 32, new ReplicaWait(3, 500))) {
-      for (int i = 0; i < messages; i++) {
-        producer.send(null, new byte[10], i, done);
-      }
-      done.awaitAll();
+    PipelinedProducerTest.Completions done;
+    try {
+      done =
+          PipelinedProducerTest.Completions.sendAll(
+              PipelinedProducerTest.producer(
+                  PORT, topic, "cluster-wait-3", 1, 16, 32, new ReplicaWait(3, 500)),
+              messages,
+              i -> null,
+              i -> new byte[10]);
     } finally {
       primary.del(topic + "-0");
     }
