@@ -48,10 +48,8 @@ class PulsarLeaderClusterTest {
     PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
     try (PulsarAdmin admin =
         PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8080").build()) {
-      String topic = driver.topicNamePrefix() + "-owner-" + Long.toHexString(System.nanoTime());
-      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
-      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
-      assertEquals(0, send(producer, 20));
+      SentTopic sent = SentTopic.create(driver, "owner");
+      String topic = sent.topic();
       assertEquals(Set.of("leader", "broker-owner", "bookie"), driver.targets().keySet());
 
       String partition = topic + "-partition-0";
@@ -74,8 +72,7 @@ class PulsarLeaderClusterTest {
       String firstBookie = lastEnsemble.split(",")[0].trim();
       assertEquals(firstBookie, driver.locate("bookie", topic).orElseThrow());
       assertTrue(PulsarClusterNodes.nodeNamed(CLUSTER, firstBookie).numbered(), firstBookie);
-      producer.close();
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      sent.remove(driver);
     } finally {
       driver.close();
     }
@@ -86,16 +83,13 @@ class PulsarLeaderClusterTest {
   void namesABookieOfTheReplicatedTopicsLedger() throws Exception {
     PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
     try {
-      String topic = driver.topicNamePrefix() + "-leader-" + Long.toHexString(System.nanoTime());
-      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
-      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
-      assertEquals(0, send(producer, 20));
+      SentTopic sent = SentTopic.create(driver, "leader");
+      String topic = sent.topic();
       String leader = driver.bookieOf(topic).orElseThrow();
       ClusterNode node = PulsarClusterNodes.nodeNamed(CLUSTER, leader);
       assertTrue(node.numbered(), leader + " is " + node + ", not a bookie");
       assertEquals(leader, node.values().get("NAME"));
-      producer.close();
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      sent.remove(driver);
     } finally {
       driver.close();
     }
@@ -109,10 +103,8 @@ class PulsarLeaderClusterTest {
   void followsTheLedgerWhenItsBookieStops() throws Exception {
     PulsarBenchmarkDriver driver = driver("pulsar.yaml");
     try {
-      String topic = driver.topicNamePrefix() + "-leader-" + Long.toHexString(System.nanoTime());
-      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
-      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
-      assertEquals(0, send(producer, 20));
+      SentTopic sent = SentTopic.create(driver, "leader");
+      String topic = sent.topic();
       String first = driver.bookieOf(topic).orElseThrow();
       ClusterNode stopped = PulsarClusterNodes.nodeNamed(CLUSTER, first);
       assertTrue(stopped.numbered(), first + " is " + stopped + ", not a bookie");
@@ -122,7 +114,9 @@ class PulsarLeaderClusterTest {
         Optional<String> next = Optional.empty();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-          send(producer, 5); // failures allowed: the write that finds the bookie gone may fail
+          send(
+              sent.producer(),
+              5); // failures allowed: the write that finds the bookie gone may fail
           next = driver.bookieOf(topic);
           if (next.isPresent() && !next.get().equals(first)) {
             break;
@@ -133,14 +127,34 @@ class PulsarLeaderClusterTest {
         assertNotEquals(first, next.get(), "the answer did not move off the stopped bookie");
         ClusterNode now = PulsarClusterNodes.nodeNamed(CLUSTER, next.get());
         assertTrue(now.numbered() && now.running(), next.get() + " is " + now);
-        assertEquals(0, send(producer, 20), "sends after the ensemble change");
+        assertEquals(0, send(sent.producer(), 20), "sends after the ensemble change");
       } finally {
         PulsarClusterNodes.script(CLUSTER, "start-node", stopped.name());
       }
-      producer.close();
-      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      sent.remove(driver);
     } finally {
       driver.close();
+    }
+  }
+
+  /**
+   * A topic of one partition the test created, with its producer, to which 20 messages were sent
+   * and confirmed: the topic then has a ledger with an owner and an ensemble.
+   */
+  private record SentTopic(String topic, BenchmarkProducer producer) {
+
+    static SentTopic create(PulsarBenchmarkDriver driver, String label) throws Exception {
+      String topic =
+          driver.topicNamePrefix() + "-" + label + "-" + Long.toHexString(System.nanoTime());
+      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
+      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+      assertEquals(0, send(producer, 20));
+      return new SentTopic(topic, producer);
+    }
+
+    void remove(PulsarBenchmarkDriver driver) throws Exception {
+      producer.close();
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
     }
   }
 
