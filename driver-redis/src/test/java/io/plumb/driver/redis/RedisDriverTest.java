@@ -154,10 +154,7 @@ class RedisDriverTest {
 
   @Test
   void ombDriverFileRunsUnchangedAsStreams() throws Exception {
-    Path omb = Path.of("src/test/resources/omb-redis.yaml");
-    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(omb, LocalRedis.overrides()));
-    try (driver) {
+    try (RedisBenchmarkDriver driver = LocalRedis.open("src/test/resources/omb-redis.yaml")) {
       assertEquals(RedisDriverConfig.Mode.STREAMS, driver.config().mode());
       assertEquals(8, driver.config().jedisPoolMaxTotal());
       // No durability fields: the server is left as it is, and its setting is still reported.
