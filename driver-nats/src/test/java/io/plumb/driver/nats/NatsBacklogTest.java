@@ -16,10 +16,8 @@ import io.plumb.stats.PeriodStats;
 import io.plumb.testkit.BacklogSmokeRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -87,19 +85,14 @@ class NatsBacklogTest {
    */
   private static final class Durables implements RunListener {
     private final JetStreamManagement jsm;
-    private final Set<String> streamsBefore;
+    private final RunStreams streams;
     private final List<ConsumerInfo> last = new ArrayList<>();
     volatile boolean sawPaused;
     long lastStored;
 
     Durables(JetStreamManagement jsm) throws Exception {
       this.jsm = jsm;
-      this.streamsBefore = new HashSet<>(jsm.getStreamNames());
-    }
-
-    /** The streams this run created: those that did not exist before it. */
-    private List<String> runStreams() throws Exception {
-      return jsm.getStreamNames().stream().filter(s -> !streamsBefore.contains(s)).toList();
+      this.streams = new RunStreams(jsm);
     }
 
     @Override
@@ -112,10 +105,8 @@ class NatsBacklogTest {
         long backlog,
         long lagMessages) {
       try {
-        for (String stream : runStreams()) {
-          for (String consumer : jsm.getConsumerNames(stream)) {
-            sawPaused |= jsm.getConsumerInfo(stream, consumer).getPaused();
-          }
+        for (RunStreams.Durable d : streams.durables()) {
+          sawPaused |= jsm.getConsumerInfo(d.stream(), d.consumer()).getPaused();
         }
       } catch (Exception e) {
         // A reading missed: the others still count.
@@ -123,7 +114,7 @@ class NatsBacklogTest {
     }
 
     void readLast() throws Exception {
-      for (String stream : runStreams()) {
+      for (String stream : streams.names()) {
         lastStored = jsm.getStreamInfo(stream).getStreamState().getLastSequence();
         for (String consumer : jsm.getConsumerNames(stream)) {
           last.add(jsm.getConsumerInfo(stream, consumer));
@@ -138,7 +129,7 @@ class NatsBacklogTest {
     }
 
     void deleteStreams() throws Exception {
-      for (String stream : runStreams()) {
+      for (String stream : streams.names()) {
         jsm.deleteStream(stream);
       }
     }

@@ -18,9 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * One run through the whole engine on the local cluster, with a fault plan, whose consumers are
@@ -39,7 +36,7 @@ final class PausedConsumerRun implements RunListener {
       "nats://127.0.0.1:4222,nats://127.0.0.1:4223,nats://127.0.0.1:4224";
 
   private final JetStreamManagement jsm;
-  private final Set<String> streamsBefore;
+  private final RunStreams streams;
   private final Duration pause;
   private final double readUntilSeconds;
   private volatile int paused;
@@ -48,7 +45,7 @@ final class PausedConsumerRun implements RunListener {
   private PausedConsumerRun(JetStreamManagement jsm, Duration pause, Duration faultAt)
       throws Exception {
     this.jsm = jsm;
-    this.streamsBefore = new HashSet<>(jsm.getStreamNames());
+    this.streams = new RunStreams(jsm);
     this.pause = pause;
     // The last periods before the fault: reading later could wait on nodes being killed.
     this.readUntilSeconds = faultAt.toMillis() / 1000.0 - 0.5;
@@ -128,11 +125,9 @@ final class PausedConsumerRun implements RunListener {
     ZonedDateTime until = ZonedDateTime.now().plus(pause);
     int count = 0;
     try {
-      for (String stream : runStreams()) {
-        for (String consumer : jsm.getConsumerNames(stream)) {
-          if (jsm.pauseConsumer(stream, consumer, until).isPaused()) {
-            count++;
-          }
+      for (RunStreams.Durable d : streams.durables()) {
+        if (jsm.pauseConsumer(d.stream(), d.consumer(), until).isPaused()) {
+          count++;
         }
       }
     } catch (Exception e) {
@@ -155,19 +150,12 @@ final class PausedConsumerRun implements RunListener {
     }
     try {
       long undelivered = 0;
-      for (String stream : runStreams()) {
-        for (String consumer : jsm.getConsumerNames(stream)) {
-          undelivered += jsm.getConsumerInfo(stream, consumer).getNumPending();
-        }
+      for (RunStreams.Durable d : streams.durables()) {
+        undelivered += jsm.getConsumerInfo(d.stream(), d.consumer()).getNumPending();
       }
       mostUndelivered = Math.max(mostUndelivered, undelivered);
     } catch (Exception e) {
       // A reading missed (the cluster busy): the others still count.
     }
-  }
-
-  /** The streams this run created: those that did not exist before it. */
-  private List<String> runStreams() throws Exception {
-    return jsm.getStreamNames().stream().filter(s -> !streamsBefore.contains(s)).toList();
   }
 }
