@@ -10,6 +10,7 @@ import io.nats.client.JetStreamManagement;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.plumb.testkit.ConfigRefusal;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
@@ -80,11 +81,11 @@ class NatsDriverTest {
 
   @Test
   void jetStreamPushConsumersShareADeliverGroup() throws Exception {
-    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
-    driver.initialize(
-        DriverSettingsReader.config(
-            Path.of("nats-jetstream-memory.yaml"), withPort("consumerType", "push")));
-    try (driver) {
+    try (NatsBenchmarkDriver driver =
+        DriverFiles.open(
+            () -> new NatsBenchmarkDriver(Map.of()),
+            Path.of("nats-jetstream-memory.yaml"),
+            withPort("consumerType", "push"))) {
       assertEquals(NatsDriverConfig.ConsumerType.PUSH, driver.config().consumerType());
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
@@ -131,10 +132,7 @@ class NatsDriverTest {
 
   @Test
   void ombDriverFileRunsUnchangedAsJetStream() throws Exception {
-    Path omb = Path.of("src/test/resources/omb-nats.yaml");
-    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
-    driver.initialize(DriverSettingsReader.config(omb, LocalNats.overrides()));
-    try (driver) {
+    try (NatsBenchmarkDriver driver = LocalNats.open("src/test/resources/omb-nats.yaml")) {
       assertEquals(
           "localhost:4222".equals(driver.config().natsHostUrl())
               || !LocalNats.overrides().isEmpty(),
