@@ -12,12 +12,13 @@ import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultPlan;
 import io.plumb.result.RunReport;
 import io.plumb.stats.PeriodStats;
+import io.plumb.testkit.FaultRunWorkload;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
+import java.util.List;
 
 /**
  * One run through the whole engine on the local cluster, with a fault plan, whose consumers are
@@ -68,21 +69,9 @@ final class PausedConsumerRun implements RunListener {
       Path scratch)
       throws Exception {
     Path workload =
-        Files.writeString(
-            scratch.resolve("power-loss-workload.yaml"),
-            String.join(
-                "\n",
-                "name: power-loss",
-                "topics: 1",
-                "partitionsPerTopic: 1",
-                "messageSize: 1024",
-                "subscriptionsPerTopic: 1",
-                "consumerPerSubscription: 1",
-                "producersPerTopic: 1",
-                "producerRate: " + rate,
-                "testDurationSeconds: " + measured.toSeconds(),
-                "warmupDurationSeconds: " + warmup.toSeconds(),
-                ""));
+        new FaultRunWorkload(
+                "power-loss", rate, warmup.toSeconds(), measured.toSeconds(), List.of())
+            .writeTo(scratch.resolve("power-loss-workload.yaml"));
     Options options =
         Options.builder()
             .servers(NATS_URL.split(","))

@@ -16,14 +16,15 @@ import io.plumb.fault.FaultPlan;
 import io.plumb.fault.LocalCluster;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.FaultRunWorkload;
 import io.plumb.testkit.LossAccounting;
 import io.plumb.testkit.OneFault;
 import io.plumb.testkit.WholeCluster;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -129,25 +130,16 @@ class RedisPowerLossClusterTest {
    * the consumer drains; a consumer idle for 10 s ends the final drain.
    */
   private RunReport run(String driverFile) throws Exception {
-    Path workload = scratch.resolve("power-loss-backlog.yaml");
-    Files.writeString(
-        workload,
-        String.join(
-            "\n",
-            "name: power-loss-backlog",
-            "topics: 1",
-            "partitionsPerTopic: 1",
-            "messageSize: 1024",
-            "subscriptionsPerTopic: 1",
-            "consumerPerSubscription: 1",
-            "producersPerTopic: 1",
-            "producerRate: 2000",
-            "consumerBacklogSizeGB: " + BACKLOG_GB,
-            // The build ends after the restart; the consumer need not drain before the 5 s go on.
-            "backlogDrainRatio: 0",
-            "testDurationSeconds: 5",
-            "warmupDurationSeconds: 2",
-            ""));
+    // backlogDrainRatio 0: the build ends after the restart; the consumer need not drain before the
+    // 5 s go on.
+    Path workload =
+        new FaultRunWorkload(
+                "power-loss-backlog",
+                2000,
+                2,
+                5,
+                List.of("consumerBacklogSizeGB: " + BACKLOG_GB, "backlogDrainRatio: 0"))
+            .writeTo(scratch.resolve("power-loss-backlog.yaml"));
     Path plan =
         new OneFault("power-loss", "all", 4, 5, 10).writeTo(scratch.resolve("power-loss-all.yaml"));
     RunOptions options =
