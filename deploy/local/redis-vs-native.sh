@@ -78,6 +78,7 @@ native_run() {
 
 plumb_run() {
   native_pairs_benchmark "$1" "$TMP" --driver-set "redisHost=127.0.0.1" --driver-set "redisPort=$PORT"
+  native_pairs_publish_rate "$TMP/plumb-$1.json" >/dev/null # stops if the target set the rate
   # Only acknowledged sends count; a run with failed sends is not a valid comparison.
   python3 - "$TMP/plumb-$1.json" <<'EOF'
 import json, sys

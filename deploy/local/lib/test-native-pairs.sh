@@ -142,8 +142,20 @@ if steps fail_run 2>"$WORK/fail.err"; then
 fi
 [[ "$(tail -n 1 "$WORK/fail.err")" == "x-vs-native: bin/benchmark failed (pair 4)" ]] &&
   grep -q '^benchmark .* fail ' "$WORK/fail.err" || fail "a failed bin/benchmark printed: $(cat "$WORK/fail.err")"
-echo '{"throughput": {"publishRateMsgPerSec": 1234.5}}' >"$WORK/runs/r.json"
+echo '{"throughput": {"publishRateMsgPerSec": 1234.5, "targetRateMsgPerSec": 2000}}' >"$WORK/runs/r.json"
 [[ "$(steps native_pairs_publish_rate "$WORK/runs/r.json")" == 1234.5 ]] || fail "native_pairs_publish_rate"
+# A Plumb run that reached 90% of its target was held by the workload's rate, not the broker.
+echo '{"throughput": {"publishRateMsgPerSec": 1900, "targetRateMsgPerSec": 2000}}' >"$WORK/runs/capped.json"
+capped() {
+  native_pairs_name=x-vs-native
+  WORKLOAD=w.yaml
+  native_pairs_publish_rate "$WORK/runs/capped.json"
+}
+if steps capped >"$WORK/capped.out" 2>"$WORK/capped.err"; then
+  fail "a Plumb run held at its target rate went unnoticed: $(cat "$WORK/capped.out")"
+fi
+[[ "$(cat "$WORK/capped.err")" == "x-vs-native: Plumb published 1,900 msg/s, 95% of its target of 2,000: the target, not the broker, set its rate; raise producerRate in w.yaml" ]] ||
+  fail "a capped Plumb run printed: $(cat "$WORK/capped.err")"
 start_stop() {
   native_pairs_start_broker x
   echo "started=$native_pairs_started"
