@@ -128,7 +128,7 @@ echo "  both: 1 topic, 1 partition, replication 1, min.insync.replicas=1, 1024-b
 echo "        1 producer, no consumers, JVM $JAVA_OPTS"
 echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PRODUCER_PROPS[*]}"
 echo "  native: --num-records $RECORDS --throughput -1 ${NATIVE_PAYLOAD_ARGS[*]}"
-echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate 400000, above what the broker takes)"
+echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo
 
 print_pair() {
