@@ -30,12 +30,11 @@ final class Measurement {
    */
   long add(Phase phase, PeriodStats stats, double seconds) {
     wholeRun.add(stats);
-    PeriodStats soFar = wholeRun.build();
     long backlog =
         Math.max(
             0,
-            (soFar.sent() - soFar.failed()) * subscriptionsPerTopic
-                - (soFar.received() - soFar.duplicates()));
+            (wholeRun.sent() - wholeRun.failed()) * subscriptionsPerTopic
+                - (wholeRun.received() - wholeRun.duplicates()));
     if (phase == Phase.MEASURE) {
       samples.add(new PeriodSample(stats, seconds, backlog));
       measuredSeconds += seconds;
