@@ -85,6 +85,14 @@ public final class EventRing {
     own[OWN_WOKEN_AT_HEAD] = -1;
   }
 
+  /**
+   * True when {@code thread} is the one that writes to this ring; any thread may ask (see {@link
+   * LastCallerRing}).
+   */
+  boolean ownedBy(Thread thread) {
+    return owner == thread;
+  }
+
   // ---- owner side ----
 
   /**
@@ -316,11 +324,6 @@ public final class EventRing {
   }
 
   // ---- collector side ----
-
-  /** True when {@code thread} is the one that writes to this ring. */
-  boolean ownedBy(Thread thread) {
-    return owner == thread;
-  }
 
   /** False once the owning thread has ended: after one more drain, the ring stays empty. */
   boolean ownerAlive() {

@@ -114,9 +114,8 @@ class PulsarLeaderClusterTest {
         Optional<String> next = Optional.empty();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-          send(
-              sent.producer(),
-              5); // failures allowed: the write that finds the bookie gone may fail
+          // Failures allowed: the write that finds the bookie gone may fail.
+          send(sent.producer(), 5);
           next = driver.bookieOf(topic);
           if (next.isPresent() && !next.get().equals(first)) {
             break;
