@@ -49,7 +49,7 @@ final class Harvest {
             fleet.lose(member, HttpWorker.describe(e.getCause()));
           }
         });
-    return merged.build();
+    return merged.finish();
   }
 
   /**

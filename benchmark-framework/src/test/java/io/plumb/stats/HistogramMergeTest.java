@@ -58,4 +58,28 @@ class HistogramMergeTest {
     assertEquals(2, sum.serviceTime().getTotalCount());
     assertEquals(3, recorder.ackedBy(0));
   }
+
+  @Test
+  void aReusedBuilderStartsEachPeriodEmptyAndLeavesTheLastOneAlone() {
+    PublishRecorder recorder = new PublishRecorder(1);
+    PeriodStats.Builder builder = new PeriodStats.Builder();
+    recorder.acknowledged(0, 0, 0, 0, 5_000);
+    recorder.acknowledged(0, 1, 0, 0, 7_000);
+    recorder.takePeriod(builder);
+    builder.addSent(2, 2048, 10);
+    PeriodStats first = builder.take();
+    recorder.acknowledged(0, 2, 0, 0, 9_000_000);
+    recorder.takePeriod(builder);
+    builder.addSent(1, 1024, 10);
+    PeriodStats second = builder.take();
+    assertEquals(2, first.sent());
+    assertEquals(2, first.acknowledged());
+    assertEquals(2, first.publishLatency().getTotalCount());
+    assertEquals(7_000, first.publishLatency().getMaxValue(), 7);
+    assertEquals(1, second.sent());
+    assertEquals(1024, second.sentBytes());
+    assertEquals(1, second.acknowledged());
+    assertEquals(1, second.publishLatency().getTotalCount());
+    assertEquals(9_000_000, second.publishLatency().getMinNonZeroValue(), 9_000);
+  }
 }
