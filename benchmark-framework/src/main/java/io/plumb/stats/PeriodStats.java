@@ -58,10 +58,25 @@ public record PeriodStats(
     private long consumerErrors;
     private long producerBlockedNanos;
     private ProducerThreadTimes producerThreads = ProducerThreadTimes.NONE;
-    private final Histogram publish = Histograms.forMerging();
-    private final Histogram service = Histograms.forMerging();
-    private final Histogram sendDelay = Histograms.forMerging();
-    private final Histogram endToEnd = Histograms.forMerging();
+    private final Histogram publish;
+    private final Histogram service;
+    private final Histogram sendDelay;
+    private final Histogram endToEnd;
+
+    public Builder() {
+      this(
+          Histograms.forMerging(),
+          Histograms.forMerging(),
+          Histograms.forMerging(),
+          Histograms.forMerging());
+    }
+
+    private Builder(Histogram publish, Histogram service, Histogram sendDelay, Histogram endToEnd) {
+      this.publish = publish;
+      this.service = service;
+      this.sendDelay = sendDelay;
+      this.endToEnd = endToEnd;
+    }
 
     public Builder addSent(long messages, long bytes, long blockedNanos) {
       sent += messages;
@@ -149,30 +164,16 @@ public record PeriodStats(
     }
 
     /**
-     * The period so far, and the builder emptied for the next: a builder reused period after period
-     * allocates only the period it hands out, not a new set of histograms (800 KB) as well.
+     * An empty builder for the next period, reusing this one's histograms: a worker that builds
+     * period after period allocates only the periods it hands out, not a new set of histograms (800
+     * KB) each time as well. This builder is not to be used again.
      */
-    public PeriodStats take() {
-      PeriodStats period = build();
-      sent = 0;
-      sentBytes = 0;
-      acknowledged = 0;
-      failed = 0;
-      untimed = 0;
-      received = 0;
-      receivedBytes = 0;
-      duplicates = 0;
-      outOfOrder = 0;
-      negative = 0;
-      foreign = 0;
-      consumerErrors = 0;
-      producerBlockedNanos = 0;
-      producerThreads = ProducerThreadTimes.NONE;
+    public Builder next() {
       publish.reset();
       service.reset();
       sendDelay.reset();
       endToEnd.reset();
-      return period;
+      return new Builder(publish, service, sendDelay, endToEnd);
     }
 
     /**

@@ -10,7 +10,6 @@ import io.plumb.load.ProducerTask;
 import io.plumb.load.WorkerClock;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
-import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.PublishRecorder;
 import io.plumb.stats.PublishTimeline;
 import io.plumb.stats.SequenceRanges;
@@ -43,18 +42,14 @@ public final class LocalWorker implements Worker {
   private BenchmarkDriver driver;
   private int runId;
   private final StatsCollector stats = new StatsCollector("plumb-stats");
-
-  // Filled on the collector's thread and emptied by take() each period: one set of period
-  // histograms for the worker's life instead of a new one (800 KB) every period.
-  private final PeriodStats.Builder period = new PeriodStats.Builder();
+  // Filled on the collector's thread; each period's successor reuses its histograms (800 KB).
+  private PeriodStats.Builder period = new PeriodStats.Builder();
   private final List<BenchmarkConsumer> consumers = new ArrayList<>();
   private final SubscriptionIndex subscriptions = new SubscriptionIndex();
   private final List<ProducerTask> producers = new ArrayList<>();
   private int messageSize;
   private LoadGenerator generator;
-  private long reportedSent;
-  private long reportedNanosInSend;
-  private ProducerThreadTimes reportedThreadTimes = ProducerThreadTimes.NONE;
+  private final SendTally sends = new SendTally();
   private FinalReads finalReads;
   private final FaultPlanAnswers faultPlan;
 
@@ -237,22 +232,15 @@ public final class LocalWorker implements Worker {
     // Completions first, sends after: every send completed by now was counted before it reached the
     // driver, so no snapshot holds more acknowledged and failed messages than sent ones.
     stats.takePeriod(period);
-    addSends(period);
-    return period.take();
+    sends.addTo(period, generator, messageSize);
+    return taken();
   }
 
-  private void addSends(PeriodStats.Builder builder) {
-    if (generator != null) {
-      long sent = generator.sent();
-      long inSend = generator.nanosInSend();
-      builder.addSent(
-          sent - reportedSent, (sent - reportedSent) * messageSize, inSend - reportedNanosInSend);
-      reportedSent = sent;
-      reportedNanosInSend = inSend;
-      ProducerThreadTimes threads = generator.threadTimes();
-      builder.addProducerThreads(threads.since(reportedThreadTimes));
-      reportedThreadTimes = threads;
-    }
+  /** The period built so far, with an empty builder for the next. */
+  private PeriodStats taken() {
+    PeriodStats taken = period.build();
+    period = period.next();
+    return taken;
   }
 
   @Override
@@ -280,8 +268,8 @@ public final class LocalWorker implements Worker {
   public synchronized LastCount lastCount() {
     Totals totals = stats.takePeriodAndInspect(period, this::totalsOf);
     // Sends after completions, as in takePeriod: never more completed than sent.
-    addSends(period);
-    return new LastCount(period.take(), totals);
+    sends.addTo(period, generator, messageSize);
+    return new LastCount(taken(), totals);
   }
 
   private Totals totalsOf(PublishRecorder publish, SubscriptionRecorder[] recorders) {

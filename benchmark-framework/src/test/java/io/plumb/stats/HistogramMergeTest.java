@@ -67,11 +67,12 @@ class HistogramMergeTest {
     recorder.acknowledged(0, 1, 0, 0, 7_000);
     recorder.takePeriod(builder);
     builder.addSent(2, 2048, 10);
-    PeriodStats first = builder.take();
+    PeriodStats first = builder.build();
+    builder = builder.next();
     recorder.acknowledged(0, 2, 0, 0, 9_000_000);
     recorder.takePeriod(builder);
     builder.addSent(1, 1024, 10);
-    PeriodStats second = builder.take();
+    PeriodStats second = builder.build();
     assertEquals(2, first.sent());
     assertEquals(2, first.acknowledged());
     assertEquals(2, first.publishLatency().getTotalCount());
