@@ -1,7 +1,7 @@
 package io.plumb.cli;
 
 import io.plumb.bottleneck.BottleneckVerdict;
-import io.plumb.coordinator.Phase;
+import io.plumb.coordinator.PeriodProgress;
 import io.plumb.coordinator.RunListener;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.fault.FaultOutcome;
@@ -61,28 +61,24 @@ final class ConsoleReporter implements RunListener {
   }
 
   @Override
-  public void period(
-      Phase phase,
-      double elapsed,
-      double length,
-      PeriodStats stats,
-      double seconds,
-      long backlog,
-      long lag) {
+  public void period(PeriodProgress progress) {
+    PeriodStats stats = progress.stats();
+    double seconds = progress.periodSeconds();
+    long lag = progress.lagMessages();
     double publishRate = stats.sent() / seconds;
     double consumeRate = stats.received() / seconds;
     String line =
         String.format(
             "%s  %-8s %4.0f/%-4.0fs  pub %,9.0f msg/s %7.2f MB/s | cons %,9.0f msg/s %7.2f MB/s | backlog %,d | pub ms %s | e2e ms %s | err %d",
             LocalTime.now().format(TIME),
-            phase.label(),
-            elapsed,
-            length,
+            progress.phase().label(),
+            progress.elapsedSeconds(),
+            progress.phaseSeconds(),
             publishRate,
             publishRate * messageSize / (1024 * 1024),
             consumeRate,
             consumeRate * messageSize / (1024 * 1024),
-            backlog,
+            progress.backlog(),
             brief(stats.publishLatency()),
             brief(stats.endToEndLatency()) + clocks(stats.endToEndLatency()),
             stats.failed() + stats.consumerErrors());

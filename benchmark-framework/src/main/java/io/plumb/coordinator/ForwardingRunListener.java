@@ -1,12 +1,11 @@
 package io.plumb.coordinator;
 
 import io.plumb.result.RunReport;
-import io.plumb.stats.PeriodStats;
 
 /**
  * A listener in front of another, passing everything on: what one that watches a run on the way
  * (resource sampling, the last measured lag) extends. Each period's end reaches it through {@link
- * #periodEnded}, with only the figures such a watcher reads, before the next listener hears of it.
+ * #periodEnded} before the next listener hears of it.
  */
 public abstract class ForwardingRunListener implements RunListener {
   private final RunListener next;
@@ -26,16 +25,9 @@ public abstract class ForwardingRunListener implements RunListener {
   }
 
   @Override
-  public final void period(
-      Phase phase,
-      double elapsedSeconds,
-      double phaseSeconds,
-      PeriodStats stats,
-      double periodSeconds,
-      long backlog,
-      long lagMessages) {
-    periodEnded(phase, stats, periodSeconds, lagMessages);
-    next.period(phase, elapsedSeconds, phaseSeconds, stats, periodSeconds, backlog, lagMessages);
+  public final void period(PeriodProgress progress) {
+    periodEnded(progress);
+    next.period(progress);
   }
 
   @Override
@@ -43,10 +35,6 @@ public abstract class ForwardingRunListener implements RunListener {
     next.finished(report);
   }
 
-  /**
-   * A period of {@code periodSeconds} ended in {@code phase} with {@code stats}, {@code
-   * lagMessages} scheduled messages not yet sent.
-   */
-  protected void periodEnded(
-      Phase phase, PeriodStats stats, double periodSeconds, long lagMessages) {}
+  /** A period ended; the next listener hears of it after this returns. */
+  protected void periodEnded(PeriodProgress progress) {}
 }

@@ -71,13 +71,14 @@ final class PeriodLoop {
       long backlog = run.measurement().add(phase, stats, periodSeconds);
       run.listener()
           .period(
-              phase,
-              (now - phaseStart) / 1e9,
-              RunContext.seconds(length),
-              stats,
-              periodSeconds,
-              backlog,
-              lag);
+              new PeriodProgress(
+                  phase,
+                  (now - phaseStart) / 1e9,
+                  RunContext.seconds(length),
+                  stats,
+                  periodSeconds,
+                  backlog,
+                  lag));
       periodStart = now;
       if (stop) {
         throw new RunException(run.abortReason());

@@ -4,7 +4,6 @@ import io.plumb.resources.BrokerProcess;
 import io.plumb.resources.ResourceReport;
 import io.plumb.resources.ResourceSampler;
 import io.plumb.resources.ResourceSource;
-import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -72,13 +71,12 @@ final class ResourceSteps extends ForwardingRunListener {
   }
 
   @Override
-  protected void periodEnded(
-      Phase phase, PeriodStats stats, double periodSeconds, long lagMessages) {
-    if (phase == Phase.WARMUP) {
+  protected void periodEnded(PeriodProgress progress) {
+    if (progress.phase() == Phase.WARMUP) {
       baseline();
-    } else if (phase == Phase.MEASURE) {
+    } else if (progress.phase() == Phase.MEASURE) {
       sample();
-      lastLag = lagMessages;
+      lastLag = progress.lagMessages();
     }
   }
 }

@@ -18,8 +18,7 @@ public final class EachPeriod extends ForwardingRunListener {
   }
 
   @Override
-  protected void periodEnded(
-      Phase phase, PeriodStats stats, double periodSeconds, long lagMessages) {
-    action.accept(phase, stats, periodSeconds);
+  protected void periodEnded(PeriodProgress progress) {
+    action.accept(progress.phase(), progress.stats(), progress.periodSeconds());
   }
 }

@@ -8,11 +8,10 @@ import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.api.ConsumerInfo;
-import io.plumb.coordinator.Phase;
+import io.plumb.coordinator.PeriodProgress;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.result.RunReport;
-import io.plumb.stats.PeriodStats;
 import io.plumb.testkit.BacklogSmokeRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,14 +95,7 @@ class NatsBacklogTest {
     }
 
     @Override
-    public void period(
-        Phase phase,
-        double elapsedSeconds,
-        double phaseSeconds,
-        PeriodStats stats,
-        double periodSeconds,
-        long backlog,
-        long lagMessages) {
+    public void period(PeriodProgress progress) {
       try {
         for (RunStreams.Durable d : streams.durables()) {
           sawPaused |= jsm.getConsumerInfo(d.stream(), d.consumer()).getPaused();

@@ -6,12 +6,12 @@ import io.nats.client.JetStreamOptions;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.plumb.coordinator.BenchmarkRun;
+import io.plumb.coordinator.PeriodProgress;
 import io.plumb.coordinator.Phase;
 import io.plumb.coordinator.RunListener;
 import io.plumb.coordinator.RunOptions;
 import io.plumb.fault.FaultPlan;
 import io.plumb.result.RunReport;
-import io.plumb.stats.PeriodStats;
 import io.plumb.testkit.FaultRunWorkload;
 import io.plumb.worker.LocalWorker;
 import io.plumb.workload.WorkloadReader;
@@ -126,15 +126,8 @@ final class PausedConsumerRun implements RunListener {
   }
 
   @Override
-  public void period(
-      Phase phase,
-      double elapsedSeconds,
-      double phaseSeconds,
-      PeriodStats stats,
-      double periodSeconds,
-      long backlog,
-      long lagMessages) {
-    if (phase != Phase.MEASURE || elapsedSeconds > readUntilSeconds) {
+  public void period(PeriodProgress progress) {
+    if (progress.phase() != Phase.MEASURE || progress.elapsedSeconds() > readUntilSeconds) {
       return;
     }
     try {
