@@ -119,7 +119,7 @@ final class FaultSteps {
     long outOfOrder = 0;
     for (PeriodSample sample : measurement.samples()) {
       long end = start + (long) (sample.seconds() * 1e9);
-      periods.add(new FaultAnalysis.Period(start, end, sample.stats()));
+      periods.add(new FaultAnalysis.Period(start, end, sample::stats));
       duplicates += sample.stats().duplicates();
       outOfOrder += sample.stats().outOfOrder();
       start = end;

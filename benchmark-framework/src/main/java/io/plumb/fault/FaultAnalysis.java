@@ -5,6 +5,7 @@ import io.plumb.stats.PublishTimeline;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Turns what a run recorded into one {@link FaultOutcome} per fault, and what happened before the
@@ -36,15 +37,27 @@ import java.util.List;
  * </ul>
  */
 public final class FaultAnalysis {
-  /** A measured period on the run's clock. */
-  public record Period(long start, long end, PeriodStats stats) {
+  /**
+   * A measured period on the run's clock. Its figures are fetched when read: the coordinator keeps
+   * a long run's periods with their histograms encoded (see {@code PeriodSample}), and a list of
+   * them all decoded at once would hold what keeping them encoded saved.
+   */
+  public record Period(long start, long end, Supplier<PeriodStats> figures) {
+    public Period(long start, long end, PeriodStats stats) {
+      this(start, end, () -> stats);
+    }
+
+    PeriodStats stats() {
+      return figures.get();
+    }
+
     double rate() {
-      return end > start ? stats.received() / ((end - start) / 1e9) : 0;
+      return end > start ? stats().received() / ((end - start) / 1e9) : 0;
     }
 
     /** This period and {@code next} as one: their counts added, their histograms merged. */
     Period through(Period next) {
-      return new Period(start, next.end, stats.plus(next.stats));
+      return new Period(start, next.end, stats().plus(next.stats()));
     }
   }
 

@@ -42,6 +42,30 @@ public record PeriodStats(
     return builder.finish();
   }
 
+  /** These figures with other histograms in place of the four latency families. */
+  public PeriodStats withHistograms(
+      Histogram publish, Histogram service, Histogram sendDelay, Histogram endToEnd) {
+    return new PeriodStats(
+        sent,
+        sentBytes,
+        acknowledged,
+        failed,
+        untimedAcknowledgements,
+        received,
+        receivedBytes,
+        duplicates,
+        outOfOrder,
+        negativeEndToEnd,
+        foreign,
+        consumerErrors,
+        producerBlockedNanos,
+        publish,
+        service,
+        sendDelay,
+        endToEnd,
+        producerThreads);
+  }
+
   /** Accumulates recorders' periods; not thread-safe. */
   public static final class Builder {
     private long sent;
