@@ -1,13 +1,7 @@
 package io.plumb.driver.kafka;
 
-import static io.plumb.testkit.ResultReading.acknowledgedNotReceivedBefore;
-import static io.plumb.testkit.ResultReading.summary;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.fault.FaultOutcome;
-import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.LossAccounting;
 import io.plumb.testkit.OneFault;
@@ -61,46 +55,25 @@ class KafkaPowerLossClusterTest {
   void syncFileLosesNoAcknowledgedMessageWhenEveryNodeLosesPower() throws Exception {
     RunReport report = powerLoss("kafka-replicated-sync.yaml");
 
-    String summary = summary(report);
     Map<String, String> facts = report.brokerFacts();
     assertTrue(facts.get("topic.flush.messages").startsWith("1 "), facts.toString());
     assertTrue(facts.get("topic.flush.ms").startsWith("0 "), facts.toString());
-    FaultOutcome fault = report.faults().get(0);
-    // Messages the power loss could have taken: acknowledged and not yet received when it came.
-    long atRisk = acknowledgedNotReceivedBefore(report, fault.appliedSeconds());
-    assertTrue(atRisk > 0, "nothing was at risk at the power loss: " + summary);
-    assertEquals(0, report.counters().lost(), summary);
-    assertTrue(report.finalRead().ran(), summary);
-    System.out.println(
-        "kafka-replicated-sync.yaml, power loss of every node, "
-            + atRisk
-            + " acknowledged and not received at that moment: "
-            + summary);
+    LossAccounting.assertNothingAtRiskLost(report, 1, "kafka-replicated-sync.yaml");
   }
 
   @Test
   void defaultFlushLosesWhatNoNodeHadFsyncedAndCountsItExactly() throws Exception {
     RunReport report = powerLoss("kafka-replicated.yaml");
 
-    String summary = summary(report);
     Map<String, String> facts = report.brokerFacts();
     assertTrue(facts.get("topic.flush.messages").startsWith(NO_FLUSH + " "), facts.toString());
-    Counters c = report.counters();
-    assertTrue(c.lost() > 0, summary);
-    // The power loss lost every one of them, however long before it they were acknowledged: its
-    // own line says so, and nothing is charged to the time before it.
-    LossAccounting.assertEveryLossChargedToTheFault(report, summary);
-    // Judged by the final read: lost is what was acknowledged and neither received nor read.
-    LossAccounting.assertLostIsWhatTheFinalReadMissed(report, summary);
-    System.out.println("kafka-replicated.yaml, power loss of every node: " + summary);
+    LossAccounting.assertUnsyncedLossCountedExactly(report, "kafka-replicated.yaml");
   }
 
   /** {@code driverFile} through {@link #plan}: the run completes, its power loss applied. */
   private RunReport powerLoss(String driverFile) throws Exception {
-    RunReport report = RUN.runWithFaults(Path.of(driverFile), plan(), CONSUMER_BEHIND, scratch);
-    assertTrue(report.complete(), summary(report));
-    assertNull(report.faults().get(0).error(), summary(report));
-    return report;
+    return LossAccounting.assertCompleteWithFaultApplied(
+        RUN.runWithFaults(Path.of(driverFile), plan(), CONSUMER_BEHIND, scratch));
   }
 
   /**

@@ -3,7 +3,6 @@ package io.plumb.driver.redis;
 import static io.plumb.testkit.ResultReading.acknowledgedNotReceivedBefore;
 import static io.plumb.testkit.ResultReading.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -14,7 +13,6 @@ import io.plumb.fault.ClusterNode;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.fault.FaultPlan;
 import io.plumb.fault.LocalCluster;
-import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
 import io.plumb.testkit.FaultRunWorkload;
 import io.plumb.testkit.LossAccounting;
@@ -80,16 +78,7 @@ class RedisPowerLossClusterTest {
     assertEquals(
         2, occurrences(facts.get("redis.replicaDurability"), "appendfsync=always"), summary);
     assertTrue(facts.get("redis.configRewrite").startsWith("every server"), facts.toString());
-    FaultOutcome fault = report.faults().get(0);
-    long atRisk = acknowledgedNotReceivedBefore(report, fault.appliedSeconds());
-    assertTrue(atRisk > 1_000, "only " + atRisk + " at risk at the power loss: " + summary);
-    assertEquals(0, report.counters().lost(), summary);
-    assertTrue(report.finalRead().ran(), summary);
-    System.out.println(
-        "redis-replicated-aof-always.yaml, power loss of every node, "
-            + atRisk
-            + " acknowledged and not received at that moment: "
-            + summary);
+    LossAccounting.assertNothingAtRiskLost(report, 1_001, "redis-replicated-aof-always.yaml");
   }
 
   @Test
@@ -106,22 +95,12 @@ class RedisPowerLossClusterTest {
     // Gone is what no server had fsynced. With appendfsync no, Redis fsyncs the AOF only when it
     // rewrites it (the new base file: a replica's full resync, the automatic rewrite once the file
     // doubles), so what the last rewrite held survives and the rest since is lost.
-    Counters c = report.counters();
-    assertTrue(c.lost() > 0, summary);
-    // The power loss lost every one of them, however long before it they were acknowledged: its
-    // own line says so, and nothing is charged to the time before it.
-    LossAccounting.assertEveryLossChargedToTheFault(report, summary);
-    // Judged by the final read: lost is what was acknowledged and neither received nor read.
-    LossAccounting.assertLostIsWhatTheFinalReadMissed(report, summary);
-    System.out.println("redis-replicated-aof-no.yaml, power loss of every node: " + summary);
+    LossAccounting.assertUnsyncedLossCountedExactly(report, "redis-replicated-aof-no.yaml");
   }
 
   /** {@link #run} of {@code driverFile}: the run completes, its power loss applied. */
   private RunReport powerLoss(String driverFile) throws Exception {
-    RunReport report = run(driverFile);
-    assertTrue(report.complete(), summary(report));
-    assertNull(report.faults().get(0).error(), summary(report));
-    return report;
+    return LossAccounting.assertCompleteWithFaultApplied(run(driverFile));
   }
 
   /**
