@@ -45,25 +45,7 @@ public record PeriodStats(
   /** These figures with other histograms in place of the four latency families. */
   public PeriodStats withHistograms(
       Histogram publish, Histogram service, Histogram sendDelay, Histogram endToEnd) {
-    return new PeriodStats(
-        sent,
-        sentBytes,
-        acknowledged,
-        failed,
-        untimedAcknowledgements,
-        received,
-        receivedBytes,
-        duplicates,
-        outOfOrder,
-        negativeEndToEnd,
-        foreign,
-        consumerErrors,
-        producerBlockedNanos,
-        publish,
-        service,
-        sendDelay,
-        endToEnd,
-        producerThreads);
+    return new Builder(publish, service, sendDelay, endToEnd).addCounts(this).finish();
   }
 
   /** Accumulates recorders' periods; not thread-safe. */
@@ -148,9 +130,16 @@ public record PeriodStats(
     }
 
     public Builder add(PeriodStats stats) {
+      addCounts(stats);
+      addPublishHistograms(stats.publishLatency, stats.serviceTime, stats.sendDelay);
+      addEndToEnd(stats.endToEndLatency);
+      return this;
+    }
+
+    /** Everything of {@code stats} but its histograms. */
+    private Builder addCounts(PeriodStats stats) {
       addSent(stats.sent, stats.sentBytes, stats.producerBlockedNanos);
       addPublishCounts(stats.acknowledged, stats.failed, stats.untimedAcknowledgements);
-      addPublishHistograms(stats.publishLatency, stats.serviceTime, stats.sendDelay);
       addReceiveCounts(
           stats.received,
           stats.receivedBytes,
@@ -159,7 +148,6 @@ public record PeriodStats(
           stats.negativeEndToEnd,
           stats.foreign,
           stats.consumerErrors);
-      addEndToEnd(stats.endToEndLatency);
       addProducerThreads(stats.producerThreads);
       return this;
     }
