@@ -120,8 +120,9 @@ final class FaultSteps {
     for (PeriodSample sample : measurement.samples()) {
       long end = start + (long) (sample.seconds() * 1e9);
       periods.add(new FaultAnalysis.Period(start, end, sample::stats));
-      duplicates += sample.stats().duplicates();
-      outOfOrder += sample.stats().outOfOrder();
+      PeriodStats stats = sample.stats();
+      duplicates += stats.duplicates();
+      outOfOrder += stats.outOfOrder();
       start = end;
     }
     PeriodStats measured = measurement.measured();

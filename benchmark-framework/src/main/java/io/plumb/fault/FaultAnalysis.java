@@ -129,8 +129,9 @@ public final class FaultAnalysis {
     long outOfOrder = applied.isEmpty() ? drainOutOfOrder : 0;
     for (Period period : periods) {
       if (before.ownsPeriodEndingAt(period.end())) {
-        duplicates += period.stats().duplicates();
-        outOfOrder += period.stats().outOfOrder();
+        PeriodStats stats = period.stats();
+        duplicates += stats.duplicates();
+        outOfOrder += stats.outOfOrder();
       }
     }
     long lostBefore = applied.isEmpty() ? lostDueIn(timeline, Long.MIN_VALUE, Long.MAX_VALUE) : 0;
@@ -272,8 +273,9 @@ public final class FaultAnalysis {
     long outOfOrder = extraOutOfOrder;
     for (Period period : periods) {
       if (window.ownsPeriodEndingAt(period.end())) {
-        duplicates += period.stats().duplicates();
-        outOfOrder += period.stats().outOfOrder();
+        PeriodStats stats = period.stats();
+        duplicates += stats.duplicates();
+        outOfOrder += stats.outOfOrder();
       }
     }
     Double recovery =

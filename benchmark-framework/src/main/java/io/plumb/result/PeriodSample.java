@@ -2,7 +2,6 @@ package io.plumb.result;
 
 import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
-import java.lang.ref.SoftReference;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -10,12 +9,13 @@ import org.HdrHistogram.Histogram;
  *
  * <p>The coordinator keeps every measured period for the timelines and the fault figures, and a
  * period's four histograms take some 800 KB: a 24-hour run's 8,640 periods of 10 s would hold 6.9
- * GB, a one-hour run under faults (1 s periods) 2.9 GB. So a sample keeps its histograms encoded
- * (HdrHistogram's own lossless form, a few KB each) and the figures as they came in a soft
- * reference: read again from memory while the heap has room, decoded again, count for count, once
- * the collector has taken them back. The heap never runs out for periods kept.
+ * GB, a one-hour run under faults (1 s periods) 2.9 GB. So a sample also keeps its histograms in
+ * HdrHistogram's own lossless encoding (a few KB each), and once the coordinator has {@linkplain
+ * #release released} the figures as they came, every read decodes them again, count for count.
  */
 public final class PeriodSample {
+  private static final Histogram NONE = new Histogram(Histograms.SIGNIFICANT_DIGITS);
+
   private final double seconds;
   private final long backlog;
   private final PeriodStats counts;
@@ -23,7 +23,8 @@ public final class PeriodSample {
   private final byte[] service;
   private final byte[] sendDelay;
   private final byte[] endToEnd;
-  private volatile SoftReference<PeriodStats> stats;
+  private final long heldBytes;
+  private volatile PeriodStats held;
 
   public PeriodSample(PeriodStats stats, double seconds, long backlog) {
     this.seconds = seconds;
@@ -34,24 +35,28 @@ public final class PeriodSample {
     this.endToEnd = Histograms.toBytes(stats.endToEndLatency());
     // The counts without the histograms' arrays; never handed out as they are.
     this.counts = stats.withHistograms(NONE, NONE, NONE, NONE);
-    this.stats = new SoftReference<>(stats);
+    this.heldBytes =
+        stats.publishLatency().getEstimatedFootprintInBytes()
+            + stats.serviceTime().getEstimatedFootprintInBytes()
+            + stats.sendDelay().getEstimatedFootprintInBytes()
+            + stats.endToEndLatency().getEstimatedFootprintInBytes();
+    this.held = stats;
   }
 
-  private static final Histogram NONE = new Histogram(Histograms.SIGNIFICANT_DIGITS);
-
-  /** What happened in the period, histograms and all. */
+  /**
+   * What happened in the period, histograms and all: the figures as they came, or after {@link
+   * #release} a new decoding of them on every call (a reader calls it once a period and pass).
+   */
   public PeriodStats stats() {
-    PeriodStats kept = stats.get();
-    if (kept == null) {
-      kept =
-          counts.withHistograms(
-              Histograms.fromBytes(publish),
-              Histograms.fromBytes(service),
-              Histograms.fromBytes(sendDelay),
-              Histograms.fromBytes(endToEnd));
-      stats = new SoftReference<>(kept);
+    PeriodStats figures = held;
+    if (figures != null) {
+      return figures;
     }
-    return kept;
+    return counts.withHistograms(
+        Histograms.fromBytes(publish),
+        Histograms.fromBytes(service),
+        Histograms.fromBytes(sendDelay),
+        Histograms.fromBytes(endToEnd));
   }
 
   public double seconds() {
@@ -62,12 +67,17 @@ public final class PeriodSample {
     return backlog;
   }
 
-  /** As the garbage collector does when the heap runs short: the next read decodes. For tests. */
-  void dropFigures() {
-    stats = new SoftReference<>(null);
+  /** Lets go of the figures as they came; from now on the sample keeps only the encoded ones. */
+  public void release() {
+    held = null;
   }
 
-  /** Bytes the period keeps once its figures are taken back: the encoded histograms. */
+  /** Heap the figures as they came take while held: what {@link #release} frees. */
+  public long heldBytes() {
+    return held == null ? 0 : heldBytes;
+  }
+
+  /** Bytes the period keeps once released: the encoded histograms. */
   long encodedBytes() {
     return (long) publish.length + service.length + sendDelay.length + endToEnd.length;
   }

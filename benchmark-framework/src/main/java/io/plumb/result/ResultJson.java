@@ -123,11 +123,12 @@ public final class ResultJson {
     // OMB's periods all last the same; Plumb's last one may be shorter, so timelines need lengths.
     ArrayNode periodSeconds = json.putArray("periodSeconds");
     for (PeriodSample sample : run.samples()) {
+      PeriodStats stats = sample.stats();
       periodSeconds.add(sample.seconds());
-      publishRate.add(sample.stats().sent() / sample.seconds());
-      publishErrorRate.add(sample.stats().failed() / sample.seconds());
-      acknowledgeRate.add(sample.stats().acknowledged() / sample.seconds());
-      consumeRate.add(sample.stats().received() / sample.seconds());
+      publishRate.add(stats.sent() / sample.seconds());
+      publishErrorRate.add(stats.failed() / sample.seconds());
+      acknowledgeRate.add(stats.acknowledged() / sample.seconds());
+      consumeRate.add(stats.received() / sample.seconds());
       backlog.add(sample.backlog());
     }
     timeline(json, run, "publishLatency", PeriodStats::publishLatency, 1e6, false);

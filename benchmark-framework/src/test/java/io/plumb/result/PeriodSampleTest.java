@@ -16,12 +16,13 @@ class PeriodSampleTest {
   private static final double[] PERCENTILES = {0, 50, 90, 99, 99.9, 99.99, 99.9999, 100};
 
   @Test
-  void figuresReadAgainAfterTheCollectorTookThemAreTheSameCountForCount() {
+  void figuresReadAfterTheirReleaseAreTheSameCountForCount() {
     PeriodStats period = periodWithSpreadLatencies();
     PeriodSample sample = new PeriodSample(period, 1.25, 42);
-    assertSame(period, sample.stats(), "kept as it came while the heap has room");
+    assertSame(period, sample.stats(), "held as it came until released");
+    assertTrue(sample.heldBytes() > 600_000, "held: " + sample.heldBytes());
 
-    sample.dropFigures();
+    sample.release();
     PeriodStats decoded = sample.stats();
 
     assertNotSame(period, decoded);
@@ -36,13 +37,14 @@ class PeriodSampleTest {
     assertSameDistribution(period.endToEndLatency(), decoded.endToEndLatency());
     assertSameDistribution(period.serviceTime(), decoded.serviceTime());
     assertSameDistribution(period.sendDelay(), decoded.sendDelay());
-    assertSame(decoded, sample.stats(), "decoded once, then kept again");
+    assertEquals(0, sample.heldBytes());
+    assertNotSame(decoded, sample.stats(), "decoded anew for each reader, never held again");
   }
 
   @Test
   void aDecodedHistogramStillTakesValuesBeyondItsRangeAsARecordingOneDoes() {
     PeriodSample sample = new PeriodSample(periodWithSpreadLatencies(), 1, 0);
-    sample.dropFigures();
+    sample.release();
     Histogram merged = sample.stats().publishLatency();
     merged.recordValue(3_600_000_000_000L);
     assertEquals(3_600_000_000_000L, merged.getMaxValue(), 3_600_000_000_000L / 1000.0);
