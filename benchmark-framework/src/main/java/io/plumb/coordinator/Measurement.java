@@ -19,21 +19,19 @@ final class Measurement {
   private double measuredSeconds;
   private final int subscriptionsPerTopic;
 
-  // Periods' figures are held as they came up to an eighth of the heap (some 1,900 periods of 800
-  // KB in a 12 GB heap), the oldest released first: a run that fits reads them as before, and a
-  // longer one keeps the rest encoded instead of filling the heap the generator shares in a local
-  // run (soft references would fill it, then clear it in a full collection while measuring).
-  private final long heldBudget;
-  private long held;
-  private int firstHeld;
+  // The periods' figures as they came are held up to a budget for the whole process, the oldest
+  // released first: a run that fits reads them as before, and a longer one (or many) keeps the
+  // rest encoded instead of filling the heap the generator shares in a local run (soft references
+  // would fill it, then clear it in a full collection while measuring).
+  private final HeldPeriods held;
 
   Measurement(int subscriptionsPerTopic) {
-    this(subscriptionsPerTopic, Runtime.getRuntime().maxMemory() / 8);
+    this(subscriptionsPerTopic, HeldPeriods.PROCESS);
   }
 
-  Measurement(int subscriptionsPerTopic, long heldBudget) {
+  Measurement(int subscriptionsPerTopic, HeldPeriods held) {
     this.subscriptionsPerTopic = subscriptionsPerTopic;
-    this.heldBudget = heldBudget;
+    this.held = held;
   }
 
   /**
@@ -61,12 +59,7 @@ final class Measurement {
 
   private void keep(PeriodSample sample) {
     samples.add(sample);
-    held += sample.heldBytes();
-    while (held > heldBudget && firstHeld < samples.size() - 1) {
-      PeriodSample oldest = samples.get(firstHeld++);
-      held -= oldest.heldBytes();
-      oldest.release();
-    }
+    held.add(sample);
   }
 
   List<PeriodSample> samples() {

@@ -14,13 +14,14 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-/** The periods a run keeps hold their figures up to a budget, the oldest let go first. */
+/** The periods runs keep hold their figures up to one budget, the oldest let go first. */
 class MeasurementHeldPeriodsTest {
 
   @Test
   void periodsBeyondTheBudgetAreReleasedOldestFirstAndReadTheSame() {
     long onePeriod = period(0).publishLatency().getEstimatedFootprintInBytes() * 4;
-    Measurement measurement = new Measurement(1, 3 * onePeriod);
+    HeldPeriods budget = new HeldPeriods(3 * onePeriod);
+    Measurement measurement = new Measurement(1, budget);
     List<PeriodStats> added = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       PeriodStats stats = period(i);
@@ -45,18 +46,37 @@ class MeasurementHeldPeriodsTest {
       assertEquals(added.get(i).endToEndLatency(), read.endToEndLatency());
     }
     assertTrue(held <= 3 * onePeriod, "held " + held);
+    assertEquals(held, budget.heldBytes());
     assertEquals(10 * 1_000, measurement.measuredSent());
   }
 
   @Test
   void theLatestPeriodIsHeldWhateverTheBudget() {
-    Measurement measurement = new Measurement(1, 0);
+    Measurement measurement = new Measurement(1, new HeldPeriods(0));
     measurement.add(Phase.MEASURE, period(1), 1.0);
     PeriodStats latest = period(2);
     measurement.add(Phase.MEASURE, latest, 1.0);
 
     assertSame(latest, measurement.samples().get(1).stats());
     assertEquals(0, measurement.samples().get(0).heldBytes());
+  }
+
+  @Test
+  void aLaterRunReleasesAnEarlierRunsPeriodsFirst() {
+    long onePeriod = period(0).publishLatency().getEstimatedFootprintInBytes() * 4;
+    HeldPeriods budget = new HeldPeriods(2 * onePeriod);
+    Measurement first = new Measurement(1, budget);
+    first.add(Phase.MEASURE, period(1), 1.0);
+    first.add(Phase.MEASURE, period(2), 1.0);
+    Measurement second = new Measurement(1, budget);
+    second.add(Phase.MEASURE, period(3), 1.0);
+    second.add(Phase.MEASURE, period(4), 1.0);
+
+    assertEquals(0, first.samples().get(0).heldBytes());
+    assertEquals(0, first.samples().get(1).heldBytes());
+    assertTrue(second.samples().get(0).heldBytes() > 0);
+    assertTrue(second.samples().get(1).heldBytes() > 0);
+    assertEquals(2_000, first.measuredSent(), "released periods still count");
   }
 
   private static PeriodStats period(int index) {
