@@ -120,7 +120,7 @@ final class FaultSteps {
     for (PeriodSample sample : measurement.samples()) {
       long end = start + (long) (sample.seconds() * 1e9);
       periods.add(new FaultAnalysis.Period(start, end, sample::stats));
-      PeriodStats stats = sample.stats();
+      PeriodStats stats = sample.counts();
       duplicates += stats.duplicates();
       outOfOrder += stats.outOfOrder();
       start = end;

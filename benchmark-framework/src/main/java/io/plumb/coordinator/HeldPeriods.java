@@ -26,8 +26,9 @@ final class HeldPeriods {
 
   /** Counts {@code sample}'s figures in, releasing the oldest others' while over the budget. */
   synchronized void add(PeriodSample sample) {
-    oldestFirst.addLast(new Held(new WeakReference<>(sample), sample.heldBytes()));
-    held += sample.heldBytes();
+    long bytes = sample.heldBytes();
+    oldestFirst.addLast(new Held(new WeakReference<>(sample), bytes));
+    held += bytes;
     while (held > budget && oldestFirst.size() > 1) {
       Held oldest = oldestFirst.removeFirst();
       held -= oldest.bytes();

@@ -87,7 +87,7 @@ final class Measurement {
   ThreadEvidence measuredProducerThreads() {
     ProducerThreadTimes times = ProducerThreadTimes.NONE;
     for (PeriodSample sample : samples) {
-      times = times.plus(sample.stats().producerThreads());
+      times = times.plus(sample.counts().producerThreads());
     }
     return ThreadEvidence.of(times, measuredNanosInSend());
   }
@@ -106,7 +106,7 @@ final class Measurement {
   private long sumOverSamples(ToLongFunction<PeriodStats> count) {
     long sum = 0;
     for (PeriodSample sample : samples) {
-      sum += count.applyAsLong(sample.stats());
+      sum += count.applyAsLong(sample.counts());
     }
     return sum;
   }

@@ -2,7 +2,6 @@ package io.plumb.result;
 
 import io.plumb.stats.Histograms;
 import io.plumb.stats.PeriodStats;
-import org.HdrHistogram.Histogram;
 
 /**
  * One measured period: what happened, how long it lasted, and the backlog at its end.
@@ -14,8 +13,6 @@ import org.HdrHistogram.Histogram;
  * #release released} the figures as they came, every read decodes them again, count for count.
  */
 public final class PeriodSample {
-  private static final Histogram NONE = new Histogram(Histograms.SIGNIFICANT_DIGITS);
-
   private final double seconds;
   private final long backlog;
   private final PeriodStats counts;
@@ -33,8 +30,7 @@ public final class PeriodSample {
     this.service = Histograms.toBytes(stats.serviceTime());
     this.sendDelay = Histograms.toBytes(stats.sendDelay());
     this.endToEnd = Histograms.toBytes(stats.endToEndLatency());
-    // The counts without the histograms' arrays; never handed out as they are.
-    this.counts = stats.withHistograms(NONE, NONE, NONE, NONE);
+    this.counts = stats.withHistograms(null, null, null, null);
     this.heldBytes =
         stats.publishLatency().getEstimatedFootprintInBytes()
             + stats.serviceTime().getEstimatedFootprintInBytes()
@@ -57,6 +53,15 @@ public final class PeriodSample {
         Histograms.fromBytes(service),
         Histograms.fromBytes(sendDelay),
         Histograms.fromBytes(endToEnd));
+  }
+
+  /**
+   * The period's counts and times alone, never decoded: its four histograms are null (read those
+   * from {@link #stats}). What a reader of counts calls, so a released period is not decoded just
+   * for them.
+   */
+  public PeriodStats counts() {
+    return counts;
   }
 
   public double seconds() {

@@ -123,7 +123,7 @@ public final class ResultJson {
     // OMB's periods all last the same; Plumb's last one may be shorter, so timelines need lengths.
     ArrayNode periodSeconds = json.putArray("periodSeconds");
     for (PeriodSample sample : run.samples()) {
-      PeriodStats stats = sample.stats();
+      PeriodStats stats = sample.counts();
       periodSeconds.add(sample.seconds());
       publishRate.add(stats.sent() / sample.seconds());
       publishErrorRate.add(stats.failed() / sample.seconds());

@@ -70,7 +70,7 @@ public record RunReport(
   public double consumeRate() {
     double received = 0;
     for (PeriodSample sample : samples) {
-      received += sample.stats().received();
+      received += sample.counts().received();
     }
     return measuredSeconds > 0 ? received / measuredSeconds : 0;
   }
@@ -78,7 +78,7 @@ public record RunReport(
   private double sumSent() {
     double sent = 0;
     for (PeriodSample sample : samples) {
-      sent += sample.stats().sent();
+      sent += sample.counts().sent();
     }
     return sent;
   }

@@ -116,7 +116,7 @@ public final class RunProber implements Prober {
     long nanosInSend = 0;
     ProducerThreadTimes threads = ProducerThreadTimes.NONE;
     for (int i = 0; i < samples.size(); i++) {
-      PeriodStats stats = samples.get(i).stats();
+      PeriodStats stats = samples.get(i).counts();
       nanosInSend += stats.producerBlockedNanos();
       threads = threads.plus(stats.producerThreads());
       t += samples.get(i).seconds();

@@ -2,6 +2,7 @@ package io.plumb.result;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,6 +40,24 @@ class PeriodSampleTest {
     assertSameDistribution(period.sendDelay(), decoded.sendDelay());
     assertEquals(0, sample.heldBytes());
     assertNotSame(decoded, sample.stats(), "decoded anew for each reader, never held again");
+  }
+
+  @Test
+  void countsAreReadWithoutDecodingAndCarryNoHistogramToMisread() {
+    PeriodStats period = periodWithSpreadLatencies();
+    PeriodSample sample = new PeriodSample(period, 1, 0);
+    sample.release();
+
+    PeriodStats counts = sample.counts();
+    assertSame(counts, sample.counts(), "kept, not rebuilt per read");
+    assertEquals(period.sent(), counts.sent());
+    assertEquals(period.acknowledged(), counts.acknowledged());
+    assertEquals(period.failed(), counts.failed());
+    assertEquals(period.received(), counts.received());
+    assertEquals(period.duplicates(), counts.duplicates());
+    assertEquals(period.producerThreads(), counts.producerThreads());
+    assertNull(counts.publishLatency());
+    assertNull(counts.endToEndLatency());
   }
 
   @Test

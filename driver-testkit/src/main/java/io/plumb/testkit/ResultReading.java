@@ -47,8 +47,8 @@ public final class ResultReading {
       if (end > seconds) {
         break;
       }
-      acknowledged += sample.stats().acknowledged();
-      received += sample.stats().received() - sample.stats().duplicates();
+      acknowledged += sample.counts().acknowledged();
+      received += sample.counts().received() - sample.counts().duplicates();
     }
     return acknowledged - received;
   }
