@@ -1,0 +1,140 @@
+package io.plumb.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.SendListener;
+import io.plumb.stats.PeriodStats;
+import io.plumb.stats.StatsCollector;
+import io.plumb.workload.KeyChooser;
+import io.plumb.workload.KeyDistributorType;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Back to back, short sends share one clock reading, up to {@link
+ * ProducerLoop#SHARED_READING_SENDS} of them (see {@link ProducerLoop#SHAREABLE_SEND_NANOS}): each
+ * message is still stamped within its group's span, a send that blocks blurs at most the others of
+ * its group, and sends longer than the limit are each timed on their own.
+ */
+class SharedClockReadingTest {
+  private static final long BLOCK_NANOS = 20_000;
+
+  /**
+   * A send() that completes inline; one in {@code blockEvery} (0: none) first spins {@code
+   * blockNanos}, and every send spins {@code eachNanos}.
+   */
+  private static final class SpinningProducer implements BenchmarkProducer {
+    private final long eachNanos;
+    private final long blockNanos;
+    private final long blockEvery;
+    private final AtomicLong blocked = new AtomicLong();
+    private long sends;
+
+    SpinningProducer(long eachNanos, long blockNanos, long blockEvery) {
+      this.eachNanos = eachNanos;
+      this.blockNanos = blockNanos;
+      this.blockEvery = blockEvery;
+    }
+
+    @Override
+    public void send(String key, byte[] payload, long token, SendListener listener) {
+      long spin = eachNanos;
+      if (blockEvery > 0 && ++sends % blockEvery == 0) {
+        spin += blockNanos;
+        blocked.incrementAndGet();
+      }
+      long until = System.nanoTime() + spin;
+      while (spin > 0 && System.nanoTime() < until) {
+        Thread.onSpinWait();
+      }
+      listener.sendCompleted(token, null);
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** One producer far above what the loop can send, for {@code millis}: every send back to back. */
+  private static PeriodStats backToBack(SpinningProducer producer, long millis)
+      throws InterruptedException {
+    WorkerClock clock = new WorkerClock();
+    try (StatsCollector stats = new StatsCollector("plumb-stats-test")) {
+      stats.expectProducers(1);
+      ProducerTask task =
+          new ProducerTask(
+              0,
+              1,
+              producer,
+              new KeyChooser(KeyDistributorType.NO_KEY, 1),
+              new byte[][] {new byte[1024]},
+              false,
+              clock,
+              stats,
+              0);
+      LoadGenerator generator =
+          new LoadGenerator(
+              List.of(task), 50_000_000, clock.now(), 1, Pacing.EFFICIENT, clock, stats);
+      generator.start();
+      LockSupport.parkNanos(millis * 1_000_000);
+      generator.stop();
+      PeriodStats.Builder period = new PeriodStats.Builder();
+      stats.takePeriod(period);
+      return period.build();
+    }
+  }
+
+  @Test
+  void sharedReadingsStampEveryMessageWithinTheGroupsSpan() throws InterruptedException {
+    PeriodStats run = backToBack(new SpinningProducer(0, 0, 0), 500);
+    assertTrue(run.acknowledged() > 100L * ProducerLoop.SAMPLE_EVERY, run.toString());
+    assertEquals(run.acknowledged(), run.serviceTime().getTotalCount());
+    assertEquals(run.acknowledged(), run.sendDelay().getTotalCount());
+    // An instant send's service time runs from the reading before its group to the one after:
+    // above zero (a message left unstamped would read as completed at time zero), and within the
+    // span that ends the sharing for all but the groups the host interrupted.
+    Histogram service = run.serviceTime();
+    assertTrue(service.getValueAtPercentile(50) > 0, () -> "service time p50 " + p(service, 50));
+    assertTrue(
+        service.getValueAtPercentile(90) <= ProducerLoop.SHARED_SPAN_LIMIT_NANOS,
+        () -> "service time p90 " + p(service, 90));
+  }
+
+  @Test
+  void aSendThatBlocksBlursAtMostTheOthersOfItsGroup() throws InterruptedException {
+    SpinningProducer producer = new SpinningProducer(0, BLOCK_NANOS, 200);
+    PeriodStats run = backToBack(producer, 1_000);
+    long blocked = producer.blocked.get();
+    assertTrue(blocked > 100, "blocking sends: " + blocked);
+    long slow = countAtOrAbove(run.serviceTime(), BLOCK_NANOS / 2);
+    // Every blocking send shows its block, and the others of its group (three at most) show it
+    // too: four times as many slow service times as blocking sends, where a reading per send gives
+    // as many. One more per blocking send leaves room for the host taking the core away mid-group
+    // (about one in fifteen blocking sends on a busy 2-core VM, each blurring its group).
+    String counts = slow + " service times over 10 us, " + blocked + " blocking sends";
+    assertTrue(slow >= blocked, counts);
+    assertTrue(slow <= (ProducerLoop.SHARED_READING_SENDS + 1) * blocked, counts);
+  }
+
+  @Test
+  void sendsLongerThanTheLimitAreEachTimedOnTheirOwn() throws InterruptedException {
+    long each = 2_000;
+    PeriodStats run = backToBack(new SpinningProducer(each, 0, 0), 500);
+    assertTrue(run.acknowledged() > 10L * ProducerLoop.SAMPLE_EVERY, run.toString());
+    // Each send's service time is its own 2 us; four sharing a reading would read 8 us.
+    long median = run.serviceTime().getValueAtPercentile(50);
+    assertTrue(median >= each && median < 2 * each, "service time p50 " + median + " ns");
+  }
+
+  private static long countAtOrAbove(Histogram histogram, long value) {
+    return histogram.getTotalCount() - histogram.getCountBetweenValues(0, value - 1);
+  }
+
+  private static String p(Histogram histogram, double percentile) {
+    return histogram.getValueAtPercentile(percentile) + " ns";
+  }
+}
