@@ -3,15 +3,8 @@ package io.plumb.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.SendListener;
+import io.plumb.load.BackToBackLoad.SpinningProducer;
 import io.plumb.stats.PeriodStats;
-import io.plumb.stats.StatsCollector;
-import io.plumb.workload.KeyChooser;
-import io.plumb.workload.KeyDistributorType;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -24,73 +17,9 @@ import org.junit.jupiter.api.Test;
 class SharedClockReadingTest {
   private static final long BLOCK_NANOS = 20_000;
 
-  /**
-   * A send() that completes inline; one in {@code blockEvery} (0: none) first spins {@code
-   * blockNanos}, and every send spins {@code eachNanos}.
-   */
-  private static final class SpinningProducer implements BenchmarkProducer {
-    private final long eachNanos;
-    private final long blockNanos;
-    private final long blockEvery;
-    private final AtomicLong blocked = new AtomicLong();
-    private long sends;
-
-    SpinningProducer(long eachNanos, long blockNanos, long blockEvery) {
-      this.eachNanos = eachNanos;
-      this.blockNanos = blockNanos;
-      this.blockEvery = blockEvery;
-    }
-
-    @Override
-    public void send(String key, byte[] payload, long token, SendListener listener) {
-      long spin = eachNanos;
-      if (blockEvery > 0 && ++sends % blockEvery == 0) {
-        spin += blockNanos;
-        blocked.incrementAndGet();
-      }
-      long until = System.nanoTime() + spin;
-      while (spin > 0 && System.nanoTime() < until) {
-        Thread.onSpinWait();
-      }
-      listener.sendCompleted(token, null);
-    }
-
-    @Override
-    public void close() {}
-  }
-
-  /** One producer far above what the loop can send, for {@code millis}: every send back to back. */
-  private static PeriodStats backToBack(SpinningProducer producer, long millis)
-      throws InterruptedException {
-    WorkerClock clock = new WorkerClock();
-    try (StatsCollector stats = new StatsCollector("plumb-stats-test")) {
-      stats.expectProducers(1);
-      ProducerTask task =
-          new ProducerTask(
-              0,
-              1,
-              producer,
-              new KeyChooser(KeyDistributorType.NO_KEY, 1),
-              new byte[][] {new byte[1024]},
-              false,
-              clock,
-              stats,
-              0);
-      LoadGenerator generator =
-          new LoadGenerator(
-              List.of(task), 50_000_000, clock.now(), 1, Pacing.EFFICIENT, clock, stats);
-      generator.start();
-      LockSupport.parkNanos(millis * 1_000_000);
-      generator.stop();
-      PeriodStats.Builder period = new PeriodStats.Builder();
-      stats.takePeriod(period);
-      return period.build();
-    }
-  }
-
   @Test
   void sharedReadingsStampEveryMessageWithinTheGroupsSpan() throws InterruptedException {
-    PeriodStats run = backToBack(new SpinningProducer(0, 0, 0), 500);
+    PeriodStats run = BackToBackLoad.run(SpinningProducer.taking(0), 500).period();
     assertTrue(run.acknowledged() > 100L * ProducerLoop.SAMPLE_EVERY, run.toString());
     assertEquals(run.acknowledged(), run.serviceTime().getTotalCount());
     assertEquals(run.acknowledged(), run.sendDelay().getTotalCount());
@@ -107,8 +36,8 @@ class SharedClockReadingTest {
   @Test
   void aSendThatBlocksBlursAtMostTheOthersOfItsGroup() throws InterruptedException {
     SpinningProducer producer = new SpinningProducer(0, BLOCK_NANOS, 200);
-    PeriodStats run = backToBack(producer, 1_000);
-    long blocked = producer.blocked.get();
+    PeriodStats run = BackToBackLoad.run(producer, 1_000).period();
+    long blocked = producer.blocked();
     assertTrue(blocked > 100, "blocking sends: " + blocked);
     long slow = countAtOrAbove(run.serviceTime(), BLOCK_NANOS / 2);
     // Every blocking send shows its block, and the others of its group (three at most) show it
@@ -123,7 +52,7 @@ class SharedClockReadingTest {
   @Test
   void sendsLongerThanTheLimitAreEachTimedOnTheirOwn() throws InterruptedException {
     long each = 2_000;
-    PeriodStats run = backToBack(new SpinningProducer(each, 0, 0), 500);
+    PeriodStats run = BackToBackLoad.run(SpinningProducer.taking(each), 500).period();
     assertTrue(run.acknowledged() > 10L * ProducerLoop.SAMPLE_EVERY, run.toString());
     // Each send's service time is its own 2 us; four sharing a reading would read 8 us.
     long median = run.serviceTime().getValueAtPercentile(50);
