@@ -77,19 +77,31 @@ final class ResourceLines {
         jvm.loadAverageMax());
   }
 
-  /** Host stalls as this JVM saw them: what delayed every thread alike, the generator's too. */
+  /**
+   * Host stalls as this JVM saw them (what delayed a sleeping thread), and beside them the longest
+   * its producer threads waited for a core at once: a send delay as long as that wait is the host's
+   * scheduling, not the generator's.
+   */
   private static String stalls(ResourceSample whole) {
     double threshold = HostStalls.STALL_NANOS / 1e6;
-    if (whole.hostStalls() == 0) {
-      return String.format(Locale.ROOT, "host stalls none over %.0f ms", threshold);
+    String stalls =
+        whole.hostStalls() == 0
+            ? String.format(Locale.ROOT, "host stalls none over %.0f ms", threshold)
+            : String.format(
+                Locale.ROOT,
+                "host stalls %d over %.0f ms (%.1f ms in all, longest %.1f ms)",
+                whole.hostStalls(),
+                threshold,
+                whole.hostStallMillis(),
+                whole.hostLongestStallMillis());
+    if (whole.producerLongestCoreWaitMillis() > 0) {
+      stalls +=
+          String.format(
+              Locale.ROOT,
+              ", producers waited for a core up to %.1f ms at once",
+              whole.producerLongestCoreWaitMillis());
     }
-    return String.format(
-        Locale.ROOT,
-        "host stalls %d over %.0f ms (%.1f ms in all, longest %.1f ms)",
-        whole.hostStalls(),
-        threshold,
-        whole.hostStallMillis(),
-        whole.hostLongestStallMillis());
+    return stalls;
   }
 
   /** The source in a word where it read pauses; where none did (the JVM ran out of heap), why. */

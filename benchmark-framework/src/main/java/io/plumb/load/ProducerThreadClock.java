@@ -1,5 +1,6 @@
 package io.plumb.load;
 
+import io.plumb.resources.CoreWaits;
 import io.plumb.stats.ProducerThreadTimes;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -19,6 +20,7 @@ final class ProducerThreadClock {
   private final Thread thread;
   private final Path schedstat;
   private final long startNanos;
+  private final AutoCloseable coreWaits;
   // Set by the thread itself as it ends, when its own figures can no longer be read from outside.
   private volatile ProducerThreadTimes last;
 
@@ -26,6 +28,8 @@ final class ProducerThreadClock {
     this.thread = thread;
     this.schedstat = schedstat;
     this.startNanos = startNanos;
+    // Its longest single wait for a core, read every millisecond by the host-stall thread.
+    this.coreWaits = schedstat == null ? () -> {} : CoreWaits.watch(schedstat);
   }
 
   /** Called on the producer thread as it starts. */
@@ -47,6 +51,11 @@ final class ProducerThreadClock {
   /** Called on the producer thread as its loop ends: the last reading, kept for later periods. */
   void finish() {
     last = read();
+    try {
+      coreWaits.close();
+    } catch (Exception e) {
+      // The watch is dropped all the same once the thread's file is gone.
+    }
   }
 
   /** The thread's times since it started. */

@@ -22,15 +22,27 @@ public final class HostStalls {
   public static final long STALL_NANOS = 1_000_000;
 
   private static final LongestPause LONGEST = new LongestPause();
+  private static final LongestPause LONGEST_CORE_WAIT = new LongestPause();
   private static final AtomicLong COUNT = new AtomicLong();
   private static final AtomicLong NANOS = new AtomicLong();
+  // Wake-ups so far, for tests that must know the thread has read what they wrote.
+  private static volatile long wakeUps;
   private static int readers;
   private static Thread thread;
 
   private HostStalls() {}
 
-  /** Stalls seen while at least one reader was open, and their summed length. */
-  public record Totals(long count, long nanos, long longestNanos) {}
+  /**
+   * Stalls seen while at least one reader was open, their summed length and the longest since the
+   * reader's previous read, with the longest wait of a producer thread for a core ({@link
+   * CoreWaits}) over the same span.
+   */
+  public record Totals(long count, long nanos, long longestNanos, long longestCoreWaitNanos) {}
+
+  /** The thread's wake-ups so far (for tests). */
+  static long wakeUps() {
+    return wakeUps;
+  }
 
   /** Readers open now in this JVM. */
   static synchronized int openReaders() {
@@ -44,11 +56,12 @@ public final class HostStalls {
       thread.setDaemon(true);
       thread.start();
     }
-    return new Reader(LONGEST.register());
+    return new Reader(LONGEST.register(), LONGEST_CORE_WAIT.register());
   }
 
-  private static synchronized void close(AtomicLong longest) {
+  private static synchronized void close(AtomicLong longest, AtomicLong longestCoreWait) {
     LONGEST.unregister(longest);
+    LONGEST_CORE_WAIT.unregister(longestCoreWait);
     if (--readers == 0) {
       thread.interrupt();
       thread = null;
@@ -62,6 +75,11 @@ public final class HostStalls {
       LockSupport.parkNanos(INTERVAL_NANOS);
       long after = System.nanoTime();
       note(after - before - INTERVAL_NANOS);
+      long coreWait = CoreWaits.sample();
+      if (coreWait > 0) {
+        LONGEST_CORE_WAIT.record(coreWait);
+      }
+      wakeUps++;
       before = after;
     }
   }
@@ -78,21 +96,24 @@ public final class HostStalls {
   /** One reader: the JVM's totals, with the longest stall since this reader's previous read. */
   static final class Reader implements AutoCloseable {
     private final AtomicLong longest;
+    private final AtomicLong longestCoreWait;
     private boolean closed;
 
-    private Reader(AtomicLong longest) {
+    private Reader(AtomicLong longest, AtomicLong longestCoreWait) {
       this.longest = longest;
+      this.longestCoreWait = longestCoreWait;
     }
 
     Totals read() {
-      return new Totals(COUNT.get(), NANOS.get(), longest.getAndSet(0));
+      return new Totals(
+          COUNT.get(), NANOS.get(), longest.getAndSet(0), longestCoreWait.getAndSet(0));
     }
 
     @Override
     public synchronized void close() {
       if (!closed) {
         closed = true;
-        HostStalls.close(longest);
+        HostStalls.close(longest, longestCoreWait);
       }
     }
   }

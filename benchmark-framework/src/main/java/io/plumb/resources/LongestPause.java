@@ -22,7 +22,7 @@ final class LongestPause {
     readers.remove(cell);
   }
 
-  /** Called once per pause, on the source's thread: a few times a second at most. */
+  /** Called once per pause, on the source's thread: up to a thousand times a second. */
   void record(long nanos) {
     for (AtomicLong cell : readers) {
       cell.accumulateAndGet(nanos, Math::max);

@@ -118,6 +118,7 @@ public record ResourceReport(
     whole.gcPausesByKind().forEach(kinds::put);
     worker.put("gcPercentOfTime", round(100 * whole.gcMillis() / 1e3 / whole.seconds()));
     worker.put("heapUsedMaxMB", round(heapUsedMaxBytes / MB));
+    worker.put("producerLongestCoreWaitMillis", round(whole.producerLongestCoreWaitMillis()));
     ObjectNode host = summary.putObject("host");
     host.put("stealPercent", round(100 * whole.stealShare()));
     host.put("loadAverage1mMax", round(loadAverageMax));
@@ -153,6 +154,7 @@ public record ResourceReport(
       period.put("loadAverage1m", round(sample.loadAverage()));
       period.put("hostStalls", sample.hostStalls());
       period.put("hostLongestStallMillis", round(sample.hostLongestStallMillis()));
+      period.put("producerLongestCoreWaitMillis", round(sample.producerLongestCoreWaitMillis()));
       ObjectNode perBroker = period.putObject("brokers");
       sample
           .brokers()

@@ -36,6 +36,7 @@ public record ResourceSample(
     long hostStalls,
     double hostStallMillis,
     double hostLongestStallMillis,
+    double producerLongestCoreWaitMillis,
     Map<String, Broker> brokers) {
 
   /**
@@ -53,7 +54,11 @@ public record ResourceSample(
   }
 
   static ResourceSample between(
-      Snapshot from, Snapshot to, long gcLongestPauseNanos, long hostLongestStallNanos) {
+      Snapshot from,
+      Snapshot to,
+      long gcLongestPauseNanos,
+      long hostLongestStallNanos,
+      long producerLongestCoreWaitNanos) {
     double seconds = Math.max(1e-9, (to.wallNanos() - from.wallNanos()) / 1e9);
     long totalTicks = 0;
     for (int i = 0; i < to.cpuTicks().length; i++) {
@@ -96,6 +101,7 @@ public record ResourceSample(
         to.hostStalls() - from.hostStalls(),
         (to.hostStallNanos() - from.hostStallNanos()) / 1e6,
         hostLongestStallNanos / 1e6,
+        producerLongestCoreWaitNanos / 1e6,
         brokers);
   }
 

@@ -64,7 +64,11 @@ public final class ResourceSampler {
       Snapshot now = source.read();
       periods.add(
           ResourceSample.between(
-              last, now, now.gcLongestPauseNanos(), now.hostLongestStallNanos()));
+              last,
+              now,
+              now.gcLongestPauseNanos(),
+              now.hostLongestStallNanos(),
+              now.producerLongestCoreWaitNanos()));
       last = now;
     } catch (RuntimeException e) {
       stop("resources not sampled after period " + periods.size() + ": " + e);
@@ -84,6 +88,7 @@ public final class ResourceSampler {
     long heapMax = 0;
     long longestPauseNanos = 0;
     long longestStallNanos = 0;
+    long longestCoreWaitNanos = 0;
     double loadMax = -1;
     Map<String, Long> residentMax = new LinkedHashMap<>();
     for (ResourceSample sample : periods) {
@@ -92,6 +97,8 @@ public final class ResourceSampler {
           Math.max(longestPauseNanos, Math.round(sample.gcLongestPauseMillis() * 1e6));
       longestStallNanos =
           Math.max(longestStallNanos, Math.round(sample.hostLongestStallMillis() * 1e6));
+      longestCoreWaitNanos =
+          Math.max(longestCoreWaitNanos, Math.round(sample.producerLongestCoreWaitMillis() * 1e6));
       loadMax = Math.max(loadMax, sample.loadAverage());
       sample
           .brokers()
@@ -101,7 +108,8 @@ public final class ResourceSampler {
         failure == null ? scope : scope + "; " + failure,
         last.cores(),
         periods,
-        ResourceSample.between(first, last, longestPauseNanos, longestStallNanos),
+        ResourceSample.between(
+            first, last, longestPauseNanos, longestStallNanos, longestCoreWaitNanos),
         heapMax,
         loadMax,
         residentMax,

@@ -22,6 +22,8 @@ import java.util.Map;
  * @param hostStalls stalls of the host seen by this JVM's {@link HostStalls} thread so far
  * @param hostStallNanos their summed length
  * @param hostLongestStallNanos the longest since the previous snapshot was read
+ * @param producerLongestCoreWaitNanos the longest a producer thread of this JVM waited for a core
+ *     at once since the previous snapshot was read ({@link CoreWaits}); 0 without producers
  */
 public record Snapshot(
     long wallNanos,
@@ -39,6 +41,7 @@ public record Snapshot(
     long hostStalls,
     long hostStallNanos,
     long hostLongestStallNanos,
+    long producerLongestCoreWaitNanos,
     Map<String, Broker> brokers) {
 
   public Snapshot {

@@ -97,6 +97,7 @@ public final class SnapshotReader implements ResourceSource {
         stalled.count(),
         stalled.nanos(),
         stalled.longestNanos(),
+        stalled.longestCoreWaitNanos(),
         brokerFigures);
   }
 
