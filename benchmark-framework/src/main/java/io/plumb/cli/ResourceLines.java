@@ -98,7 +98,7 @@ final class ResourceLines {
       stalls +=
           String.format(
               Locale.ROOT,
-              ", producers waited for a core up to %.1f ms at once",
+              ", producers waited for a core up to %.2f ms at once",
               whole.producerLongestCoreWaitMillis());
     }
     return stalls;
