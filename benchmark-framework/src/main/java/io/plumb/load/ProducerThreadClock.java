@@ -20,7 +20,7 @@ final class ProducerThreadClock {
   private final Thread thread;
   private final Path schedstat;
   private final long startNanos;
-  private final AutoCloseable coreWaits;
+  private final CoreWaits.Watch coreWaits;
   // Set by the thread itself as it ends, when its own figures can no longer be read from outside.
   private volatile ProducerThreadTimes last;
 
@@ -51,11 +51,7 @@ final class ProducerThreadClock {
   /** Called on the producer thread as its loop ends: the last reading, kept for later periods. */
   void finish() {
     last = read();
-    try {
-      coreWaits.close();
-    } catch (Exception e) {
-      // The watch is dropped all the same once the thread's file is gone.
-    }
+    coreWaits.close();
   }
 
   /** The thread's times since it started. */

@@ -29,11 +29,17 @@ public final class CoreWaits {
 
   private CoreWaits() {}
 
+  /** A thread being watched; closing it ends the watch and throws nothing. */
+  public interface Watch extends AutoCloseable {
+    @Override
+    void close();
+  }
+
   /**
    * Watches the thread whose schedstat file is {@code schedstat} until the returned handle is
    * closed (or the file can no longer be read: the thread ended).
    */
-  public static AutoCloseable watch(Path schedstat) {
+  public static Watch watch(Path schedstat) {
     Watched watched = open(schedstat);
     if (watched == null) {
       return () -> {};
@@ -68,7 +74,7 @@ public final class CoreWaits {
     return WATCHED.size();
   }
 
-  static final class Watched implements AutoCloseable {
+  static final class Watched implements Watch {
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocate(128);
     private long last = -1;
