@@ -24,16 +24,14 @@
 #                       CPU that Plumb does not spend, so that mode measures the tool, not Kafka
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
-source "$REPO/deploy/local/lib/native-pairs.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # Before anything starts: a busy host makes the ratios meaningless; then PAIRS and OUT from
 # PLUMB_KVN_PAIRS and PLUMB_KVN_OUT (lib/native-pairs.sh).
 native_pairs_begin kafka KVN
 RECORDS="${PLUMB_KVN_RECORDS:-6000000}"
 BOOTSTRAP="127.0.0.1:${PLUMB_KAFKA_PORT:-9092}"
 DRIVER_FILE="$REPO/driver-kafka/kafka-throughput.yaml"
-WORKLOAD="$REPO/workloads/kafka-vs-native.yaml"
 # The same JVM settings for both tools (bin/benchmark's default).
 JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 NATIVE_PAYLOAD="${PLUMB_KVN_NATIVE_PAYLOAD:-file}"

@@ -19,9 +19,8 @@
 #   PLUMB_NATS_PORT     client port (default 4222); PLUMB_NATS_MONITOR_PORT (default 8222)
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
-source "$REPO/deploy/local/lib/native-pairs.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # Before anything starts: a busy host makes the ratios meaningless; then PAIRS from
 # PLUMB_NVN_PAIRS (lib/native-pairs.sh; the runs' output goes to a temporary directory, not OUT).
 native_pairs_begin nats NVN
@@ -30,8 +29,6 @@ MSGS="${PLUMB_NVN_MSGS:-3000000}"
 PORT="${PLUMB_NATS_PORT:-4222}"
 MONITOR_PORT="${PLUMB_NATS_MONITOR_PORT:-8222}"
 URL="nats://127.0.0.1:$PORT"
-DRIVER_FILE="$REPO/driver-nats/nats.yaml"
-WORKLOAD="$REPO/workloads/nats-vs-native.yaml"
 NATSCLI_VERSION="v0.5.0"
 # One binary per version, so a new pin builds afresh instead of running an older build.
 NATS="$STATE_DIR/bin/nats-$NATSCLI_VERSION"

@@ -26,9 +26,8 @@
 #   PLUMB_PVN_OUT       where each run's output is kept (default results/pulsar-vs-native-<time>/)
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
-source "$REPO/deploy/local/lib/native-pairs.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # Before anything starts: a busy host makes the ratios meaningless; then PAIRS and OUT from
 # PLUMB_PVN_PAIRS and PLUMB_PVN_OUT (lib/native-pairs.sh).
 native_pairs_begin pulsar PVN "the YAML and the result JSON"
@@ -36,8 +35,6 @@ SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-32}"
 WARMUP_SECONDS="${PLUMB_PVN_WARMUP:-10}"
 SERVICE_URL="pulsar://127.0.0.1:6650"
 HTTP_URL="http://127.0.0.1:8080"
-DRIVER_FILE="$REPO/driver-pulsar/pulsar.yaml"
-WORKLOAD="$REPO/workloads/pulsar-vs-native.yaml"
 # The same JVM settings for both tools (bin/benchmark's default).
 JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 

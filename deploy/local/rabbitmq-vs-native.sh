@@ -19,17 +19,14 @@
 #   PLUMB_RVN_OUT       where each run's output is kept (default results/rabbitmq-vs-native-<time>/)
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
-source "$REPO/deploy/local/lib/native-pairs.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # Before anything starts: a busy host makes the ratios meaningless; then PAIRS and OUT from
 # PLUMB_RVN_PAIRS and PLUMB_RVN_OUT (lib/native-pairs.sh).
 native_pairs_begin rabbitmq RVN
 STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
 SECONDS_PER_RUN="${PLUMB_RVN_SECONDS:-25}"
 URI="amqp://guest:guest@127.0.0.1:5672"
-DRIVER_FILE="$REPO/driver-rabbitmq/rabbitmq.yaml"
-WORKLOAD="$REPO/workloads/rabbitmq-vs-native.yaml"
 # The same JVM settings for both tools (bin/benchmark's default).
 JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 PERF_CLASSPATH_FILE="$STATE_DIR/rabbitmq-perf-test/classpath.txt"

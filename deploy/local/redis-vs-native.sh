@@ -22,16 +22,13 @@
 #   PLUMB_REDIS_PORT    server port (default 6379)
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib/native-pairs.sh
-source "$REPO/deploy/local/lib/native-pairs.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # Before anything starts: a busy host makes the ratios meaningless; then PAIRS from
 # PLUMB_RVN_PAIRS (lib/native-pairs.sh; the runs' output goes to a temporary directory, not OUT).
 native_pairs_begin redis RVN
 REQUESTS="${PLUMB_RVN_REQUESTS:-3000000}"
 PORT="${PLUMB_REDIS_PORT:-6379}"
-DRIVER_FILE="$REPO/driver-redis/redis.yaml"
-WORKLOAD="$REPO/workloads/redis-vs-native.yaml"
 
 command -v redis-benchmark >/dev/null ||
   die "redis-benchmark not found: run 'apt-get install -y redis-tools'"

@@ -5,15 +5,18 @@
 #                  prints the pair's line from what the two runs printed
 # and, where each pair needs it (a restarted broker, a warm-up run),
 #   before_pair I  runs before pair I's two runs
-# and calls native_pairs_begin before it starts anything, then native_pairs_run. The script sets
-# REPO (the repository root) before it calls native_pairs_begin, and DRIVER_FILE and WORKLOAD
-# (Plumb's side) before its runs.
+# and calls native_pairs_begin before it starts anything, then native_pairs_run. Sourcing this file
+# sets REPO (the repository root); native_pairs_begin sets Plumb's side, DRIVER_FILE
+# (driver-<broker>/<broker>.yaml) and WORKLOAD (workloads/<broker>-vs-native.yaml), which a script
+# may set otherwise after it.
 #
 # Environment:
 #   PLUMB_VN_MAX_LOAD   the highest 1-minute load average at which the comparison starts (default:
 #                       half the host's cores); "any" starts whatever the load. Two cores shared
 #                       with other work swing a single run 2-4x, so a ratio measured beside other
 #                       work says more about that work than about Plumb or the broker.
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 
 # The 1-minute load average.
 native_pairs_load() {
@@ -63,12 +66,15 @@ native_pairs_check() {
 #   PAIRS  pairs of runs: PLUMB_<prefix>_PAIRS, default 5
 #   OUT    where each run's output is kept: PLUMB_<prefix>_OUT, default
 #          REPO/results/kafka-vs-native-<time> (a script that keeps no output ignores it)
-# shellcheck disable=SC2034 # PAIRS and OUT are read by the script that sources this file.
+#   DRIVER_FILE, WORKLOAD  Plumb's side: REPO/driver-kafka/kafka.yaml, REPO/workloads/kafka-vs-native.yaml
+# shellcheck disable=SC2034 # PAIRS, OUT, DRIVER_FILE and WORKLOAD are read by the script that sources this file.
 native_pairs_begin() {
   local name="$1-vs-native" pairs="PLUMB_$2_PAIRS" out="PLUMB_$2_OUT"
   native_pairs_check "$name" "driver-$1" "${3:-}"
   PAIRS="${!pairs:-5}"
   OUT="${!out:-$REPO/results/$name-$(date +%Y%m%d-%H%M%S)}"
+  DRIVER_FILE="$REPO/driver-$1/$1.yaml"
+  WORKLOAD="$REPO/workloads/$name.yaml"
 }
 
 # Starts the local broker (deploy/local/$1.sh) unless it runs already; native_pairs_started is 1

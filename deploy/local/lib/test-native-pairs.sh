@@ -127,6 +127,16 @@ settings="$(PLUMB_VN_MAX_LOAD=any steps begin)" || fail "native_pairs_begin refu
   fail "native_pairs_begin's default PAIRS and OUT: $settings"
 settings="$(PLUMB_VN_MAX_LOAD=any PLUMB_XVN_PAIRS=3 PLUMB_XVN_OUT=/elsewhere steps begin)"
 [[ "$settings" == "3 /elsewhere" ]] || fail "native_pairs_begin with PLUMB_XVN_PAIRS=3 PLUMB_XVN_OUT=/elsewhere: $settings"
+plumb_side() {
+  native_pairs_begin x XVN
+  echo "$DRIVER_FILE $WORKLOAD"
+}
+side="$(PLUMB_VN_MAX_LOAD=any steps plumb_side)"
+[[ "$side" == "$WORK/repo/driver-x/x.yaml $WORK/repo/workloads/x-vs-native.yaml" ]] ||
+  fail "native_pairs_begin's DRIVER_FILE and WORKLOAD: $side"
+# Sourcing the harness finds the repository from the harness's own place, not the caller's.
+repo="$(cd /tmp && source "$HERE/native-pairs.sh" && echo "$REPO")"
+[[ "$repo" == "$(cd "$HERE/../../.." && pwd)" ]] || fail "REPO after sourcing: $repo"
 run_plumb() {
   native_pairs_benchmark "$1" "$WORK/runs" --driver-set a=b
 }
