@@ -60,30 +60,28 @@ final class DurablePauses implements AutoCloseable {
    *
    * @throws UnsupportedOperationException when the server is older than {@value #FIRST_VERSION}
    */
-  void pause(String stream, String durable, MessageListener listener) {
+  void pause(Durable durable, MessageListener listener) {
     refuseOldServer();
     submit(
         "pause",
-        stream,
         durable,
         listener,
         () ->
             management
-                .pauseConsumer(stream, durable, ZonedDateTime.now().plus(LONGEST))
+                .pauseConsumer(durable.stream(), durable.name(), ZonedDateTime.now().plus(LONGEST))
                 .isPaused());
   }
 
   /** Asks the server to resume the durable; failures go to {@code listener}. */
-  void resume(String stream, String durable, MessageListener listener) {
+  void resume(Durable durable, MessageListener listener) {
     refuseOldServer();
     // The server answers false when the durable was not paused: resumed all the same.
     submit(
         "resume",
-        stream,
         durable,
         listener,
         () -> {
-          management.resumeConsumer(stream, durable);
+          management.resumeConsumer(durable.stream(), durable.name());
           return true;
         });
   }
@@ -104,8 +102,7 @@ final class DurablePauses implements AutoCloseable {
     boolean done() throws Exception;
   }
 
-  private void submit(
-      String what, String stream, String durable, MessageListener listener, Request request) {
+  private void submit(String what, Durable durable, MessageListener listener, Request request) {
     requests.execute(
         () -> {
           Exception last = null;
@@ -119,16 +116,7 @@ final class DurablePauses implements AutoCloseable {
               last = e;
             }
           }
-          listener.failed(
-              new IllegalStateException(
-                  "JetStream consumer "
-                      + durable
-                      + " of stream "
-                      + stream
-                      + ": "
-                      + what
-                      + " failed",
-                  last));
+          listener.failed(new IllegalStateException(durable + ": " + what + " failed", last));
         });
   }
 

@@ -52,19 +52,13 @@ final class JetStreamConsumer implements BenchmarkConsumer {
 
   private final AutoCloseable stop;
   private final DurablePauses pauses;
-  private final String stream;
-  private final String durable;
+  private final Durable durable;
   private final MessageListener listener;
 
   private JetStreamConsumer(
-      AutoCloseable stop,
-      DurablePauses pauses,
-      String stream,
-      String durable,
-      MessageListener listener) {
+      AutoCloseable stop, DurablePauses pauses, Durable durable, MessageListener listener) {
     this.stop = stop;
     this.pauses = pauses;
-    this.stream = stream;
     this.durable = durable;
     this.listener = listener;
   }
@@ -79,8 +73,8 @@ final class JetStreamConsumer implements BenchmarkConsumer {
       DurablePauses pauses,
       MessageListener listener)
       throws Exception {
-    String stream = Subjects.name(topic);
-    String durable = Subjects.name(subscription);
+    Durable durable = Durable.of(topic, subscription);
+    String stream = durable.stream();
     int prefix = topic.length() + 1;
     MessageHandler handler =
         msg -> {
@@ -93,7 +87,7 @@ final class JetStreamConsumer implements BenchmarkConsumer {
         };
     ConsumerConfiguration.Builder durableConfig =
         ConsumerConfiguration.builder()
-            .durable(durable)
+            .durable(durable.name())
             .ackPolicy(AckPolicy.Explicit)
             .ackWait(ACK_WAIT)
             .deliverPolicy(DeliverPolicy.All)
@@ -102,35 +96,39 @@ final class JetStreamConsumer implements BenchmarkConsumer {
       addOrUpdate(management, stream, durableConfig.build());
       MessageConsumer consumer =
           jetStream
-              .getConsumerContext(stream, durable)
+              .getConsumerContext(stream, durable.name())
               .consume(
                   ConsumeOptions.builder()
                       .batchSize(config.pullBatchSize())
                       .expiresIn(PULL_EXPIRES.toMillis())
                       .build(),
                   handler);
-      return new JetStreamConsumer(consumer, pauses, stream, durable, listener);
+      return new JetStreamConsumer(consumer, pauses, durable, listener);
     }
     // Push: the server delivers to a subject; the deliver group makes members share the messages.
-    String group = durable;
+    String group = durable.name();
     addOrUpdate(
         management,
         stream,
         durableConfig
-            .deliverSubject("_plumb.deliver." + stream + "." + durable)
+            .deliverSubject("_plumb.deliver." + stream + "." + durable.name())
             .deliverGroup(group)
             .build());
     Dispatcher dispatcher = connection.createDispatcher();
     JetStreamSubscription sub =
         jetStream.subscribe(
-            null, group, dispatcher, handler, false, PushSubscribeOptions.bind(stream, durable));
+            null,
+            group,
+            dispatcher,
+            handler,
+            false,
+            PushSubscribeOptions.bind(stream, durable.name()));
     return new JetStreamConsumer(
         () -> {
           dispatcher.unsubscribe(sub);
           connection.closeDispatcher(dispatcher);
         },
         pauses,
-        stream,
         durable,
         listener);
   }
@@ -168,13 +166,13 @@ final class JetStreamConsumer implements BenchmarkConsumer {
    */
   @Override
   public void pause() {
-    pauses.pause(stream, durable, listener);
+    pauses.pause(durable, listener);
   }
 
   /** Resumes the durable on the server: it delivers again from its ack floor. Returns at once. */
   @Override
   public void resume() {
-    pauses.resume(stream, durable, listener);
+    pauses.resume(durable, listener);
   }
 
   @Override
