@@ -148,23 +148,31 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     if (asked <= nodes) {
       return;
     }
+    throw refuse(
+        driverConfig,
+        "replicationFactor",
+        "asks for "
+            + asked
+            + " copies but the NATS server at "
+            + config.natsHostUrl()
+            + " has "
+            + nodes
+            + (nodes == 1 ? " node" : " nodes")
+            + " (start "
+            + asked
+            + ": deploy/local/nats.sh start --nodes "
+            + asked
+            + ")");
+  }
+
+  /**
+   * Closes what initialize opened and returns the one-line refusal of {@code field} to throw: a
+   * driver that refuses its file holds no connection.
+   */
+  private DriverConfigException refuse(DriverConfig driverConfig, String field, String problem)
+      throws Exception {
     close();
-    throw driverConfig
-        .settings()
-        .error(
-            "replicationFactor",
-            "asks for "
-                + asked
-                + " copies but the NATS server at "
-                + config.natsHostUrl()
-                + " has "
-                + nodes
-                + (nodes == 1 ? " node" : " nodes")
-                + " (start "
-                + asked
-                + ": deploy/local/nats.sh start --nodes "
-                + asked
-                + ")");
+    return driverConfig.settings().error(field, problem);
   }
 
   /**
@@ -179,16 +187,14 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
     } catch (java.io.IOException e) {
       facts.put(SYNC_FACT, "unknown (" + e.getMessage() + ")");
       if (config.expectSync() != null) {
-        close();
-        throw driverConfig
-            .settings()
-            .error(
-                "expectSync",
-                "expects sync "
-                    + config.expectSync()
-                    + " but the servers' sync policy could not be read: "
-                    + e.getMessage()
-                    + " (natsMonitorUrl names the servers' monitoring endpoints)");
+        throw refuse(
+            driverConfig,
+            "expectSync",
+            "expects sync "
+                + config.expectSync()
+                + " but the servers' sync policy could not be read: "
+                + e.getMessage()
+                + " (natsMonitorUrl names the servers' monitoring endpoints)");
       }
       return;
     }
@@ -199,22 +205,20 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
       return;
     }
     int nodes = nodes();
-    close();
-    throw driverConfig
-        .settings()
-        .error(
-            "expectSync",
-            "expects sync "
-                + expected
-                + " but the NATS servers at "
-                + config.monitors().stream().map(Object::toString).collect(joining(","))
-                + " report "
-                + ServerSync.describe(readings)
-                + " (start them with: deploy/local/nats.sh start"
-                + (nodes > 1 ? " --nodes " + nodes : "")
-                + " --sync "
-                + expected
-                + ")");
+    throw refuse(
+        driverConfig,
+        "expectSync",
+        "expects sync "
+            + expected
+            + " but the NATS servers at "
+            + config.monitors().stream().map(Object::toString).collect(joining(","))
+            + " report "
+            + ServerSync.describe(readings)
+            + " (start them with: deploy/local/nats.sh start"
+            + (nodes > 1 ? " --nodes " + nodes : "")
+            + " --sync "
+            + expected
+            + ")");
   }
 
   @Override
