@@ -26,6 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 class NatsDriverTest {
 
   private static final int MESSAGES = 2_000;
+
+  /** Every round trip here: {@link #MESSAGES} through a new topic, within 30 s. */
+  private static final DriverRoundTrip.Plan ROUND_TRIP = DriverRoundTrip.Plan.of(MESSAGES, 30);
+
   private static final String URL = LocalNats.URL;
 
   private static Connection admin;
@@ -49,6 +53,13 @@ class NatsDriverTest {
     return jsm.getStreamInfo(Subjects.name(topic)).getConfiguration();
   }
 
+  /** The server has no stream for {@code topic}: it answers "stream not found" (10059). */
+  private static void assertNoStream(String topic) {
+    JetStreamApiException e =
+        assertThrows(JetStreamApiException.class, () -> streamOnServer(topic));
+    assertEquals(10059, e.getApiErrorCode(), e.getMessage());
+  }
+
   @Test
   void coreDeliversEveryMessageToEachSubscriptionAndKeepsNoStream() throws Exception {
     try (NatsBenchmarkDriver driver = LocalNats.open("nats.yaml")) {
@@ -57,14 +68,9 @@ class NatsDriverTest {
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
               driver,
-              MESSAGES,
-              30,
-              topic -> {
-                // Core NATS persists nothing: no stream captures the topic's subjects.
-                JetStreamApiException e =
-                    assertThrows(JetStreamApiException.class, () -> streamOnServer(topic));
-                assertEquals(10059, e.getApiErrorCode(), e.getMessage());
-              });
+              ROUND_TRIP.checking(
+                  // Core NATS persists nothing: no stream captures the topic's subjects.
+                  NatsDriverTest::assertNoStream));
       r.assertSharedBetweenMembers();
     }
   }
@@ -90,9 +96,9 @@ class NatsDriverTest {
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
               driver,
-              MESSAGES,
-              30,
-              topic -> assertEquals(StorageType.Memory, streamOnServer(topic).getStorageType()));
+              ROUND_TRIP.checking(
+                  topic ->
+                      assertEquals(StorageType.Memory, streamOnServer(topic).getStorageType())));
       r.assertSharedBetweenMembers();
     }
   }
@@ -108,25 +114,24 @@ class NatsDriverTest {
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
               driver,
-              MESSAGES,
-              30,
-              topic -> {
-                StreamConfiguration c = streamOnServer(topic);
-                assertEquals(storage, c.getStorageType(), "storage type on the server");
-                assertEquals(1, c.getReplicas(), "replicas on the server");
-                assertEquals(
-                    MESSAGES,
-                    jsm.getStreamInfo(Subjects.name(topic)).getStreamState().getMsgCount(),
-                    "messages stored in the stream");
-                assertEquals(
-                    storage == StorageType.File ? "file" : "memory",
-                    driver.brokerFacts().get("nats.stream." + Subjects.name(topic) + ".storage"));
-              });
+              ROUND_TRIP.checking(
+                  topic -> {
+                    StreamConfiguration c = streamOnServer(topic);
+                    assertEquals(storage, c.getStorageType(), "storage type on the server");
+                    assertEquals(1, c.getReplicas(), "replicas on the server");
+                    assertEquals(
+                        MESSAGES,
+                        jsm.getStreamInfo(Subjects.name(topic)).getStreamState().getMsgCount(),
+                        "messages stored in the stream");
+                    assertEquals(
+                        storage == StorageType.File ? "file" : "memory",
+                        driver
+                            .brokerFacts()
+                            .get("nats.stream." + Subjects.name(topic) + ".storage"));
+                  }));
       r.assertSharedBetweenMembers();
       // deleteTopics removed the stream.
-      JetStreamApiException e =
-          assertThrows(JetStreamApiException.class, () -> streamOnServer(r.topic()));
-      assertEquals(10059, e.getApiErrorCode());
+      assertNoStream(r.topic());
     }
   }
 
@@ -141,9 +146,8 @@ class NatsDriverTest {
       assertEquals(1, driver.config().replicationFactor());
       DriverRoundTrip.run(
           driver,
-          MESSAGES,
-          30,
-          topic -> assertEquals(StorageType.File, streamOnServer(topic).getStorageType()));
+          ROUND_TRIP.checking(
+              topic -> assertEquals(StorageType.File, streamOnServer(topic).getStorageType())));
     }
     // The framework finds the driver by OMB's class name.
     OmbDriverClass.assertAliasedAndListed(

@@ -20,11 +20,9 @@ class NatsFinalReadTest {
 
   @Test
   void readsEveryMessageOfTheStreamUpToItsLastSequence() throws Exception {
-    String topic = "plumb-final-" + UUID.randomUUID().toString().substring(0, 8);
     try (NatsBenchmarkDriver driver = LocalNats.open("nats-jetstream.yaml");
         Connection admin = LocalNats.admin()) {
-      driver.createTopic(topic, 4).get();
-      FinalReadProbe.produce(driver, topic, PRODUCERS, PER_PRODUCER);
+      String topic = newTopicWithMessages(driver, 4, PRODUCERS, PER_PRODUCER);
       StreamState before =
           admin.jetStreamManagement().getStreamInfo(Subjects.name(topic)).getStreamState();
 
@@ -55,11 +53,9 @@ class NatsFinalReadTest {
    */
   @Test
   void aStreamTheServerNoLongerHasReadsAsEmpty() throws Exception {
-    String topic = "plumb-final-" + UUID.randomUUID().toString().substring(0, 8);
     try (NatsBenchmarkDriver driver = LocalNats.open("nats-jetstream.yaml");
         Connection admin = LocalNats.admin()) {
-      driver.createTopic(topic, 2).get();
-      FinalReadProbe.produce(driver, topic, 1, 50);
+      String topic = newTopicWithMessages(driver, 2, 1, 50);
       admin.jetStreamManagement().deleteStream(Subjects.name(topic));
 
       FinalReadProbe.Collected read = new FinalReadProbe.Collected();
@@ -69,6 +65,15 @@ class NatsFinalReadTest {
       assertEquals(
           "stream " + Subjects.name(topic) + " no longer exists on the server (0 messages)", end);
     }
+  }
+
+  /** A new topic of {@code partitions}, to which each of {@code producers} sent {@code each}. */
+  private static String newTopicWithMessages(
+      NatsBenchmarkDriver driver, int partitions, int producers, int each) throws Exception {
+    String topic = "plumb-final-" + UUID.randomUUID().toString().substring(0, 8);
+    driver.createTopic(topic, partitions).get();
+    FinalReadProbe.produce(driver, topic, producers, each);
+    return topic;
   }
 
   @Test
