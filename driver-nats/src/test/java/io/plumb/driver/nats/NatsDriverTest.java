@@ -17,10 +17,14 @@ import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Runs the driver against the real local NATS server (deploy/local/nats.sh start). */
 class NatsDriverTest {
@@ -154,6 +158,11 @@ class NatsDriverTest {
         NatsBenchmarkDriver.class, "io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver");
   }
 
+  /** The one-line refusal of {@code file} with {@code overrides} by a new driver. */
+  private static String refusalOf(Path file, Map<String, String> overrides) throws Exception {
+    return ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(Map.of()), file, overrides);
+  }
+
   @Test
   void misspelledFieldIsRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("typo.yaml");
@@ -167,18 +176,22 @@ class NatsDriverTest {
         () -> new NatsBenchmarkDriver(Map.of()), file, 4, "replicationFactr", "replicationFactor");
   }
 
-  @Test
-  void badValuesAreRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("bad.yaml");
-    Files.writeString(file, "mode: jetstream\nstorageType: disk\n");
-    String refusal =
-        ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(Map.of()), file, Map.of());
-    assertEquals(
-        file + ":2: field 'storageType': expected one of file, memory, got 'disk'", refusal);
+  /** Each file and the refusal that follows the file's name. */
+  static Stream<Arguments> badValues() {
+    return Stream.of(
+        Arguments.of(
+            "mode: jetstream\nstorageType: disk\n",
+            ":2: field 'storageType': expected one of file, memory, got 'disk'"),
+        Arguments.of(
+            "mode: core\nmaxAckPending: 0\n", ":2: field 'maxAckPending': must be >= 1, was 0"));
+  }
 
-    Files.writeString(file, "mode: core\nmaxAckPending: 0\n");
-    refusal = ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(Map.of()), file, Map.of());
-    assertEquals(file + ":2: field 'maxAckPending': must be >= 1, was 0", refusal);
+  @ParameterizedTest
+  @MethodSource("badValues")
+  void badValuesAreRejectedWithFileLineAndField(String yaml, String refusal, @TempDir Path dir)
+      throws Exception {
+    Path file = Files.writeString(dir.resolve("bad.yaml"), yaml);
+    assertEquals(file + refusal, refusalOf(file, Map.of()));
   }
 
   @Test
@@ -197,15 +210,11 @@ class NatsDriverTest {
       driver.initialize(DriverSettingsReader.config(file, Map.of("natsHostUrl", URL)));
       assertEquals(URL, driver.config().natsHostUrl());
     }
-    String refusal =
-        ConfigRefusal.messageOf(
-            () -> new NatsBenchmarkDriver(Map.of()), file, Map.of("bootstrap.servers", "x"));
+    String refusal = refusalOf(file, Map.of("bootstrap.servers", "x"));
     assertTrue(
         refusal.startsWith("--driver-set bootstrap.servers=x: unknown field 'bootstrap.servers'"),
         refusal);
-    refusal =
-        ConfigRefusal.messageOf(
-            () -> new NatsBenchmarkDriver(Map.of()), file, Map.of("maxAckPending", "lots"));
+    refusal = refusalOf(file, Map.of("maxAckPending", "lots"));
     assertTrue(
         refusal.startsWith("--driver-set maxAckPending=lots: expected a whole number"), refusal);
   }
