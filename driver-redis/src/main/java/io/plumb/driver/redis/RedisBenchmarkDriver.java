@@ -192,8 +192,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
       }
       PipelinedProducer producer =
           new PipelinedProducer(
-              () -> ProducerConnection.open(endpoint.primary(), endpoint.dataConfig()),
-              endpoint.sentinels() ? endpoint::primary : null,
+              endpoint::openProducer,
+              endpoint.primaryToFollow(),
               encoder,
               topic,
               n,
@@ -228,8 +228,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
         String member = subscription + "-" + UUID.randomUUID().toString().substring(0, 8);
         StreamConsumer consumer =
             new StreamConsumer(
-                () -> ConsumerConnection.open(endpoint.primary(), endpoint.dataConfig()),
-                endpoint.sentinels() ? endpoint::primary : null,
+                endpoint::openConsumer,
+                endpoint.primaryToFollow(),
                 topic,
                 partitions,
                 subscription,
@@ -237,25 +237,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
                 config.readBatchSize(),
                 config.readBlockMillis(),
                 listener);
-        Runnable unwatch = endpoint.onPrimaryChange(consumer::primaryChanged);
         return CompletableFuture.completedFuture(
-            new BenchmarkConsumer() {
-              @Override
-              public void pause() {
-                consumer.pause();
-              }
-
-              @Override
-              public void resume() {
-                consumer.resume();
-              }
-
-              @Override
-              public void close() throws Exception {
-                unwatch.run();
-                consumer.close();
-              }
-            });
+            new WatchedConsumer(consumer, endpoint.onPrimaryChange(consumer::primaryChanged)));
       }
       return CompletableFuture.completedFuture(
           joinPubSub(topic, subscription, partitions, listener));

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -112,6 +113,24 @@ final class RedisEndpoint implements AutoCloseable {
 
   boolean sentinels() {
     return fixed == null;
+  }
+
+  /**
+   * The primary now, for a producer or consumer that checks its connection still goes there; null
+   * for a fixed server, which no failover moves.
+   */
+  Supplier<HostAndPort> primaryToFollow() {
+    return sentinels() ? this::primary : null;
+  }
+
+  /** A producer's own connection to the primary now; throws if it cannot be reached. */
+  ProducerConnection openProducer() {
+    return ProducerConnection.open(primary(), dataConfig);
+  }
+
+  /** A consumer's own connection to the primary now; throws if it cannot be reached. */
+  ConsumerConnection openConsumer() {
+    return ConsumerConnection.open(primary(), dataConfig);
   }
 
   /** The primary now: the fixed server, or the one Sentinel named last. */
