@@ -27,14 +27,13 @@ import redis.clients.jedis.params.XReadParams;
  */
 final class ReplicaSubscription implements SharedSubscription {
 
-  private final Supplier<ConsumerConnection> connect;
   private final byte[][] streams;
   private final int prefixLength;
   private final XReadParams params;
   private final Thread thread;
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile MessageListener[] members = new MessageListener[0];
-  private volatile ConsumerConnection connection;
+  private final ReaderConnection connection;
   private volatile boolean closed;
 
   ReplicaSubscription(
@@ -43,12 +42,12 @@ final class ReplicaSubscription implements SharedSubscription {
       int partitions,
       int batchSize,
       int blockMillis) {
-    this.connect = connect;
+    this.connection = new ReaderConnection(connect, null);
     this.streams = RedisKeys.partitions(topic, partitions);
     this.prefixLength = RedisKeys.prefixLength(topic);
     this.params = XReadParams.xReadParams().count(batchSize).block(blockMillis);
     // Connect before returning: no replica to read from fails createConsumer.
-    this.connection = connect.get();
+    connection.connect();
     this.thread = new Thread(this::run, "plumb-redis-replica-reader-" + topic);
     thread.setDaemon(true);
   }
@@ -79,13 +78,10 @@ final class ReplicaSubscription implements SharedSubscription {
     try {
       while (!closed) {
         try {
-          if (connection == null) {
-            connection = connect.get();
-          }
           for (int i = 0; i < streams.length; i++) {
             from[i] = new AbstractMap.SimpleImmutableEntry<>(streams[i], positions[i]);
           }
-          List<Object> reply = connection.jedis().xread(params, from);
+          List<Object> reply = connection.connected().jedis().xread(params, from);
           if (reply != null) {
             deliver(reply, positions);
           }
@@ -97,7 +93,7 @@ final class ReplicaSubscription implements SharedSubscription {
           if (m.length > 0) {
             m[0].failed(e);
           }
-          drop();
+          connection.drop();
           if (closing.await(StreamConsumer.RETRY_MILLIS, TimeUnit.MILLISECONDS)) {
             return;
           }
@@ -106,7 +102,7 @@ final class ReplicaSubscription implements SharedSubscription {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      drop();
+      connection.drop();
     }
   }
 
@@ -125,14 +121,6 @@ final class ReplicaSubscription implements SharedSubscription {
     }
   }
 
-  private void drop() {
-    ConsumerConnection c = connection;
-    connection = null;
-    if (c != null) {
-      c.close();
-    }
-  }
-
   @Override
   public void close() throws InterruptedException {
     closed = true;
@@ -140,7 +128,7 @@ final class ReplicaSubscription implements SharedSubscription {
     if (thread.isAlive()) {
       thread.join(TimeUnit.SECONDS.toMillis(30));
     } else {
-      drop();
+      connection.drop();
     }
   }
 }

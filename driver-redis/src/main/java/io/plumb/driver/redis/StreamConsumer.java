@@ -46,15 +46,13 @@ final class StreamConsumer implements BenchmarkConsumer {
   /** Pause before reconnecting after an error. */
   static final long RETRY_MILLIS = 100;
 
-  private final Supplier<ConsumerConnection> connect;
-  private final Supplier<HostAndPort> primary; // null: a fixed server
   private final byte[] group;
   private final byte[] consumerName;
   private final byte[][] streams;
   private final int prefixLength;
   private final XReadGroupParams params;
   private final XReadGroupParams pendingParams;
-  private volatile ConsumerConnection connection;
+  private final ReaderConnection connection;
   private final MessageListener listener;
   private final Thread reader;
   private final CountDownLatch closing = new CountDownLatch(1);
@@ -72,8 +70,7 @@ final class StreamConsumer implements BenchmarkConsumer {
       int batchSize,
       int blockMillis,
       MessageListener listener) {
-    this.connect = connect;
-    this.primary = primary;
+    this.connection = new ReaderConnection(connect, primary);
     this.group = StreamFields.bytes(subscription);
     this.consumerName = StreamFields.bytes(consumerName);
     this.streams = RedisKeys.partitions(topic, partitions);
@@ -82,14 +79,12 @@ final class StreamConsumer implements BenchmarkConsumer {
     this.pendingParams = XReadGroupParams.xReadGroupParams().count(batchSize);
     this.listener = listener;
     // Connect and create the group before returning: a bad address fails createConsumer.
-    ConsumerConnection first = connect.get();
     try {
-      createGroup(first.jedis());
+      createGroup(connection.connect().jedis());
     } catch (RuntimeException e) {
-      first.close();
+      connection.drop();
       throw e;
     }
-    this.connection = first;
     this.pendingPositions = startOfPending();
     this.reader = new Thread(this::run, "plumb-redis-consumer-" + subscription);
     reader.setDaemon(true);
@@ -133,11 +128,9 @@ final class StreamConsumer implements BenchmarkConsumer {
           continue;
         }
         try {
-          if (!connected || !onPrimary()) {
-            drop();
-            ConsumerConnection c = connect.get();
-            connection = c;
-            createGroup(c.jedis());
+          if (!connected || !connection.onPrimary()) {
+            connection.drop();
+            createGroup(connection.connect().jedis());
             connected = true;
             pendingPositions = startOfPending();
           }
@@ -145,12 +138,13 @@ final class StreamConsumer implements BenchmarkConsumer {
             readPending(acks);
             continue;
           }
-          List<Object> reply = connection.jedis().xreadGroup(group, consumerName, params, from);
+          List<Object> reply =
+              connection.get().jedis().xreadGroup(group, consumerName, params, from);
           if (reply == null || reply.isEmpty()) {
             continue;
           }
           deliver(reply, acks, null);
-          acknowledge(connection.jedis(), acks);
+          acknowledge(connection.get().jedis(), acks);
         } catch (RuntimeException e) {
           if (closed) {
             return;
@@ -158,7 +152,7 @@ final class StreamConsumer implements BenchmarkConsumer {
           listener.failed(e);
           connected = false;
           pendingPositions = null;
-          drop();
+          connection.drop();
           for (List<byte[]> ids : acks) {
             ids.clear(); // still pending on the server: read again as this member's own
           }
@@ -171,7 +165,7 @@ final class StreamConsumer implements BenchmarkConsumer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      drop();
+      connection.drop();
     }
   }
 
@@ -192,25 +186,13 @@ final class StreamConsumer implements BenchmarkConsumer {
     for (int i = 0; i < streams.length; i++) {
       from[i] = new AbstractMap.SimpleImmutableEntry<>(streams[i], pendingPositions[i]);
     }
-    List<Object> reply = connection.jedis().xreadGroup(group, consumerName, pendingParams, from);
+    List<Object> reply =
+        connection.get().jedis().xreadGroup(group, consumerName, pendingParams, from);
     if (deliver(reply, acks, pendingPositions) == 0) {
       pendingPositions = null;
       return;
     }
-    acknowledge(connection.jedis(), acks);
-  }
-
-  private boolean onPrimary() {
-    ConsumerConnection c = connection;
-    return c != null && (primary == null || c.address().equals(primary.get()));
-  }
-
-  private void drop() {
-    ConsumerConnection c = connection;
-    connection = null;
-    if (c != null) {
-      c.close();
-    }
+    acknowledge(connection.get().jedis(), acks);
   }
 
   @Override
@@ -237,10 +219,7 @@ final class StreamConsumer implements BenchmarkConsumer {
 
   /** Sentinel named a new primary: a read blocked on another server is aborted at once. */
   void primaryChanged(HostAndPort now) {
-    ConsumerConnection c = connection;
-    if (c != null && !c.address().equals(now)) {
-      c.abort();
-    }
+    connection.abortIfNotTo(now);
   }
 
   /**
