@@ -87,6 +87,16 @@ class PipelinedProducerTest {
       }
     }
 
+    /** Every message completed once, each a failure of {@code type} saying {@code message}. */
+    void assertEachFailedOnceWith(Class<? extends Throwable> type, String message) {
+      assertEachOnce();
+      assertEquals(times.length(), failures.size(), "failed sends");
+      for (Throwable failure : failures.values()) {
+        assertInstanceOf(type, failure);
+        assertEquals(message, failure.getMessage());
+      }
+    }
+
     /**
      * Sends message {@code i} of {@code messages} with {@code key.apply(i)}, {@code
      * payload.apply(i)} and token {@code i}, then waits for every completion; closes the producer
@@ -191,14 +201,9 @@ class PipelinedProducerTest {
             messages,
             i -> null,
             i -> new byte[] {(byte) i});
-    done.assertEachOnce();
-    assertEquals(messages, done.failures.size(), "failed sends");
-    for (Throwable failure : done.failures.values()) {
-      assertInstanceOf(ReplicaWait.ReplicationShortfall.class, failure);
-      assertEquals(
-          "WAIT 1 10 answered 0: fewer replicas than asked confirmed the batch within 10 ms",
-          failure.getMessage());
-    }
+    done.assertEachFailedOnceWith(
+        ReplicaWait.ReplicationShortfall.class,
+        "WAIT 1 10 answered 0: fewer replicas than asked confirmed the batch within 10 ms");
     // The entries are on the primary: a failed send is unconfirmed, not necessarily absent.
     assertEquals(messages, admin.xlen(topic + "-0"));
     delete(topic, 1);

@@ -1,7 +1,6 @@
 package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -149,14 +148,9 @@ class RedisReplicatedClusterTest {
     } finally {
       primary.del(topic + "-0");
     }
-    done.assertEachOnce();
-    assertEquals(messages, done.failures.size(), "failed sends");
-    for (Throwable failure : done.failures.values()) {
-      assertInstanceOf(ReplicaWait.ReplicationShortfall.class, failure);
-      assertEquals(
-          "WAIT 3 500 answered 2: fewer replicas than asked confirmed the batch within 500 ms",
-          failure.getMessage());
-    }
+    done.assertEachFailedOnceWith(
+        ReplicaWait.ReplicationShortfall.class,
+        "WAIT 3 500 answered 2: fewer replicas than asked confirmed the batch within 500 ms");
   }
 
   @Test
