@@ -13,10 +13,15 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.resps.StreamEntry;
 
@@ -24,6 +29,10 @@ import redis.clients.jedis.resps.StreamEntry;
 class RedisDriverTest {
 
   private static final int MESSAGES = 2_000;
+
+  /** Every round trip here: {@link #MESSAGES} through a new topic, within 30 s. */
+  private static final DriverRoundTrip.Plan ROUND_TRIP = DriverRoundTrip.Plan.of(MESSAGES, 30);
+
   private static final String PORT = LocalRedis.PORT;
 
   /** An independent connection reads the server's state back, not through the driver. */
@@ -47,6 +56,11 @@ class RedisDriverTest {
 
   private static String config(String key) {
     return admin.configGet(key).get(key);
+  }
+
+  /** The keys of a round trip topic's partitions: stream (or channel) {@code <topic>-<p>}. */
+  private static List<String> partitionKeys(String topic) {
+    return IntStream.range(0, DriverRoundTrip.PARTITIONS).mapToObj(p -> topic + "-" + p).toList();
   }
 
   @Test
@@ -102,33 +116,31 @@ class RedisDriverTest {
     DriverRoundTrip.Result r =
         DriverRoundTrip.run(
             driver,
-            MESSAGES,
-            30,
-            topic -> {
-              long stored = 0;
-              for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
-                String stream = topic + "-" + p;
-                stored += admin.xlen(stream);
-                // Every entry carries its real key as field "k", beside the payload "p".
-                List<StreamEntry> first = admin.xrange(stream, "-", "+", 1);
-                assertEquals(1, first.size(), stream);
-                assertTrue(
-                    first.get(0).getFields().get("k").matches("key-\\d+"),
-                    "key field: " + first.get(0).getFields());
-                // Both groups acknowledged everything their members read.
-                for (String group : List.of("shared", "single")) {
-                  assertEquals(
-                      0L,
-                      admin.xpending(stream, group).getTotal(),
-                      "pending entries in group " + group + " of " + stream);
-                }
-              }
-              assertEquals(MESSAGES, stored, "entries stored across the partition streams");
-            });
+            ROUND_TRIP.checking(
+                topic -> {
+                  long stored = 0;
+                  for (String stream : partitionKeys(topic)) {
+                    stored += admin.xlen(stream);
+                    // Every entry carries its real key as field "k", beside the payload "p".
+                    List<StreamEntry> first = admin.xrange(stream, "-", "+", 1);
+                    assertEquals(1, first.size(), stream);
+                    assertTrue(
+                        first.get(0).getFields().get("k").matches("key-\\d+"),
+                        "key field: " + first.get(0).getFields());
+                    // Both groups acknowledged everything their members read.
+                    for (String group : List.of("shared", "single")) {
+                      assertEquals(
+                          0L,
+                          admin.xpending(stream, group).getTotal(),
+                          "pending entries in group " + group + " of " + stream);
+                    }
+                  }
+                  assertEquals(MESSAGES, stored, "entries stored across the partition streams");
+                }));
     r.assertSharedBetweenMembers();
     // deleteTopics removed the streams and the partition count.
-    for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
-      assertFalse(admin.exists(r.topic() + "-" + p));
+    for (String stream : partitionKeys(r.topic())) {
+      assertFalse(admin.exists(stream), stream);
     }
     assertFalse(admin.exists(r.topic() + ":partitions"));
   }
@@ -141,13 +153,12 @@ class RedisDriverTest {
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
               driver,
-              MESSAGES,
-              30,
-              topic -> {
-                for (int p = 0; p < DriverRoundTrip.PARTITIONS; p++) {
-                  assertFalse(admin.exists(topic + "-" + p), "Pub/Sub stores no stream");
-                }
-              });
+              ROUND_TRIP.checking(
+                  topic -> {
+                    for (String key : partitionKeys(topic)) {
+                      assertFalse(admin.exists(key), "Pub/Sub stores no stream");
+                    }
+                  }));
       r.assertSharedBetweenMembers();
     }
   }
@@ -165,6 +176,11 @@ class RedisDriverTest {
         RedisBenchmarkDriver.class, "io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver");
   }
 
+  /** The one-line refusal of {@code file} with {@code overrides} by a new driver. */
+  private static String refusalOf(Path file, Map<String, String> overrides) throws Exception {
+    return ConfigRefusal.messageOf(() -> new RedisBenchmarkDriver(Map.of()), file, overrides);
+  }
+
   @Test
   void misspelledFieldIsRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("typo.yaml");
@@ -178,34 +194,31 @@ class RedisDriverTest {
         () -> new RedisBenchmarkDriver(Map.of()), file, 3, "redisPrt", "redisPort");
   }
 
-  @Test
-  void badValuesAreRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("bad.yaml");
-    Files.writeString(file, "mode: streams\nappendonly: yes\nappendfsync: sometimes\n");
-    String refusal =
-        ConfigRefusal.messageOf(() -> new RedisBenchmarkDriver(Map.of()), file, Map.of());
-    assertEquals(
-        file + ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no", refusal);
+  /** Each file, read with its overrides, and the refusal that follows the file's name. */
+  static Stream<Arguments> badValues() {
+    return Stream.of(
+        Arguments.of(
+            "mode: streams\nappendonly: yes\nappendfsync: sometimes\n",
+            Map.of(),
+            ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no"),
+        Arguments.of(
+            "mode: pubsub\nwaitReplicas: 1\n",
+            LocalRedis.overrides(),
+            ":2: field 'waitReplicas': applies to mode streams only: Pub/Sub stores nothing to"
+                + " replicate"),
+        Arguments.of(
+            "waitReplicas: 1\nwaitTimeoutMillis: 0\n",
+            LocalRedis.overrides(),
+            ":2: field 'waitTimeoutMillis': must be >= 1, was 0"));
   }
 
-  @Test
-  void waitSettingsAreCheckedWithFileLineAndField(@TempDir Path dir) throws Exception {
-    Path pubsub = dir.resolve("pubsub.yaml");
-    Files.writeString(pubsub, "mode: pubsub\nwaitReplicas: 1\n");
-    String refusal =
-        ConfigRefusal.messageOf(
-            () -> new RedisBenchmarkDriver(Map.of()), pubsub, LocalRedis.overrides());
-    assertEquals(
-        pubsub
-            + ":2: field 'waitReplicas': applies to mode streams only: Pub/Sub stores nothing to"
-            + " replicate",
-        refusal);
-    Path forever = dir.resolve("forever.yaml");
-    Files.writeString(forever, "waitReplicas: 1\nwaitTimeoutMillis: 0\n");
-    refusal =
-        ConfigRefusal.messageOf(
-            () -> new RedisBenchmarkDriver(Map.of()), forever, LocalRedis.overrides());
-    assertEquals(forever + ":2: field 'waitTimeoutMillis': must be >= 1, was 0", refusal);
+  @ParameterizedTest
+  @MethodSource("badValues")
+  void badValuesAreRejectedWithFileLineAndField(
+      String yaml, Map<String, String> overrides, String refusal, @TempDir Path dir)
+      throws Exception {
+    Path file = Files.writeString(dir.resolve("bad.yaml"), yaml);
+    assertEquals(file + refusal, refusalOf(file, overrides));
   }
 
   @Test
@@ -217,9 +230,7 @@ class RedisDriverTest {
       Files.writeString(
           file,
           "redisUser: plumb-noconfig\nredisPass: secret\nappendonly: yes\nappendfsync: always\n");
-      String refusal =
-          ConfigRefusal.messageOf(
-              () -> new RedisBenchmarkDriver(Map.of()), file, LocalRedis.overrides());
+      String refusal = refusalOf(file, LocalRedis.overrides());
       assertFalse(refusal.contains("\n"), "one line: " + refusal);
       assertTrue(
           refusal.startsWith(file + ": field 'appendfsync': CONFIG SET appendfsync always"),
@@ -249,9 +260,7 @@ class RedisDriverTest {
           DriverSettingsReader.config(file, Map.of("redisPort", PORT, "redisHost", "127.0.0.1")));
       assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
     }
-    String refusal =
-        ConfigRefusal.messageOf(
-            () -> new RedisBenchmarkDriver(Map.of()), file, Map.of("redisPrt", "1"));
+    String refusal = refusalOf(file, Map.of("redisPrt", "1"));
     assertTrue(
         refusal.startsWith(
             "--driver-set redisPrt=1: unknown field 'redisPrt' (did you mean 'redisPort'?)"),
