@@ -77,51 +77,28 @@ public record PulsarClientSettings(
     bookieHttpUrls = bookieHttpUrls == null ? List.of() : List.copyOf(bookieHttpUrls);
   }
 
-  /** Reads OMB's {@code client} section, its nested sections included. */
+  /** OMB's {@code client} section, its nested sections read whole. */
   static PulsarClientSettings read(DriverSettings s) throws DriverConfigException {
-    DriverSettings persistence = s.section("persistence");
-    DriverSettings retention = s.section("retention");
-    DriverSettings authentication = s.section("authentication");
-    PulsarClientSettings settings =
-        new PulsarClientSettings(
-            s.string("serviceUrl").orElse(null),
-            s.string("httpUrl").orElse(null),
-            s.longValue("clientMemoryLimitMB").orElse(null),
-            s.integer("ioThreads").orElse(null),
-            s.integer("listenerThreads").orElse(null),
-            s.integer("connectionsPerBroker").orElse(null),
-            s.integer("maxConcurrentLookupRequests").orElse(null),
-            s.longValue("maxBackoffIntervalMs").orElse(null),
-            s.string("namespacePrefix").orElse(null),
-            s.string("clusterName").orElse(null),
-            s.enumValue("topicType", TopicType.class).orElse(null),
-            new Persistence(
-                persistence.integer("ensembleSize").orElse(null),
-                persistence.integer("writeQuorum").orElse(null),
-                persistence.integer("ackQuorum").orElse(null),
-                persistence.bool("deduplicationEnabled").orElse(null)),
-            new Retention(
-                retention.integer("timeInMinutes").orElse(null),
-                retention.longValue("sizeInMB").orElse(null)),
-            s.bool("tlsAllowInsecureConnection").orElse(null),
-            s.bool("tlsEnableHostnameVerification").orElse(null),
-            s.string("tlsTrustCertsFilePath").orElse(null),
-            new Authentication(
-                authentication.string("plugin").orElse(null),
-                authentication.string("data").orElse(null)),
-            s.list("bookieHttpUrls").orElse(null),
-            s.bool("expectJournalSync").orElse(null));
-    persistence.finish();
-    retention.finish();
-    authentication.finish();
-    s.finish();
-    return settings;
-  }
-
-  static PulsarClientSettings defaults() {
     return new PulsarClientSettings(
-        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null);
+        s.string("serviceUrl").orElse(null),
+        s.string("httpUrl").orElse(null),
+        s.longValue("clientMemoryLimitMB").orElse(null),
+        s.integer("ioThreads").orElse(null),
+        s.integer("listenerThreads").orElse(null),
+        s.integer("connectionsPerBroker").orElse(null),
+        s.integer("maxConcurrentLookupRequests").orElse(null),
+        s.longValue("maxBackoffIntervalMs").orElse(null),
+        s.string("namespacePrefix").orElse(null),
+        s.string("clusterName").orElse(null),
+        s.enumValue("topicType", TopicType.class).orElse(null),
+        WholeSection.read(s.section("persistence"), Persistence::read),
+        WholeSection.read(s.section("retention"), Retention::read),
+        s.bool("tlsAllowInsecureConnection").orElse(null),
+        s.bool("tlsEnableHostnameVerification").orElse(null),
+        s.string("tlsTrustCertsFilePath").orElse(null),
+        WholeSection.read(s.section("authentication"), Authentication::read),
+        s.list("bookieHttpUrls").orElse(null),
+        s.bool("expectJournalSync").orElse(null));
   }
 
   /**
@@ -165,6 +142,15 @@ public record PulsarClientSettings(
       ackQuorum = ackQuorum == null ? 2 : ackQuorum;
       deduplicationEnabled = deduplicationEnabled != null && deduplicationEnabled;
     }
+
+    /** OMB's {@code client.persistence} section. */
+    static Persistence read(DriverSettings s) throws DriverConfigException {
+      return new Persistence(
+          s.integer("ensembleSize").orElse(null),
+          s.integer("writeQuorum").orElse(null),
+          s.integer("ackQuorum").orElse(null),
+          s.bool("deduplicationEnabled").orElse(null));
+    }
   }
 
   /**
@@ -176,8 +162,19 @@ public record PulsarClientSettings(
       timeInMinutes = timeInMinutes == null ? 0 : timeInMinutes;
       sizeInMB = sizeInMB == null ? 0L : sizeInMB;
     }
+
+    /** OMB's {@code client.retention} section. */
+    static Retention read(DriverSettings s) throws DriverConfigException {
+      return new Retention(
+          s.integer("timeInMinutes").orElse(null), s.longValue("sizeInMB").orElse(null));
+    }
   }
 
   /** OMB's {@code authentication}: a plugin class name and its parameter string. */
-  public record Authentication(String plugin, String data) {}
+  public record Authentication(String plugin, String data) {
+    /** OMB's {@code client.authentication} section. */
+    static Authentication read(DriverSettings s) throws DriverConfigException {
+      return new Authentication(s.string("plugin").orElse(null), s.string("data").orElse(null));
+    }
+  }
 }

@@ -21,12 +21,6 @@ public record PulsarConfig(
     PulsarProducerSettings producer,
     PulsarConsumerSettings consumer) {
 
-  public PulsarConfig {
-    client = client == null ? PulsarClientSettings.defaults() : client;
-    producer = producer == null ? PulsarProducerSettings.defaults() : producer;
-    consumer = consumer == null ? PulsarConsumerSettings.defaults() : consumer;
-  }
-
   /** Environment variables that replace client URLs, beneath {@code --driver-set}. */
   static final Map<String, String> ENVIRONMENT =
       Map.of("PULSAR_SERVICE_URL", "client.serviceUrl", "PULSAR_HTTP_URL", "client.httpUrl");
@@ -42,9 +36,9 @@ public record PulsarConfig(
         new PulsarConfig(
             s.string("name").orElse(null),
             s.string("driverClass").orElse(null),
-            PulsarClientSettings.read(client),
-            PulsarProducerSettings.read(producer),
-            PulsarConsumerSettings.read(consumer));
+            WholeSection.read(client, PulsarClientSettings::read),
+            WholeSection.read(producer, PulsarProducerSettings::read),
+            WholeSection.read(consumer, PulsarConsumerSettings::read));
     s.finish();
     config.validate(client, producer);
     return config;

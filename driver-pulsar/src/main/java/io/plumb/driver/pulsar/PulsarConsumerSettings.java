@@ -35,20 +35,13 @@ public record PulsarConsumerSettings(
         acknowledgmentsGroupTimeMicros == null ? 100_000L : acknowledgmentsGroupTimeMicros;
   }
 
-  /** Reads OMB's {@code consumer} section. */
+  /** OMB's {@code consumer} section. */
   static PulsarConsumerSettings read(DriverSettings s) throws DriverConfigException {
-    PulsarConsumerSettings settings =
-        new PulsarConsumerSettings(
-            s.enumValue("subscriptionType", SubscriptionType.class).orElse(null),
-            s.enumValue("subscriptionMode", SubscriptionMode.class).orElse(null),
-            s.integer("receiverQueueSize").orElse(null),
-            s.integer("maxTotalReceiverQueueSizeAcrossPartitions").orElse(null),
-            s.longValue("acknowledgmentsGroupTimeMicros").orElse(null));
-    s.finish();
-    return settings;
-  }
-
-  static PulsarConsumerSettings defaults() {
-    return new PulsarConsumerSettings(null, null, null, null, null);
+    return new PulsarConsumerSettings(
+        s.enumValue("subscriptionType", SubscriptionType.class).orElse(null),
+        s.enumValue("subscriptionMode", SubscriptionMode.class).orElse(null),
+        s.integer("receiverQueueSize").orElse(null),
+        s.integer("maxTotalReceiverQueueSizeAcrossPartitions").orElse(null),
+        s.longValue("acknowledgmentsGroupTimeMicros").orElse(null));
   }
 }

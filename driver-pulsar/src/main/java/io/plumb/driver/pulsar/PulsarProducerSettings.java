@@ -34,22 +34,15 @@ public record PulsarProducerSettings(
     sendTimeoutMs = sendTimeoutMs == null ? 30_000 : sendTimeoutMs;
   }
 
-  /** Reads OMB's {@code producer} section. */
+  /** OMB's {@code producer} section. */
   static PulsarProducerSettings read(DriverSettings s) throws DriverConfigException {
-    PulsarProducerSettings settings =
-        new PulsarProducerSettings(
-            s.bool("batchingEnabled").orElse(null),
-            s.integer("batchingMaxPublishDelayMs").orElse(null),
-            s.integer("batchingMaxBytes").orElse(null),
-            s.integer("batchingMaxMessages").orElse(null),
-            s.bool("blockIfQueueFull").orElse(null),
-            s.integer("pendingQueueSize").orElse(null),
-            s.integer("sendTimeoutMs").orElse(null));
-    s.finish();
-    return settings;
-  }
-
-  static PulsarProducerSettings defaults() {
-    return new PulsarProducerSettings(null, null, null, null, null, null, null);
+    return new PulsarProducerSettings(
+        s.bool("batchingEnabled").orElse(null),
+        s.integer("batchingMaxPublishDelayMs").orElse(null),
+        s.integer("batchingMaxBytes").orElse(null),
+        s.integer("batchingMaxMessages").orElse(null),
+        s.bool("blockIfQueueFull").orElse(null),
+        s.integer("pendingQueueSize").orElse(null),
+        s.integer("sendTimeoutMs").orElse(null));
   }
 }
