@@ -212,17 +212,7 @@ class KafkaDriverTest {
   @Test
   void replicationFactorAboveBrokerCountIsRejectedBeforeTheRun() throws Exception {
     Path file = dir.resolve("rf3.yaml");
-    Files.writeString(
-        file,
-        """
-        name: Kafka
-        replicationFactor: 3
-        commonConfig: |
-          bootstrap.servers=127.0.0.1:9092
-        """);
-    String refusal =
-        ConfigRefusal.messageOf(
-            KafkaBenchmarkDriver::new, file, Map.of("bootstrap.servers", BOOTSTRAP));
+    String refusal = refusalOfFileWith(file, "replicationFactor: 3\n");
     assertEquals(
         file
             + ":2: field 'replicationFactor': asks for 3 copies but the Kafka cluster at "
@@ -234,21 +224,27 @@ class KafkaDriverTest {
   @Test
   void unknownTopicSettingIsRejectedByTheBrokerBeforeTheRun() throws Exception {
     Path file = dir.resolve("topic.yaml");
-    Files.writeString(
-        file,
-        """
-        name: Kafka
-        topicConfig: |
-          flush.mesages=1
-        commonConfig: |
-          bootstrap.servers=127.0.0.1:9092
-        """);
     String refusal =
-        ConfigRefusal.messageOf(
-            KafkaBenchmarkDriver::new, file, Map.of("bootstrap.servers", BOOTSTRAP));
+        refusalOfFileWith(
+            file,
+            """
+            topicConfig: |
+              flush.mesages=1
+            """);
     assertTrue(
         refusal.startsWith(file + ":2: field 'topicConfig': the broker rejects it"), refusal);
     assertTrue(refusal.contains("flush.mesages"), refusal);
+  }
+
+  /**
+   * Writes a driver file to {@code file}, its {@code fields} from line 2 on, between the name and
+   * the local broker's address: the one-line refusal of a driver reading it.
+   */
+  private static String refusalOfFileWith(Path file, String fields) throws Exception {
+    Files.writeString(
+        file, "name: Kafka\n" + fields + "commonConfig: |\n  bootstrap.servers=127.0.0.1:9092\n");
+    return ConfigRefusal.messageOf(
+        KafkaBenchmarkDriver::new, file, Map.of("bootstrap.servers", BOOTSTRAP));
   }
 
   /** What the file's topicConfig and replicationFactor promise, read back from the broker. */

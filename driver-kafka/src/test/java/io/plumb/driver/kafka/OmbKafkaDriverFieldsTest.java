@@ -2,13 +2,11 @@ package io.plumb.driver.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverLoader;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
+import io.plumb.testkit.OmbDriverFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -63,22 +61,20 @@ class OmbKafkaDriverFieldsTest {
 
   @BeforeEach
   void read() throws IOException, DriverConfigException {
-    file = Files.writeString(dir.resolve("kafka-sync.yaml"), OMB_FILE);
-    settings =
-        KafkaSettings.resolve(DriverSettingsReader.config(file, Map.of()).settings(), Map.of());
+    OmbDriverFile<KafkaSettings> omb =
+        OmbDriverFile.write(
+            dir, "kafka-sync.yaml", OMB_FILE, fields -> KafkaSettings.resolve(fields, Map.of()));
+    file = omb.file();
+    settings = omb.settings();
   }
 
-  /** OMB: the driver's display name, in results. */
+  /**
+   * OMB: the driver's display name, in results, and the class OMB loads; Plumb loads its own Kafka
+   * driver under that name.
+   */
   @Test
-  void name() {
-    assertEquals("Kafka", DriverLoader.identify(file).name());
-  }
-
-  /** OMB: the class OMB loads; Plumb loads its own Kafka driver under that name. */
-  @Test
-  void driverClass() {
-    String omb = DriverLoader.identify(file).driverClass();
-    assertInstanceOf(KafkaBenchmarkDriver.class, DriverLoader.instantiate(file, omb));
+  void nameAndDriverClass() {
+    DriverFiles.assertLoadsAs(file, "Kafka", KafkaBenchmarkDriver.class);
   }
 
   /** OMB: the replication factor of every topic the run creates. */
