@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
-import io.plumb.driver.DriverConfigException;
 import io.plumb.testkit.BrokerPort;
+import io.plumb.testkit.ConfigRefusal;
+import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
-import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -42,9 +42,12 @@ class PulsarBenchmarkDriverTest {
 
   private static PulsarBenchmarkDriver driver(String file, Map<String, String> overrides)
       throws Exception {
-    PulsarBenchmarkDriver driver = new PulsarBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
-    return driver;
+    return DriverFiles.open(PulsarBenchmarkDriver::new, Path.of(file), overrides);
+  }
+
+  /** The one-line refusal of a driver initialized from {@code file} with {@code overrides}. */
+  private static String refusal(String file, Map<String, String> overrides) throws Exception {
+    return ConfigRefusal.messageOf(PulsarBenchmarkDriver::new, Path.of(file), overrides);
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -152,29 +155,23 @@ class PulsarBenchmarkDriverTest {
 
   @Test
   void replicationOverrideBeyondTheOneBookieIsRefusedBeforeAnythingIsCreated() throws Exception {
-    DriverConfigException tooMany =
-        assertThrows(
-            DriverConfigException.class,
-            () ->
-                driver(
-                    "pulsar.yaml",
-                    Map.of(
-                        "client.persistence.ensembleSize", "3",
-                        "client.persistence.writeQuorum", "3",
-                        "client.persistence.ackQuorum", "2")));
+    String tooMany =
+        refusal(
+            "pulsar.yaml",
+            Map.of(
+                "client.persistence.ensembleSize", "3",
+                "client.persistence.writeQuorum", "3",
+                "client.persistence.ackQuorum", "2"));
     assertEquals(
         "--driver-set client.persistence.ensembleSize=3: asks for ledgers on 3 bookies (3 copies"
             + " of each entry) but the Pulsar cluster at http://127.0.0.1:8080 has 1 bookie (start"
             + " 3: deploy/local/pulsar.sh start --nodes 3)",
-        tooMany.getMessage());
-    DriverConfigException badQuorum =
-        assertThrows(
-            DriverConfigException.class,
-            () -> driver("pulsar.yaml", Map.of("client.persistence.ackQuorum", "2")));
+        tooMany);
+    String badQuorum = refusal("pulsar.yaml", Map.of("client.persistence.ackQuorum", "2"));
     assertEquals(
         "--driver-set client.persistence.ackQuorum=2: needs ackQuorum (2) <= writeQuorum (1) <="
             + " ensembleSize (1)",
-        badQuorum.getMessage());
+        badQuorum);
   }
 
   @Test
@@ -229,23 +226,19 @@ class PulsarBenchmarkDriverTest {
   }
 
   @Test
-  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() {
+  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() throws Exception {
     String file = "src/test/resources/misspelled-pulsar.yaml";
-    DriverConfigException e =
-        assertThrows(DriverConfigException.class, () -> driver(file, Map.of()));
+    String misspelled = refusal(file, Map.of());
     assertEquals(
         file
             + ":8: unknown field 'client.persistence.ackQuorom' (did you mean"
             + " 'client.persistence.ackQuorum'?); allowed: ackQuorum, deduplicationEnabled,"
             + " ensembleSize, writeQuorum",
-        e.getMessage());
-    DriverConfigException badType =
-        assertThrows(
-            DriverConfigException.class,
-            () -> driver("pulsar.yaml", Map.of("consumer.subscriptionType", "Fanout")));
+        misspelled);
+    String badType = refusal("pulsar.yaml", Map.of("consumer.subscriptionType", "Fanout"));
     assertEquals(
         "--driver-set consumer.subscriptionType=Fanout: expected one of Exclusive, Shared,"
             + " Failover, Key_Shared, got 'Fanout'",
-        badType.getMessage());
+        badType);
   }
 }
