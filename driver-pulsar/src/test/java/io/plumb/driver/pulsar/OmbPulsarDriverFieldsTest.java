@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.testkit.DriverFiles;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.OmbDriverFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.pulsar.client.api.SubscriptionType;
@@ -66,22 +65,18 @@ class OmbPulsarDriverFieldsTest {
 
   @TempDir Path dir;
 
-  private Path file;
+  private OmbDriverFile<PulsarConfig> omb;
   private PulsarConfig config;
 
   @BeforeEach
   void read() throws IOException, DriverConfigException {
-    file = Files.writeString(dir.resolve("pulsar.yaml"), OMB_FILE);
-    config = read(file);
-  }
-
-  private static PulsarConfig read(Path file) throws DriverConfigException {
-    return PulsarConfig.read(DriverSettingsReader.config(file, Map.of()).settings(), Map.of());
+    omb = OmbDriverFile.write(dir, "pulsar.yaml", OMB_FILE, f -> PulsarConfig.read(f, Map.of()));
+    config = omb.settings();
   }
 
   @Test
   void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(file, "Pulsar", PulsarBenchmarkDriver.class);
+    DriverFiles.assertLoadsAs(omb.file(), "Pulsar", PulsarBenchmarkDriver.class);
   }
 
   /** OMB: the client's binary and admin URLs; OMB's TLS settings apply to both. */
@@ -115,11 +110,9 @@ class OmbPulsarDriverFieldsTest {
     assertEquals(TopicType.PERSISTENT, config.client().topicType());
     assertEquals("persistent", config.client().topicType().toString());
     // OMB's enum (Pulsar's TopicDomain) spells the other one non_persistent.
-    Path nonPersistent =
-        Files.writeString(
-            dir.resolve("np.yaml"),
-            OMB_FILE.replace("topicType: persistent", "topicType: non_persistent"));
-    assertEquals("non-persistent", read(nonPersistent).client().topicType().toString());
+    PulsarConfig nonPersistent =
+        omb.variant(OMB_FILE.replace("topicType: persistent", "topicType: non_persistent"));
+    assertEquals("non-persistent", nonPersistent.client().topicType().toString());
   }
 
   /** OMB: the namespace's BookKeeper ensemble, write and ack quorums, and deduplication. */
@@ -137,14 +130,13 @@ class OmbPulsarDriverFieldsTest {
   void authentication() throws IOException, DriverConfigException {
     assertNull(config.client().authentication().plugin());
     assertNull(config.client().authentication().data());
-    Path withToken =
-        Files.writeString(
-            dir.resolve("auth.yaml"),
+    PulsarConfig withToken =
+        omb.variant(
             OMB_FILE.replace(
                 "    plugin:\n    data:\n",
                 "    plugin: org.apache.pulsar.client.impl.auth.AuthenticationToken\n"
                     + "    data: token:abc\n"));
-    PulsarClientSettings.Authentication auth = read(withToken).client().authentication();
+    PulsarClientSettings.Authentication auth = withToken.client().authentication();
     assertEquals("org.apache.pulsar.client.impl.auth.AuthenticationToken", auth.plugin());
     assertEquals("token:abc", auth.data());
   }
@@ -170,13 +162,11 @@ class OmbPulsarDriverFieldsTest {
   /** OMB's pulsar-effectively-once.yaml: deduplication on, fewer I/O threads. */
   @Test
   void effectivelyOnceVariant() throws IOException, DriverConfigException {
-    Path variant =
-        Files.writeString(
-            dir.resolve("pulsar-effectively-once.yaml"),
+    PulsarConfig effectivelyOnce =
+        omb.variant(
             OMB_FILE
                 .replace("ioThreads: 16", "ioThreads: 4")
                 .replace("deduplicationEnabled: false", "deduplicationEnabled: true"));
-    PulsarConfig effectivelyOnce = read(variant);
     assertTrue(effectivelyOnce.client().persistence().deduplicationEnabled());
     assertEquals(4, effectivelyOnce.client().ioThreads());
   }
