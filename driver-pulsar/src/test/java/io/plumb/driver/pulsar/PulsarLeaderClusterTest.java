@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.fault.ClusterNode;
 import io.plumb.fault.LocalCluster;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,9 +45,8 @@ class PulsarLeaderClusterTest {
    */
   @Test
   void namesTheOwnerAndABookieAsTheAdminApiReportsThem() throws Exception {
-    PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
-    try (PulsarAdmin admin =
-        PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8080").build()) {
+    try (PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
+        PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8080").build()) {
       SentTopic sent = SentTopic.create(driver, "owner");
       String topic = sent.topic();
       assertEquals(Set.of("leader", "broker-owner", "bookie"), driver.targets().keySet());
@@ -73,25 +72,17 @@ class PulsarLeaderClusterTest {
       assertEquals(firstBookie, driver.locate("bookie", topic).orElseThrow());
       assertTrue(PulsarClusterNodes.nodeNamed(CLUSTER, firstBookie).numbered(), firstBookie);
       sent.remove(driver);
-    } finally {
-      driver.close();
     }
   }
 
   /** The replicated file's ledgers span all three bookies; the answer is one of them. */
   @Test
   void namesABookieOfTheReplicatedTopicsLedger() throws Exception {
-    PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml");
-    try {
+    try (PulsarBenchmarkDriver driver = driver("pulsar-replicated.yaml")) {
       SentTopic sent = SentTopic.create(driver, "leader");
-      String topic = sent.topic();
-      String leader = driver.bookieOf(topic).orElseThrow();
-      ClusterNode node = PulsarClusterNodes.nodeNamed(CLUSTER, leader);
-      assertTrue(node.numbered(), leader + " is " + node + ", not a bookie");
-      assertEquals(leader, node.values().get("NAME"));
+      NamedBookie bookie = NamedBookie.of(driver, sent.topic());
+      assertEquals(bookie.name(), bookie.node().values().get("NAME"));
       sent.remove(driver);
-    } finally {
-      driver.close();
     }
   }
 
@@ -101,13 +92,12 @@ class PulsarLeaderClusterTest {
    */
   @Test
   void followsTheLedgerWhenItsBookieStops() throws Exception {
-    PulsarBenchmarkDriver driver = driver("pulsar.yaml");
-    try {
+    try (PulsarBenchmarkDriver driver = driver("pulsar.yaml")) {
       SentTopic sent = SentTopic.create(driver, "leader");
       String topic = sent.topic();
-      String first = driver.bookieOf(topic).orElseThrow();
-      ClusterNode stopped = PulsarClusterNodes.nodeNamed(CLUSTER, first);
-      assertTrue(stopped.numbered(), first + " is " + stopped + ", not a bookie");
+      NamedBookie named = NamedBookie.of(driver, topic);
+      String first = named.name();
+      ClusterNode stopped = named.node();
 
       PulsarClusterNodes.script(CLUSTER, "stop-node", stopped.name());
       try {
@@ -131,8 +121,17 @@ class PulsarLeaderClusterTest {
         PulsarClusterNodes.script(CLUSTER, "start-node", stopped.name());
       }
       sent.remove(driver);
-    } finally {
-      driver.close();
+    }
+  }
+
+  /** The bookie the driver names for a topic now, and its node: one of the cluster's bookies. */
+  private record NamedBookie(String name, ClusterNode node) {
+
+    static NamedBookie of(PulsarBenchmarkDriver driver, String topic) throws Exception {
+      String name = driver.bookieOf(topic).orElseThrow();
+      ClusterNode node = PulsarClusterNodes.nodeNamed(CLUSTER, name);
+      assertTrue(node.numbered(), name + " is " + node + ", not a bookie");
+      return new NamedBookie(name, node);
     }
   }
 
@@ -158,9 +157,7 @@ class PulsarLeaderClusterTest {
   }
 
   private static PulsarBenchmarkDriver driver(String file) throws Exception {
-    PulsarBenchmarkDriver driver = new PulsarBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of(file), Map.of()));
-    return driver;
+    return DriverFiles.open(PulsarBenchmarkDriver::new, Path.of(file), Map.of());
   }
 
   /** Sends {@code count} messages and waits for each to complete; returns how many failed. */
