@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.coordinator.FinalReadProbe;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,9 +23,7 @@ class PulsarFinalReadTest {
   private static final int PER_PRODUCER = 300;
 
   private static PulsarBenchmarkDriver driver(Map<String, String> overrides) throws Exception {
-    PulsarBenchmarkDriver driver = new PulsarBenchmarkDriver();
-    driver.initialize(DriverSettingsReader.config(Path.of("pulsar.yaml"), overrides));
-    return driver;
+    return DriverFiles.open(PulsarBenchmarkDriver::new, Path.of("pulsar.yaml"), overrides);
   }
 
   /** Logs: nothing consumed; the read takes every message, up to the broker's last entries. */
