@@ -248,6 +248,10 @@ final class ConsoleReporter implements RunListener {
         out.println("Verdict      GENERATOR-BOUND: " + reason);
       }
     }
+    SendDelayMaxLine.describe(
+            Percentiles.maxMillis(report.measured().sendDelay()),
+            report.resources().producerLongestCoreWaitMillis())
+        .ifPresent(out::println);
     ResourceLines.print(out, report.resources());
     if (c.untimedAcknowledgements() + c.negativeEndToEnd() + c.foreign() > 0) {
       out.printf(

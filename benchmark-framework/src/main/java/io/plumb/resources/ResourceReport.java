@@ -60,6 +60,19 @@ public record ResourceReport(
     return whole != null;
   }
 
+  /**
+   * The longest a producer thread waited for a core at once, in ms, in this JVM or any remote
+   * worker (0 where none was sampled): a send delay no longer than that can be the host's
+   * scheduling alone.
+   */
+  public double producerLongestCoreWaitMillis() {
+    double longest = sampled() ? whole.producerLongestCoreWaitMillis() : 0;
+    for (ResourceReport worker : remoteWorkers.values()) {
+      longest = Math.max(longest, worker.producerLongestCoreWaitMillis());
+    }
+    return longest;
+  }
+
   /** This JVM's CPU over the measured phase as a share of all its host's cores, or NaN. */
   public double jvmShareOfHost() {
     return sampled() && cores > 0 ? whole.workerCores() / cores : Double.NaN;
