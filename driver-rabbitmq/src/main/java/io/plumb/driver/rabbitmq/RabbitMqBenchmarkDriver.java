@@ -46,20 +46,10 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   private final Map<String, String> facts = new LinkedHashMap<>();
   private ClusterView cluster;
   private final ExecutorService executor =
-      Executors.newCachedThreadPool(
-          r -> {
-            Thread t = new Thread(r, "plumb-rabbitmq-admin");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newCachedThreadPool(DaemonThreads.named("plumb-rabbitmq-admin"));
   // Fails publishes left unconfirmed too long, and resubscribes consumers the broker cancelled.
   private final ScheduledExecutorService timers =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "plumb-rabbitmq-timer");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("plumb-rabbitmq-timer"));
 
   /** How long {@link #leaderOf} gives each management endpoint to answer. */
   private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(3);

@@ -55,12 +55,7 @@ public final class RabbitMqStreamBenchmarkDriver
   static final String REPLICAS_ARGUMENT = "x-initial-cluster-size";
 
   private final ExecutorService executor =
-      Executors.newCachedThreadPool(
-          r -> {
-            Thread t = new Thread(r, "plumb-rabbitmq-stream-admin");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newCachedThreadPool(DaemonThreads.named("plumb-rabbitmq-stream-admin"));
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
@@ -128,13 +123,6 @@ public final class RabbitMqStreamBenchmarkDriver
     return c.locatorPorts().stream()
         .map(p -> "rabbitmq-stream://" + userInfo + "@" + c.host() + ":" + p + "/" + vhost)
         .toList();
-  }
-
-  private static void putEnv(Map<String, String> overrides, String variable, String key) {
-    String value = System.getenv(variable);
-    if (value != null && !value.isBlank()) {
-      overrides.put(key, value);
-    }
   }
 
   /** The creator with the file's copies (if set) and leader placement. */
