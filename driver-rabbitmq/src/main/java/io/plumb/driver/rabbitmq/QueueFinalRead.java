@@ -9,7 +9,6 @@ import io.plumb.driver.MessageListener;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Reads what a subscription's partition queues (classic or quorum) hold once its consumers are
@@ -33,7 +32,7 @@ final class QueueFinalRead {
       MessageListener sink,
       Duration timeout)
       throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    ReadDeadline deadline = ReadDeadline.after(timeout);
     String[] queues = new String[partitions];
     long[] depths = new long[partitions];
     try (Channel channel = connection.createChannel()) {
@@ -44,7 +43,7 @@ final class QueueFinalRead {
     }
     for (int p = 0; p < partitions; p++) {
       if (depths[p] > 0) {
-        drain(connection, queues[p], p, depths[p], sink, deadline, timeout);
+        drain(connection, queues[p], p, depths[p], sink, deadline);
       }
     }
     return describe(depths);
@@ -71,8 +70,7 @@ final class QueueFinalRead {
       int partition,
       long depth,
       MessageListener sink,
-      long deadline,
-      Duration timeout)
+      ReadDeadline deadline)
       throws Exception {
     try (Channel channel = connection.createChannel()) {
       channel.basicQos(PREFETCH, false);
@@ -101,18 +99,14 @@ final class QueueFinalRead {
             }
           };
       String tag = channel.basicConsume(queue, false, consumer);
-      long left = deadline - System.nanoTime();
-      try {
-        done.get(Math.max(left, 0), java.util.concurrent.TimeUnit.NANOSECONDS);
-      } catch (TimeoutException e) {
-        throw new TimeoutException(
-            "final read of queue "
-                + queue
-                + " did not read its depth of "
-                + depth
-                + " within "
-                + timeout);
-      }
+      deadline.await(
+          done,
+          "final read of queue "
+              + queue
+              + " did not read its depth of "
+              + depth
+              + " within "
+              + deadline.timeout());
       channel.basicCancel(tag);
     }
   }

@@ -9,8 +9,6 @@ import com.rabbitmq.stream.impl.Client;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -36,7 +34,7 @@ final class StreamFinalRead {
       MessageListener sink,
       Duration timeout)
       throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    ReadDeadline deadline = ReadDeadline.after(timeout);
     long[] lastOffsets = new long[partitions];
     boolean statistics = true;
     for (int p = 0; p < partitions; p++) {
@@ -59,7 +57,7 @@ final class StreamFinalRead {
     }
     for (int p = 0; p < partitions; p++) {
       if (lastOffsets[p] >= 0) {
-        readStream(environment, topic, p, lastOffsets[p], credits, sink, deadline, timeout);
+        readStream(environment, topic, p, lastOffsets[p], credits, sink, deadline);
       }
     }
     return describe(lastOffsets);
@@ -76,7 +74,8 @@ final class StreamFinalRead {
 
   /** The last offset of the stream's last committed chunk (the stream must not be empty). */
   private static long lastChunkEnd(
-      Supplier<Client.ClientParameters> locator, String stream, long deadline) throws Exception {
+      Supplier<Client.ClientParameters> locator, String stream, ReadDeadline deadline)
+      throws Exception {
     Client.StreamMetadata metadata;
     Client asking = new Client(locator.get());
     try {
@@ -105,12 +104,9 @@ final class StreamFinalRead {
         throw new IllegalStateException(
             "cannot subscribe to stream " + stream + ": code " + subscribed.getResponseCode());
       }
-      try {
-        return last.get(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
-      } catch (TimeoutException e) {
-        throw new TimeoutException(
-            "stream " + stream + " delivered no last chunk before the deadline (empty, or down)");
-      }
+      return deadline.await(
+          last,
+          "stream " + stream + " delivered no last chunk before the deadline (empty, or down)");
     } finally {
       client.close();
     }
@@ -123,8 +119,7 @@ final class StreamFinalRead {
       long lastOffset,
       int credits,
       MessageListener sink,
-      long deadline,
-      Duration timeout)
+      ReadDeadline deadline)
       throws Exception {
     CompletableFuture<Void> done = new CompletableFuture<>();
     String stream = StreamNames.partition(topic, partition);
@@ -147,15 +142,14 @@ final class StreamFinalRead {
             .builder()
             .build();
     try {
-      done.get(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      throw new TimeoutException(
+      deadline.await(
+          done,
           "final read of stream "
               + stream
               + " did not reach offset "
               + lastOffset
               + " within "
-              + timeout);
+              + deadline.timeout());
     } finally {
       consumer.close();
     }
