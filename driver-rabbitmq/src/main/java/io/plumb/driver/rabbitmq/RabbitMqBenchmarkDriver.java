@@ -148,7 +148,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
       all.putAll(cluster.facts());
     }
     if (topics != null) {
-      all.putAll(AmqpWindows.facts(config, topics.mostPartitions()));
+      all.putAll(new AmqpWindows(config).facts(topics.mostPartitions()));
     }
     return Map.copyOf(all);
   }

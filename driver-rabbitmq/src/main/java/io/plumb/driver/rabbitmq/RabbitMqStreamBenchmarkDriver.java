@@ -146,7 +146,7 @@ public final class RabbitMqStreamBenchmarkDriver
     if (cluster != null) {
       all.putAll(cluster.facts());
     }
-    all.putAll(StreamWindows.facts(config, ClientWindow.mostPartitions(partitionsByTopic)));
+    all.putAll(new StreamWindows(config).facts(ClientWindow.mostPartitions(partitionsByTopic)));
     return Map.copyOf(all);
   }
 

@@ -35,7 +35,7 @@ class RabbitMqWindowsTest {
   @Test
   void aProducersWindowIsMaxUnconfirmedOnEachPartitionsChannel() throws Exception {
     Map<String, String> facts =
-        AmqpWindows.facts(amqp("rabbitmq-quorum-replicated.yaml", Map.of()), 4);
+        new AmqpWindows(amqp("rabbitmq-quorum-replicated.yaml", Map.of())).facts(4);
 
     // 2,000 per channel in the file, a channel per partition.
     assertEquals("8000", facts.get(BrokerFactNames.SEND_WINDOW));
@@ -51,11 +51,11 @@ class RabbitMqWindowsTest {
   @Test
   void overridesChangeTheWindowsReported() throws Exception {
     Map<String, String> facts =
-        AmqpWindows.facts(
-            amqp(
-                "rabbitmq-classic-mirrored.yaml",
-                Map.of("maxUnconfirmed", "16", "prefetchCount", "256")),
-            1);
+        new AmqpWindows(
+                amqp(
+                    "rabbitmq-classic-mirrored.yaml",
+                    Map.of("maxUnconfirmed", "16", "prefetchCount", "256")))
+            .facts(1);
 
     assertEquals("16", facts.get(BrokerFactNames.SEND_WINDOW));
     assertTrue(
@@ -67,32 +67,32 @@ class RabbitMqWindowsTest {
   @Test
   void noBoundIsReportedAsUnboundedWithTheSettingThatLiftedIt() throws Exception {
     // rabbitmq-quorum.yaml waits for confirms and leaves maxUnconfirmed at its default, 0.
-    ClientWindow socketOnly = AmqpWindows.send(amqp("rabbitmq-quorum.yaml", Map.of()), 2);
+    ClientWindow socketOnly = new AmqpWindows(amqp("rabbitmq-quorum.yaml", Map.of())).send(2);
     assertEquals(BrokerFactNames.UNBOUNDED, socketOnly.value());
     assertEquals("maxUnconfirmed", socketOnly.setting());
     assertTrue(socketOnly.limit().contains("--driver-set maxUnconfirmed=N"), socketOnly.limit());
 
     // rabbitmq.yaml publishes without confirms.
-    ClientWindow noConfirms = AmqpWindows.send(amqp("rabbitmq.yaml", Map.of()), 2);
+    ClientWindow noConfirms = new AmqpWindows(amqp("rabbitmq.yaml", Map.of())).send(2);
     assertEquals(BrokerFactNames.UNBOUNDED, noConfirms.value());
     assertEquals("publisherConfirms", noConfirms.setting());
   }
 
   @Test
   void beforeAnyTopicExistsNoWindowIsReported() throws Exception {
-    assertEquals(Map.of(), AmqpWindows.facts(amqp("rabbitmq-quorum.yaml", Map.of()), 0));
+    assertEquals(Map.of(), new AmqpWindows(amqp("rabbitmq-quorum.yaml", Map.of())).facts(0));
     assertEquals(
-        Map.of(), StreamWindows.facts(stream("rabbitmq-stream-protocol.yaml", Map.of()), 0));
+        Map.of(), new StreamWindows(stream("rabbitmq-stream-protocol.yaml", Map.of())).facts(0));
   }
 
   @Test
   void theStreamProtocolCountsMessagesOutAndChunksIn() throws Exception {
     Map<String, String> facts =
-        StreamWindows.facts(
-            stream(
-                "rabbitmq-stream-protocol.yaml",
-                Map.of("maxUnconfirmedMessages", "500", "initialCredits", "3")),
-            3);
+        new StreamWindows(
+                stream(
+                    "rabbitmq-stream-protocol.yaml",
+                    Map.of("maxUnconfirmedMessages", "500", "initialCredits", "3")))
+            .facts(3);
 
     assertEquals("1500", facts.get(BrokerFactNames.SEND_WINDOW));
     assertEquals(
