@@ -10,7 +10,11 @@ import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The send and receive windows both RabbitMQ drivers report, from the shipped files and from {@code
@@ -49,22 +53,6 @@ class RabbitMqWindowsTest {
   }
 
   @Test
-  void overridesChangeTheWindowsReported() throws Exception {
-    Map<String, String> facts =
-        new AmqpWindows(
-                amqp(
-                    "rabbitmq-classic-mirrored.yaml",
-                    Map.of("maxUnconfirmed", "16", "prefetchCount", "256")))
-            .facts(1);
-
-    assertEquals("16", facts.get(BrokerFactNames.SEND_WINDOW));
-    assertTrue(
-        facts.get(BrokerFactNames.SEND_WINDOW_LIMIT).startsWith("maxUnconfirmed 16 "),
-        facts.toString());
-    assertEquals("256", facts.get(BrokerFactNames.RECEIVE_WINDOW));
-  }
-
-  @Test
   void noBoundIsReportedAsUnboundedWithTheSettingThatLiftedIt() throws Exception {
     // rabbitmq-quorum.yaml waits for confirms and leaves maxUnconfirmed at its default, 0.
     ClientWindow socketOnly = new AmqpWindows(amqp("rabbitmq-quorum.yaml", Map.of())).send(2);
@@ -85,21 +73,51 @@ class RabbitMqWindowsTest {
         Map.of(), new StreamWindows(stream("rabbitmq-stream-protocol.yaml", Map.of())).facts(0));
   }
 
-  @Test
-  void theStreamProtocolCountsMessagesOutAndChunksIn() throws Exception {
-    Map<String, String> facts =
-        new StreamWindows(
+  /** What a driver's windows report over some partitions: values, and how each limit begins. */
+  private record Reported(
+      String send, String sendLimitStart, String receive, String receiveLimitStart) {}
+
+  /**
+   * AMQP: the overrides per channel and per queue, on one partition. Streams: messages out, chunks
+   * in, each per partition stream.
+   */
+  static Stream<Arguments> overriddenWindows() throws Exception {
+    return Stream.of(
+        Arguments.of(
+            "AMQP",
+            new AmqpWindows(
+                amqp(
+                    "rabbitmq-classic-mirrored.yaml",
+                    Map.of("maxUnconfirmed", "16", "prefetchCount", "256"))),
+            1,
+            new Reported("16", "maxUnconfirmed 16 ", "256", "prefetchCount 256 ")),
+        Arguments.of(
+            "streams",
+            new StreamWindows(
                 stream(
                     "rabbitmq-stream-protocol.yaml",
-                    Map.of("maxUnconfirmedMessages", "500", "initialCredits", "3")))
-            .facts(3);
+                    Map.of("maxUnconfirmedMessages", "500", "initialCredits", "3"))),
+            3,
+            new Reported(
+                "1500", "maxUnconfirmedMessages 500 ", "9 chunks", "initialCredits 3 chunks")));
+  }
 
-    assertEquals("1500", facts.get(BrokerFactNames.SEND_WINDOW));
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("overriddenWindows")
+  void overridesChangeTheWindowsReported(
+      String driver, PartitionWindows windows, int partitions, Reported expected) {
+    Map<String, String> facts = windows.facts(partitions);
+
+    assertEquals(expected.send(), facts.get(BrokerFactNames.SEND_WINDOW));
+    String sendLimit = facts.get(BrokerFactNames.SEND_WINDOW_LIMIT);
+    assertTrue(sendLimit.startsWith(expected.sendLimitStart()), facts.toString());
     assertEquals(
-        "maxUnconfirmedMessages", ClientWindow.send(facts).orElseThrow().setting(), facts + "");
-    assertEquals("9 chunks", facts.get(BrokerFactNames.RECEIVE_WINDOW));
+        expected.sendLimitStart().split(" ")[0],
+        ClientWindow.send(facts).orElseThrow().setting(),
+        facts.toString());
+    assertEquals(expected.receive(), facts.get(BrokerFactNames.RECEIVE_WINDOW));
     assertTrue(
-        facts.get(BrokerFactNames.RECEIVE_WINDOW_LIMIT).startsWith("initialCredits 3 chunks"),
+        facts.get(BrokerFactNames.RECEIVE_WINDOW_LIMIT).startsWith(expected.receiveLimitStart()),
         facts.toString());
   }
 }
