@@ -2,13 +2,13 @@ package io.plumb.driver.rabbitmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
@@ -36,6 +36,11 @@ class RabbitMqBenchmarkDriverTest {
   private static RabbitMqBenchmarkDriver driver(String file, Map<String, String> overrides)
       throws Exception {
     return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
+  }
+
+  /** The one line a driver initialized from {@code file} with {@code overrides} is refused with. */
+  private static String refusal(String file, Map<String, String> overrides) throws Exception {
+    return ConfigRefusal.messageOf(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -182,10 +187,9 @@ class RabbitMqBenchmarkDriverTest {
   }
 
   @Test
-  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() {
+  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() throws Exception {
     String file = "src/test/resources/misspelled-rabbitmq.yaml";
-    DriverConfigException e =
-        assertThrows(DriverConfigException.class, () -> driver(file, Map.of()));
+    String refused = refusal(file, Map.of());
     assertEquals(
         file
             + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
@@ -196,37 +200,24 @@ class RabbitMqBenchmarkDriverTest {
             + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueLeaderLocator,"
             + " queueType,"
             + " recoveryIntervalMs, replicas",
-        e.getMessage());
-    assertFalse(e.getMessage().contains("\n"));
+        refused);
+    assertFalse(refused.contains("\n"));
   }
 
   @Test
-  void rejectsBadValuesAndUnknownOverrides() {
-    DriverConfigException badEnum =
-        assertThrows(
-            DriverConfigException.class,
-            () -> driver("src/test/resources/bad-queue-type.yaml", Map.of()));
+  void rejectsBadValuesAndUnknownOverrides() throws Exception {
     assertEquals(
         "src/test/resources/bad-queue-type.yaml:3: field 'queueType': expected one of CLASSIC,"
             + " QUORUM, STREAM, got 'lazy'",
-        badEnum.getMessage());
-    DriverConfigException unknownKey =
-        assertThrows(
-            DriverConfigException.class,
-            () -> driver("rabbitmq.yaml", Map.of("amqpUri", "amqp://127.0.0.1")));
+        refusal("src/test/resources/bad-queue-type.yaml", Map.of()));
+    String unknownKey = refusal("rabbitmq.yaml", Map.of("amqpUri", "amqp://127.0.0.1"));
     assertTrue(
-        unknownKey
-            .getMessage()
-            .startsWith(
-                "--driver-set amqpUri=amqp://127.0.0.1: unknown field 'amqpUri'"
-                    + " (did you mean 'amqpUris'?)"),
-        unknownKey.getMessage());
-    DriverConfigException quorumNotDurable =
-        assertThrows(
-            DriverConfigException.class,
-            () -> driver("rabbitmq-quorum.yaml", Map.of("durable", "false")));
+        unknownKey.startsWith(
+            "--driver-set amqpUri=amqp://127.0.0.1: unknown field 'amqpUri'"
+                + " (did you mean 'amqpUris'?)"),
+        unknownKey);
     assertEquals(
         "--driver-set durable=false: quorum queues are always durable; allowed: true",
-        quorumNotDurable.getMessage());
+        refusal("rabbitmq-quorum.yaml", Map.of("durable", "false")));
   }
 }

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.driver.DriverConfigException;
 import io.plumb.input.BadInputException;
 import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.SmokeRun;
-import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -81,9 +79,7 @@ class RabbitMqReplicationTest {
 
   @Test
   void replicasFromTheCommandLineAreCheckedAndNamedTheSameWay() throws Exception {
-    String refused =
-        ConfigRefusal.messageOf(
-            RabbitMqBenchmarkDriver::new, Path.of("rabbitmq-quorum.yaml"), Map.of("replicas", "2"));
+    String refused = refusal("rabbitmq-quorum.yaml", Map.of("replicas", "2"));
     assertEquals(
         "--driver-set replicas=2: asks for 2 copies (x-quorum-initial-group-size) but the RabbitMQ"
             + " cluster at 127.0.0.1:15672 has 1 running node (start 2: deploy/local/rabbitmq.sh"
@@ -93,11 +89,7 @@ class RabbitMqReplicationTest {
 
   @Test
   void classicQueuesTakeNoReplicas() throws Exception {
-    String refused =
-        ConfigRefusal.messageOf(
-            RabbitMqBenchmarkDriver::new,
-            Path.of("rabbitmq-durable.yaml"),
-            Map.of("replicas", "1"));
+    String refused = refusal("rabbitmq-durable.yaml", Map.of("replicas", "1"));
     assertEquals(
         "--driver-set replicas=1: a classic queue has one copy, on one node; allowed with"
             + " queueType QUORUM or STREAM, or with haMode: exactly (classic mirrored queues)",
@@ -108,15 +100,12 @@ class RabbitMqReplicationTest {
   @Test
   void mirroringOnEveryNodeIsRefusedOnOneNode() throws Exception {
     Set<String> policiesBefore = Broker.policyNames();
-    DriverConfigException refused =
-        assertThrows(
-            DriverConfigException.class,
-            () -> initialize("rabbitmq-durable.yaml", Map.of("haMode", "all")));
+    String refused = refusal("rabbitmq-durable.yaml", Map.of("haMode", "all"));
     assertEquals(
         "--driver-set haMode=all: all mirrors each queue on every node, but the RabbitMQ cluster"
             + " at 127.0.0.1:15672 has 1 running node, so each queue would have one copy (start 3:"
             + " deploy/local/rabbitmq.sh start --nodes 3)",
-        refused.getMessage());
+        refused);
     assertEquals(policiesBefore, Broker.policyNames());
   }
 
@@ -140,22 +129,17 @@ class RabbitMqReplicationTest {
   void mirroringSettingsOutsideWhatTheBrokerTakesAreRefused(
       String file, String override, String message) throws Exception {
     String[] field = override.split("=", 2);
-    DriverConfigException refused =
-        assertThrows(
-            DriverConfigException.class, () -> initialize(file, Map.of(field[0], field[1])));
+    String refused = refusal(file, Map.of(field[0], field[1]));
     String expected =
         message.contains("LINE")
             ? message.replace("LINE", String.valueOf(lineOf(file, "replicas: 3")))
             : message;
-    assertTrue(
-        refused.getMessage().startsWith(expected),
-        "expected " + expected + "\n     got " + refused.getMessage());
-    assertFalse(refused.getMessage().contains("\n"));
+    assertTrue(refused.startsWith(expected), "expected " + expected + "\n     got " + refused);
+    assertFalse(refused.contains("\n"));
   }
 
-  private static void initialize(String file, Map<String, String> overrides) throws Exception {
-    try (RabbitMqBenchmarkDriver driver = new RabbitMqBenchmarkDriver()) {
-      driver.initialize(DriverSettingsReader.config(Path.of(file), overrides));
-    }
+  /** The one line a driver initialized from {@code file} with {@code overrides} is refused with. */
+  private static String refusal(String file, Map<String, String> overrides) throws Exception {
+    return ConfigRefusal.messageOf(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
   }
 }

@@ -2,12 +2,11 @@ package io.plumb.driver.rabbitmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
-import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import java.nio.file.Path;
@@ -81,11 +80,12 @@ class RabbitMqStreamBenchmarkDriverTest {
 
   @Test
   void hostAndPortOverridable() throws Exception {
-    DriverConfigException e =
-        assertThrows(
-            DriverConfigException.class,
-            () -> driver("rabbitmq-stream-protocol.yaml", Map.of("port", "0")));
-    assertEquals("--driver-set port=0: 0; allowed: a positive number", e.getMessage());
+    assertEquals(
+        "--driver-set port=0: 0; allowed: a positive number",
+        ConfigRefusal.messageOf(
+            RabbitMqStreamBenchmarkDriver::new,
+            Path.of("rabbitmq-stream-protocol.yaml"),
+            Map.of("port", "0")));
     try (RabbitMqStreamBenchmarkDriver driver =
         driver("rabbitmq-stream-protocol.yaml", Map.of("host", "localhost", "port", "5552"))) {
       assertEquals("localhost:5552", driver.brokerFacts().get("rabbitmq.stream.endpoint"));
@@ -93,15 +93,12 @@ class RabbitMqStreamBenchmarkDriverTest {
   }
 
   @Test
-  void rejectsMisspelledField() {
-    String file = "src/test/resources/misspelled-stream.yaml";
-    DriverConfigException e =
-        assertThrows(DriverConfigException.class, () -> driver(file, Map.of()));
-    assertTrue(
-        e.getMessage()
-            .startsWith(
-                file + ":4: unknown field 'batchsize' (did you mean 'batchSize'?); allowed: "),
-        e.getMessage());
-    assertFalse(e.getMessage().contains("\n"));
+  void rejectsMisspelledField() throws Exception {
+    ConfigRefusal.assertMisspelledField(
+        RabbitMqStreamBenchmarkDriver::new,
+        Path.of("src/test/resources/misspelled-stream.yaml"),
+        4,
+        "batchsize",
+        "batchSize");
   }
 }
