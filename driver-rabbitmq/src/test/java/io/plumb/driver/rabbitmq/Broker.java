@@ -137,15 +137,10 @@ final class Broker {
         List::size,
         () -> {
           List<JsonNode> channels = new ArrayList<>();
-          for (JsonNode connection : management().get("connections")) {
-            if (connectionName.equals(connection.path("user_provided_name").asText())) {
-              String name =
-                  URLEncoder.encode(connection.path("name").asText(), StandardCharsets.UTF_8);
-              for (JsonNode channel :
-                  management().get("connections/" + name.replace("+", "%20") + "/channels")) {
-                if (channel.has("confirm") && ready.test(channel)) {
-                  channels.add(channel);
-                }
+          for (String connection : connectionsNamed(connectionName)) {
+            for (JsonNode channel : management().get(connectionPath(connection) + "/channels")) {
+              if (channel.has("confirm") && ready.test(channel)) {
+                channels.add(channel);
               }
             }
           }
@@ -165,20 +160,30 @@ final class Broker {
             1,
             timeoutSeconds,
             List::size,
-            () -> {
-              List<String> listed = new ArrayList<>();
-              for (JsonNode connection : management().get("connections")) {
-                if (connectionName.equals(connection.path("user_provided_name").asText())) {
-                  listed.add(connection.path("name").asText());
-                }
-              }
-              return listed;
-            });
+            () -> connectionsNamed(connectionName));
     for (String name : names) {
-      String encoded = URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
-      management().delete("connections/" + encoded);
+      management().delete(connectionPath(name));
     }
     return names.size();
+  }
+
+  /** The broker's names of the connections the client named {@code connectionName}. */
+  private static List<String> connectionsNamed(String connectionName) throws Exception {
+    List<String> names = new ArrayList<>();
+    for (JsonNode connection : management().get("connections")) {
+      if (connectionName.equals(connection.path("user_provided_name").asText())) {
+        names.add(connection.path("name").asText());
+      }
+    }
+    return names;
+  }
+
+  /**
+   * A connection's path in the management API: its broker name ("127.0.0.1:50000 -> ...") encoded
+   * as a path segment, where a space is %20, not the form encoding's +.
+   */
+  private static String connectionPath(String name) {
+    return "connections/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   /**
