@@ -296,17 +296,8 @@ public final class RabbitMqStreamBenchmarkDriver
    * producers publish to. Asked of {@code host:port} on a connection of its own.
    */
   Optional<String> leaderOf(String topic) {
-    String stream = StreamNames.partition(topic, 0);
-    Client client = new Client(locatorParameters());
-    try {
-      Client.StreamMetadata metadata = client.metadata(stream).get(stream);
-      if (metadata == null || !metadata.isResponseOk() || metadata.getLeader() == null) {
-        return Optional.empty();
-      }
-      return Optional.of(metadata.getLeader().getHost() + ":" + metadata.getLeader().getPort());
-    } finally {
-      client.close();
-    }
+    return StreamLeaders.of(locatorParameters(), StreamNames.partition(topic, 0))
+        .map(leader -> leader.getHost() + ":" + leader.getPort());
   }
 
   /** The leader of partition 0's stream, and its followers: the other nodes. */

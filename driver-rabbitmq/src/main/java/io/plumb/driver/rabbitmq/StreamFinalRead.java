@@ -76,18 +76,10 @@ final class StreamFinalRead {
   private static long lastChunkEnd(
       Supplier<Client.ClientParameters> locator, String stream, ReadDeadline deadline)
       throws Exception {
-    Client.StreamMetadata metadata;
-    Client asking = new Client(locator.get());
-    try {
-      metadata = asking.metadata(stream).get(stream);
-    } finally {
-      asking.close();
-    }
     // The leader holds the committed end; any node of the stream could serve the read itself.
     Client.ClientParameters at = locator.get();
-    if (metadata != null && metadata.isResponseOk() && metadata.getLeader() != null) {
-      at.host(metadata.getLeader().getHost()).port(metadata.getLeader().getPort());
-    }
+    StreamLeaders.of(locator.get(), stream)
+        .ifPresent(leader -> at.host(leader.getHost()).port(leader.getPort()));
     CompletableFuture<Long> last = new CompletableFuture<>();
     Client client =
         new Client(
