@@ -19,6 +19,13 @@ final class ClusterView {
   /** The field both drivers read the number of copies from. */
   static final String REPLICAS_FIELD = "replicas";
 
+  /** Refuses a file's {@code replicas} below one copy; null, the broker's default, passes. */
+  static void checkReplicasField(DriverSettings s, Integer replicas) throws DriverConfigException {
+    if (replicas != null && replicas < 1) {
+      throw s.error(REPLICAS_FIELD, replicas + "; allowed: 1 or more");
+    }
+  }
+
   private final ManagementApi api;
   private final Map<String, QueueCopies> copies = new ConcurrentSkipListMap<>();
   private final Map<String, String> leaderByQueue = new ConcurrentSkipListMap<>();

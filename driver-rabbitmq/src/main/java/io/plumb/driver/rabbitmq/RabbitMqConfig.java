@@ -193,9 +193,7 @@ public record RabbitMqConfig(
               + " (at most prefetchCount, else consumers stall waiting for their own acks)");
     }
     MirroringSettings.check(s, queueType, replicas, mirroring);
-    if (replicas != null && replicas < 1) {
-      throw s.error(ClusterView.REPLICAS_FIELD, replicas + "; allowed: 1 or more");
-    }
+    ClusterView.checkReplicasField(s, replicas);
     for (String uri : managementUris) {
       if (!uri.startsWith("http://") && !uri.startsWith("https://")) {
         throw s.error(

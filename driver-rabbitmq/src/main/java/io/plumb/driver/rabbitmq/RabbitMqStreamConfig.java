@@ -147,9 +147,7 @@ public record RabbitMqStreamConfig(
     if (batchPublishingDelayMs < 0) {
       throw s.error("batchPublishingDelayMs", batchPublishingDelayMs + "; allowed: 0 or more");
     }
-    if (replicas != null && replicas < 1) {
-      throw s.error(ClusterView.REPLICAS_FIELD, replicas + "; allowed: 1 or more");
-    }
+    ClusterView.checkReplicasField(s, replicas);
     if (maxLengthBytes < 0) {
       throw s.error("maxLengthBytes", maxLengthBytes + "; allowed: 0 (unlimited) or more");
     }
