@@ -9,7 +9,6 @@ import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.Leaders;
 import io.plumb.testkit.WholeCluster;
-import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -41,12 +40,7 @@ class RabbitMqLeaderClusterTest {
         assertTrue(leader.isPresent(), "no leader named for a queue just declared");
         Map<String, String> names = LocalRabbitMqCluster.nodeNames();
         assertTrue(names.containsValue(leader.get()), leader.get() + " is none of " + names);
-        assertEquals(
-            LocalRabbitMqCluster.management()
-                .get("queues/%2F/" + RoutingKeys.queueName(topic, "sub", 0))
-                .path("leader")
-                .asText(),
-            leader.get());
+        assertEquals(queueField(RoutingKeys.queueName(topic, "sub", 0), "leader"), leader.get());
 
         String node = LocalRabbitMqCluster.nodeNamed(leader.get());
         LocalRabbitMqCluster.stopNode(node);
@@ -73,13 +67,7 @@ class RabbitMqLeaderClusterTest {
       assertEquals(Optional.empty(), driver.locate("leader", topic), "no queue yet, no leader");
       try (BenchmarkConsumer consumer = consumer(driver, topic)) {
         Optional<String> node = driver.locate("leader", topic);
-        assertEquals(
-            Optional.of(
-                LocalRabbitMqCluster.management()
-                    .get("queues/%2F/" + RoutingKeys.queueName(topic, "sub", 0))
-                    .path("node")
-                    .asText()),
-            node);
+        assertEquals(Optional.of(queueField(RoutingKeys.queueName(topic, "sub", 0), "node")), node);
         assertTrue(LocalRabbitMqCluster.nodeNames().containsValue(node.get()), node.get());
       }
       driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
@@ -90,9 +78,11 @@ class RabbitMqLeaderClusterTest {
   @Test
   void streamDriverNamesTheStreamLeader() throws Exception {
     String topic = DriverRoundTrip.newTopicName("plumb-test-stream-leader");
-    RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
-    driver.initialize(
-        DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol-replicated.yaml"), Map.of()));
+    RabbitMqStreamBenchmarkDriver driver =
+        DriverFiles.open(
+            RabbitMqStreamBenchmarkDriver::new,
+            Path.of("rabbitmq-stream-protocol-replicated.yaml"),
+            Map.of());
     try (driver) {
       assertEquals("stream leader", driver.targets().get("leader"));
       driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
@@ -100,10 +90,7 @@ class RabbitMqLeaderClusterTest {
       assertTrue(leader.isPresent(), "no leader named for a stream just created");
       String node = LocalRabbitMqCluster.nodeAnswering(leader.get());
       assertEquals(
-          LocalRabbitMqCluster.management()
-              .get("queues/%2F/" + StreamNames.partition(topic, 0))
-              .path("node")
-              .asText(),
+          queueField(StreamNames.partition(topic, 0), "node"),
           LocalRabbitMqCluster.nodeNames().get(node));
       driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
     }
@@ -111,6 +98,11 @@ class RabbitMqLeaderClusterTest {
 
   private static RabbitMqBenchmarkDriver driver(String file) throws Exception {
     return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
+  }
+
+  /** A queue's {@code field} as the cluster's management API reports it ("leader", "node"). */
+  private static String queueField(String queue, String field) throws Exception {
+    return LocalRabbitMqCluster.management().get("queues/%2F/" + queue).path(field).asText();
   }
 
   private static BenchmarkConsumer consumer(RabbitMqBenchmarkDriver driver, String topic)
