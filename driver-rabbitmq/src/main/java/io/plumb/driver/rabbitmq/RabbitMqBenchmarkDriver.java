@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -155,64 +156,52 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
 
   @Override
   public CompletableFuture<Void> createTopic(String topic, int partitions) {
-    return CompletableFuture.runAsync(
+    return onAdminThread(
+        "create exchange " + topic,
         () -> {
-          try {
-            topics.create(topic, partitions);
-          } catch (Exception e) {
-            throw new IllegalStateException("cannot create exchange " + topic + ": " + e, e);
-          }
-        },
-        executor);
+          topics.create(topic, partitions);
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-    return CompletableFuture.supplyAsync(
+    return onAdminThread(
+        "create producer for " + topic,
         () -> {
-          try {
-            int partitions = topics.partitions(topic);
-            AmqpProducer producer =
-                new AmqpProducer(
-                    connections.open("plumb-producer-" + topic),
-                    topic,
-                    partitions,
-                    channel -> topics.declareExchange(channel, topic, partitions),
-                    config,
-                    timers);
-            clients.add(producer);
-            return producer;
-          } catch (Exception e) {
-            throw new IllegalStateException("cannot create producer for " + topic + ": " + e, e);
-          }
-        },
-        executor);
+          int partitions = topics.partitions(topic);
+          AmqpProducer producer =
+              new AmqpProducer(
+                  connections.open("plumb-producer-" + topic),
+                  topic,
+                  partitions,
+                  channel -> topics.declareExchange(channel, topic, partitions),
+                  config,
+                  timers);
+          clients.add(producer);
+          return producer;
+        });
   }
 
   @Override
   public CompletableFuture<BenchmarkConsumer> createConsumer(
       String topic, String subscription, MessageListener listener) {
-    return CompletableFuture.supplyAsync(
+    return onAdminThread(
+        "create consumer for " + topic + "/" + subscription,
         () -> {
-          try {
-            SubscriptionGroup group = topics.group(topic, subscription);
-            AmqpConsumer consumer =
-                new AmqpConsumer(
-                    connections.open("plumb-consumer-" + topic + "-" + subscription),
-                    listener,
-                    config,
-                    group,
-                    timers,
-                    executor);
-            clients.add(consumer);
-            group.join(consumer);
-            return consumer;
-          } catch (Exception e) {
-            throw new IllegalStateException(
-                "cannot create consumer for " + topic + "/" + subscription + ": " + e, e);
-          }
-        },
-        executor);
+          SubscriptionGroup group = topics.group(topic, subscription);
+          AmqpConsumer consumer =
+              new AmqpConsumer(
+                  connections.open("plumb-consumer-" + topic + "-" + subscription),
+                  listener,
+                  config,
+                  group,
+                  timers,
+                  executor);
+          clients.add(consumer);
+          group.join(consumer);
+          return consumer;
+        });
   }
 
   /**
@@ -243,12 +232,26 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
 
   @Override
   public CompletableFuture<Void> deleteTopics(List<String> names) {
-    return CompletableFuture.runAsync(
+    return onAdminThread(
+        "delete topics " + names,
+        () -> {
+          topics.delete(names);
+          return null;
+        });
+  }
+
+  /**
+   * Runs {@code task} on the admin executor, off the caller's thread. A failure completes the
+   * future with what could not be done ({@code "cannot " + what}) and the cause, in one line the
+   * run reports.
+   */
+  private <T> CompletableFuture<T> onAdminThread(String what, Callable<T> task) {
+    return CompletableFuture.supplyAsync(
         () -> {
           try {
-            topics.delete(names);
+            return task.call();
           } catch (Exception e) {
-            throw new IllegalStateException("cannot delete topics " + names + ": " + e, e);
+            throw new IllegalStateException("cannot " + what + ": " + e, e);
           }
         },
         executor);
