@@ -3,11 +3,7 @@ package io.plumb.driver.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.plumb.driver.DriverConfigException;
-import io.plumb.testkit.DriverFiles;
-import io.plumb.testkit.OmbDriverFile;
-import java.io.IOException;
-import java.nio.file.Path;
+import io.plumb.testkit.OmbDriverFieldsContract;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,16 +11,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * OpenMessaging Benchmark's Kafka driver file, field by field: each lands where OMB's {@code
  * KafkaBenchmarkDriver} puts it (checked up to the client settings; no broker needed). The file
  * mirrors OMB's {@code driver-kafka/kafka-sync.yaml} and {@code kafka-throughput.yaml}.
  */
-class OmbKafkaDriverFieldsTest {
+class OmbKafkaDriverFieldsTest extends OmbDriverFieldsContract<KafkaSettings> {
   private static final String OMB_FILE =
       """
       name: Kafka
@@ -54,33 +48,19 @@ class OmbKafkaDriverFieldsTest {
         max.partition.fetch.bytes=10485760
       """;
 
-  @TempDir Path dir;
-
-  private Path file;
-  private KafkaSettings settings;
-
-  @BeforeEach
-  void read() throws IOException, DriverConfigException {
-    OmbDriverFile<KafkaSettings> omb =
-        OmbDriverFile.write(
-            dir, "kafka-sync.yaml", OMB_FILE, fields -> KafkaSettings.resolve(fields, Map.of()));
-    file = omb.file();
-    settings = omb.settings();
-  }
-
-  /**
-   * OMB: the driver's display name, in results, and the class OMB loads; Plumb loads its own Kafka
-   * driver under that name.
-   */
-  @Test
-  void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(file, "Kafka", KafkaBenchmarkDriver.class);
+  OmbKafkaDriverFieldsTest() {
+    super(
+        "kafka-sync.yaml",
+        OMB_FILE,
+        fields -> KafkaSettings.resolve(fields, Map.of()),
+        "Kafka",
+        KafkaBenchmarkDriver.class);
   }
 
   /** OMB: the replication factor of every topic the run creates. */
   @Test
   void replicationFactor() {
-    assertEquals(Optional.of((short) 3), settings.replicationFactor());
+    assertEquals(Optional.of((short) 3), settings().replicationFactor());
   }
 
   /** OMB: topic-level settings, given to every topic at creation. */
@@ -88,33 +68,34 @@ class OmbKafkaDriverFieldsTest {
   void topicConfig() {
     assertEquals(
         Map.of("min.insync.replicas", "2", "flush.messages", "1", "flush.ms", "0"),
-        settings.topicConfig());
+        settings().topicConfig());
   }
 
   /** OMB: client settings for every client: producers, consumers and the admin client. */
   @Test
   void commonConfig() {
     for (Map<String, Object> client :
-        List.of(settings.producer(), settings.consumer(), settings.admin())) {
+        List.of(settings().producer(), settings().consumer(), settings().admin())) {
       assertEquals("localhost:9092", client.get("bootstrap.servers"));
       assertEquals("1200000", client.get("request.timeout.ms"));
     }
     // OMB passes every common property to every client; Kafka ignores (with a warning) those a
     // client does not know, so Plumb passes each client only its own.
-    assertEquals("1200000", settings.consumer().get("default.api.timeout.ms"));
-    assertEquals("1200000", settings.admin().get("default.api.timeout.ms"));
-    assertFalse(settings.producer().containsKey("default.api.timeout.ms"));
+    assertEquals("1200000", settings().consumer().get("default.api.timeout.ms"));
+    assertEquals("1200000", settings().admin().get("default.api.timeout.ms"));
+    assertFalse(settings().producer().containsKey("default.api.timeout.ms"));
   }
 
   /** OMB: producer settings, on top of commonConfig; OMB's String keys and byte[] values. */
   @Test
   void producerConfig() {
-    assertEquals("all", settings.producer().get("acks"));
-    assertEquals("1", settings.producer().get("linger.ms"));
-    assertEquals("1048576", settings.producer().get("batch.size"));
-    assertFalse(settings.consumer().containsKey("acks"));
-    assertEquals(StringSerializer.class.getName(), settings.producer().get("key.serializer"));
-    assertEquals(ByteArraySerializer.class.getName(), settings.producer().get("value.serializer"));
+    assertEquals("all", settings().producer().get("acks"));
+    assertEquals("1", settings().producer().get("linger.ms"));
+    assertEquals("1048576", settings().producer().get("batch.size"));
+    assertFalse(settings().consumer().containsKey("acks"));
+    assertEquals(StringSerializer.class.getName(), settings().producer().get("key.serializer"));
+    assertEquals(
+        ByteArraySerializer.class.getName(), settings().producer().get("value.serializer"));
   }
 
   /**
@@ -123,13 +104,13 @@ class OmbKafkaDriverFieldsTest {
    */
   @Test
   void consumerConfig() {
-    assertEquals("earliest", settings.consumer().get("auto.offset.reset"));
-    assertEquals("false", settings.consumer().get("enable.auto.commit"));
-    assertFalse(settings.autoCommit());
-    assertEquals("10485760", settings.consumer().get("max.partition.fetch.bytes"));
-    assertFalse(settings.producer().containsKey("max.partition.fetch.bytes"));
-    assertEquals(StringDeserializer.class.getName(), settings.consumer().get("key.deserializer"));
+    assertEquals("earliest", settings().consumer().get("auto.offset.reset"));
+    assertEquals("false", settings().consumer().get("enable.auto.commit"));
+    assertFalse(settings().autoCommit());
+    assertEquals("10485760", settings().consumer().get("max.partition.fetch.bytes"));
+    assertFalse(settings().producer().containsKey("max.partition.fetch.bytes"));
+    assertEquals(StringDeserializer.class.getName(), settings().consumer().get("key.deserializer"));
     assertEquals(
-        ByteArrayDeserializer.class.getName(), settings.consumer().get("value.deserializer"));
+        ByteArrayDeserializer.class.getName(), settings().consumer().get("value.deserializer"));
   }
 }

@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.testkit.DriverFiles;
-import io.plumb.testkit.OmbDriverFile;
+import io.plumb.testkit.OmbDriverFieldsContract;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * OpenMessaging Benchmark's NATS driver file, field by field: each lands where OMB's {@code
@@ -20,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code storageType} and {@code maxBytes} are fields of OMB's {@code NatsConfig} that its file
  * leaves out.
  */
-class OmbNatsDriverFieldsTest {
+class OmbNatsDriverFieldsTest extends OmbDriverFieldsContract<NatsDriverConfig> {
   private static final String OMB_FILE =
       """
       name: NATS
@@ -31,36 +27,27 @@ class OmbNatsDriverFieldsTest {
       replicationFactor: 3
       """;
 
-  @TempDir Path dir;
-
-  private OmbDriverFile<NatsDriverConfig> omb;
-  private NatsDriverConfig config;
-
-  @BeforeEach
-  void read() throws IOException, DriverConfigException {
-    omb =
-        OmbDriverFile.write(
-            dir, "nats.yaml", OMB_FILE, fields -> NatsDriverConfig.read(fields, Map.of()));
-    config = omb.settings();
-  }
-
-  @Test
-  void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(omb.file(), "NATS", NatsBenchmarkDriver.class);
+  OmbNatsDriverFieldsTest() {
+    super(
+        "nats.yaml",
+        OMB_FILE,
+        fields -> NatsDriverConfig.read(fields, Map.of()),
+        "NATS",
+        NatsBenchmarkDriver.class);
   }
 
   /** OMB: the server the client connects to, {@code host:port} as jnats accepts it. */
   @Test
   void natsHostUrl() {
-    assertEquals("localhost:4222", config.natsHostUrl());
-    assertArrayEquals(new String[] {"nats://localhost:4222"}, config.servers());
+    assertEquals("localhost:4222", settings().natsHostUrl());
+    assertArrayEquals(new String[] {"nats://localhost:4222"}, settings().servers());
   }
 
   /** OMB: the replicas of each topic's JetStream stream (OMB always uses JetStream). */
   @Test
   void replicationFactor() {
-    assertEquals(3, config.replicationFactor());
-    assertEquals(NatsDriverConfig.Mode.JETSTREAM, config.mode());
+    assertEquals(3, settings().replicationFactor());
+    assertEquals(NatsDriverConfig.Mode.JETSTREAM, settings().mode());
   }
 
   /**
@@ -68,18 +55,17 @@ class OmbNatsDriverFieldsTest {
    */
   @Test
   void storageType() throws IOException, DriverConfigException {
-    assertEquals(NatsDriverConfig.Storage.FILE, config.storageType());
+    assertEquals(NatsDriverConfig.Storage.FILE, settings().storageType());
     assertEquals(
-        NatsDriverConfig.Storage.MEMORY,
-        omb.variant(OMB_FILE + "storageType: Memory\n").storageType());
+        NatsDriverConfig.Storage.MEMORY, variant(OMB_FILE + "storageType: Memory\n").storageType());
     assertEquals(
-        NatsDriverConfig.Storage.FILE, omb.variant(OMB_FILE + "storageType: File\n").storageType());
+        NatsDriverConfig.Storage.FILE, variant(OMB_FILE + "storageType: File\n").storageType());
   }
 
   /** OMB: each stream's size limit in bytes, -1 (OMB's default) for none. */
   @Test
   void maxBytes() throws IOException, DriverConfigException {
-    assertEquals(-1L, config.maxBytes());
-    assertEquals(1_073_741_824L, omb.variant(OMB_FILE + "maxBytes: 1073741824\n").maxBytes());
+    assertEquals(-1L, settings().maxBytes());
+    assertEquals(1_073_741_824L, variant(OMB_FILE + "maxBytes: 1073741824\n").maxBytes());
   }
 }

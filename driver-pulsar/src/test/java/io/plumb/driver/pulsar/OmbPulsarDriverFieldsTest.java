@@ -6,15 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.testkit.DriverFiles;
-import io.plumb.testkit.OmbDriverFile;
+import io.plumb.testkit.OmbDriverFieldsContract;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
 import org.apache.pulsar.client.api.SubscriptionType;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * OpenMessaging Benchmark's Pulsar driver file, field by field: each lands where OMB's {@code
@@ -22,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * namespace and topics needs a broker: PulsarBenchmarkDriverTest). The file mirrors OMB's {@code
  * driver-pulsar/pulsar.yaml}, empty values included.
  */
-class OmbPulsarDriverFieldsTest {
+class OmbPulsarDriverFieldsTest extends OmbDriverFieldsContract<PulsarConfig> {
   private static final String OMB_FILE =
       """
       name: Pulsar
@@ -63,40 +59,33 @@ class OmbPulsarDriverFieldsTest {
         subscriptionType: Failover
       """;
 
-  @TempDir Path dir;
-
-  private OmbDriverFile<PulsarConfig> omb;
-  private PulsarConfig config;
-
-  @BeforeEach
-  void read() throws IOException, DriverConfigException {
-    omb = OmbDriverFile.write(dir, "pulsar.yaml", OMB_FILE, f -> PulsarConfig.read(f, Map.of()));
-    config = omb.settings();
-  }
-
-  @Test
-  void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(omb.file(), "Pulsar", PulsarBenchmarkDriver.class);
+  OmbPulsarDriverFieldsTest() {
+    super(
+        "pulsar.yaml",
+        OMB_FILE,
+        f -> PulsarConfig.read(f, Map.of()),
+        "Pulsar",
+        PulsarBenchmarkDriver.class);
   }
 
   /** OMB: the client's binary and admin URLs; OMB's TLS settings apply to both. */
   @Test
   void clientUrlsAndTls() {
-    assertEquals("pulsar://localhost:6650", config.client().serviceUrl());
-    assertEquals("http://localhost:8080", config.client().httpUrl());
-    assertFalse(config.client().tlsAllowInsecureConnection());
-    assertFalse(config.client().tlsEnableHostnameVerification());
-    assertNull(config.client().tlsTrustCertsFilePath(), "empty in OMB's file: none");
+    assertEquals("pulsar://localhost:6650", settings().client().serviceUrl());
+    assertEquals("http://localhost:8080", settings().client().httpUrl());
+    assertFalse(settings().client().tlsAllowInsecureConnection());
+    assertFalse(settings().client().tlsEnableHostnameVerification());
+    assertNull(settings().client().tlsTrustCertsFilePath(), "empty in OMB's file: none");
   }
 
   /** OMB: the client's I/O threads and connections per broker (and OMB's defaults beside). */
   @Test
   void clientThreadsAndConnections() {
-    assertEquals(16, config.client().ioThreads());
-    assertEquals(8, config.client().connectionsPerBroker());
+    assertEquals(16, settings().client().ioThreads());
+    assertEquals(8, settings().client().connectionsPerBroker());
     // Not in OMB's file; OMB's defaults.
-    assertEquals(256L, config.client().clientMemoryLimitMB());
-    assertEquals(1000, config.client().maxConcurrentLookupRequests());
+    assertEquals(256L, settings().client().clientMemoryLimitMB());
+    assertEquals(1000, settings().client().maxConcurrentLookupRequests());
   }
 
   /**
@@ -105,20 +94,20 @@ class OmbPulsarDriverFieldsTest {
    */
   @Test
   void namespaceClusterAndTopicType() throws IOException, DriverConfigException {
-    assertEquals("local", config.client().clusterName());
-    assertEquals("benchmark/ns", config.client().namespacePrefix());
-    assertEquals(TopicType.PERSISTENT, config.client().topicType());
-    assertEquals("persistent", config.client().topicType().toString());
+    assertEquals("local", settings().client().clusterName());
+    assertEquals("benchmark/ns", settings().client().namespacePrefix());
+    assertEquals(TopicType.PERSISTENT, settings().client().topicType());
+    assertEquals("persistent", settings().client().topicType().toString());
     // OMB's enum (Pulsar's TopicDomain) spells the other one non_persistent.
     PulsarConfig nonPersistent =
-        omb.variant(OMB_FILE.replace("topicType: persistent", "topicType: non_persistent"));
+        variant(OMB_FILE.replace("topicType: persistent", "topicType: non_persistent"));
     assertEquals("non-persistent", nonPersistent.client().topicType().toString());
   }
 
   /** OMB: the namespace's BookKeeper ensemble, write and ack quorums, and deduplication. */
   @Test
   void persistence() {
-    PulsarClientSettings.Persistence p = config.client().persistence();
+    PulsarClientSettings.Persistence p = settings().client().persistence();
     assertEquals(3, p.ensembleSize());
     assertEquals(3, p.writeQuorum());
     assertEquals(2, p.ackQuorum());
@@ -128,10 +117,10 @@ class OmbPulsarDriverFieldsTest {
   /** OMB: an authentication plugin and its data, for client and admin; empty means none. */
   @Test
   void authentication() throws IOException, DriverConfigException {
-    assertNull(config.client().authentication().plugin());
-    assertNull(config.client().authentication().data());
+    assertNull(settings().client().authentication().plugin());
+    assertNull(settings().client().authentication().data());
     PulsarConfig withToken =
-        omb.variant(
+        variant(
             OMB_FILE.replace(
                 "    plugin:\n    data:\n",
                 "    plugin: org.apache.pulsar.client.impl.auth.AuthenticationToken\n"
@@ -144,7 +133,7 @@ class OmbPulsarDriverFieldsTest {
   /** OMB: the producer builder's batching, blocking and pending-queue settings. */
   @Test
   void producer() {
-    PulsarProducerSettings producer = config.producer();
+    PulsarProducerSettings producer = settings().producer();
     assertTrue(producer.batchingEnabled());
     assertEquals(1, producer.batchingMaxPublishDelayMs());
     assertEquals(131072, producer.batchingMaxBytes());
@@ -155,15 +144,15 @@ class OmbPulsarDriverFieldsTest {
   /** OMB: the consumer builder's receiver queue and subscription type. */
   @Test
   void consumer() {
-    assertEquals(10000, config.consumer().receiverQueueSize());
-    assertEquals(SubscriptionType.Failover, config.consumer().subscriptionType());
+    assertEquals(10000, settings().consumer().receiverQueueSize());
+    assertEquals(SubscriptionType.Failover, settings().consumer().subscriptionType());
   }
 
   /** OMB's pulsar-effectively-once.yaml: deduplication on, fewer I/O threads. */
   @Test
   void effectivelyOnceVariant() throws IOException, DriverConfigException {
     PulsarConfig effectivelyOnce =
-        omb.variant(
+        variant(
             OMB_FILE
                 .replace("ioThreads: 16", "ioThreads: 4")
                 .replace("deduplicationEnabled: false", "deduplicationEnabled: true"));

@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.testkit.DriverFiles;
-import io.plumb.testkit.OmbDriverFile;
+import io.plumb.testkit.OmbDriverFieldsContract;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * OpenMessaging Benchmark's RabbitMQ driver file, field by field: each lands where OMB's {@code
@@ -21,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (connections, publishing and queues need a broker: RabbitMqBenchmarkDriverTest). The file mirrors
  * OMB's {@code driver-rabbitmq/rabbitmq.yaml}.
  */
-class OmbRabbitMqDriverFieldsTest {
+class OmbRabbitMqDriverFieldsTest extends OmbDriverFieldsContract<RabbitMqConfig> {
   private static final String OMB_FILE =
       """
       name: RabbitMQ
@@ -40,45 +36,32 @@ class OmbRabbitMqDriverFieldsTest {
       queueType: QUORUM
       """;
 
-  @TempDir Path dir;
-
-  private OmbDriverFile<RabbitMqConfig> omb;
-  private RabbitMqConfig config;
-
-  @BeforeEach
-  void read() throws IOException, DriverConfigException {
-    omb =
-        OmbDriverFile.write(
-            dir,
-            "rabbitmq.yaml",
-            OMB_FILE,
-            fields -> RabbitMqConfig.read(RabbitMqConfig.withEnvironment(fields, Map.of())));
-    config = omb.settings();
-  }
-
-  @Test
-  void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(omb.file(), "RabbitMQ", RabbitMqBenchmarkDriver.class);
+  OmbRabbitMqDriverFieldsTest() {
+    super(
+        "rabbitmq.yaml",
+        OMB_FILE,
+        fields -> RabbitMqConfig.read(RabbitMqConfig.withEnvironment(fields, Map.of())),
+        "RabbitMQ",
+        RabbitMqBenchmarkDriver.class);
   }
 
   /** OMB: broker URIs; producers and consumers connect to them in turn. */
   @Test
   void amqpUris() throws IOException, DriverConfigException {
-    assertEquals(List.of("amqp://localhost"), config.amqpUris());
+    assertEquals(List.of("amqp://localhost"), settings().amqpUris());
     RabbitMqConfig two =
-        omb.variant(OMB_FILE.replace("  - amqp://localhost\n", "  - amqp://h1\n  - amqp://h2\n"));
+        variant(OMB_FILE.replace("  - amqp://localhost\n", "  - amqp://h1\n  - amqp://h2\n"));
     assertEquals(List.of("amqp://h1", "amqp://h2"), two.amqpUris());
   }
 
   /** OMB: publish persistent messages (delivery mode 2) or not; false when absent. */
   @Test
   void messagePersistence() throws IOException, DriverConfigException {
-    assertFalse(config.messagePersistence());
+    assertFalse(settings().messagePersistence());
     assertTrue(
-        omb.variant(OMB_FILE.replace("messagePersistence: false", "messagePersistence: true"))
+        variant(OMB_FILE.replace("messagePersistence: false", "messagePersistence: true"))
             .messagePersistence());
-    assertFalse(
-        omb.variant(OMB_FILE.replace("messagePersistence: false\n", "")).messagePersistence());
+    assertFalse(variant(OMB_FILE.replace("messagePersistence: false\n", "")).messagePersistence());
   }
 
   /**
@@ -87,14 +70,14 @@ class OmbRabbitMqDriverFieldsTest {
    */
   @Test
   void queueType() throws IOException, DriverConfigException {
-    assertEquals(QueueType.QUORUM, config.queueType());
-    assertEquals(Map.of("x-queue-type", "quorum"), config.queueType().declareArguments(null));
+    assertEquals(QueueType.QUORUM, settings().queueType());
+    assertEquals(Map.of("x-queue-type", "quorum"), settings().queueType().declareArguments(null));
     assertEquals(
         Map.of("x-queue-type", "stream"),
-        omb.variant(OMB_FILE.replace("queueType: QUORUM", "queueType: STREAM"))
+        variant(OMB_FILE.replace("queueType: QUORUM", "queueType: STREAM"))
             .queueType()
             .declareArguments(null));
-    RabbitMqConfig absent = omb.variant(OMB_FILE.replace("queueType: QUORUM\n", ""));
+    RabbitMqConfig absent = variant(OMB_FILE.replace("queueType: QUORUM\n", ""));
     assertEquals(QueueType.CLASSIC, absent.queueType());
     assertTrue(absent.durable());
     assertTrue(absent.publisherConfirms());
@@ -106,9 +89,9 @@ class OmbRabbitMqDriverFieldsTest {
    */
   @Test
   void creationDelaysAndBatchSizes() {
-    assertEquals(100L, config.producerCreationDelay());
-    assertEquals(5, config.producerCreationBatchSize());
-    assertEquals(100L, config.consumerCreationDelay());
-    assertEquals(5, config.consumerCreationBatchSize());
+    assertEquals(100L, settings().producerCreationDelay());
+    assertEquals(5, settings().producerCreationBatchSize());
+    assertEquals(100L, settings().consumerCreationDelay());
+    assertEquals(5, settings().consumerCreationBatchSize());
   }
 }

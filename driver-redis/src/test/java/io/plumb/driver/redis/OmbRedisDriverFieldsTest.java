@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.testkit.DriverFiles;
-import io.plumb.testkit.OmbDriverFile;
+import io.plumb.testkit.OmbDriverFieldsContract;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * OpenMessaging Benchmark's Redis driver file, field by field: each lands where OMB's {@code
@@ -19,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RedisDriverTest). The file mirrors OMB's {@code driver-redis/redis.yaml}; {@code redisUser} and
  * {@code redisPass} are fields of OMB's {@code RedisClientConfig} that its file leaves out.
  */
-class OmbRedisDriverFieldsTest {
+class OmbRedisDriverFieldsTest extends OmbDriverFieldsContract<RedisDriverConfig> {
   private static final String OMB_FILE =
       """
       name: Redis
@@ -31,42 +27,30 @@ class OmbRedisDriverFieldsTest {
       jedisPoolMaxIdle: 8
       """;
 
-  @TempDir Path dir;
-
-  private OmbDriverFile<RedisDriverConfig> omb;
-  private RedisDriverConfig config;
-
-  @BeforeEach
-  void read() throws IOException, DriverConfigException {
-    omb =
-        OmbDriverFile.write(
-            dir,
-            "redis.yaml",
-            OMB_FILE,
-            fields -> RedisDriverConfig.read(fields, Map.of(), Map.of()));
-    config = omb.settings();
-  }
-
-  @Test
-  void nameAndDriverClass() {
-    DriverFiles.assertLoadsAs(omb.file(), "Redis", RedisBenchmarkDriver.class);
+  OmbRedisDriverFieldsTest() {
+    super(
+        "redis.yaml",
+        OMB_FILE,
+        fields -> RedisDriverConfig.read(fields, Map.of(), Map.of()),
+        "Redis",
+        RedisBenchmarkDriver.class);
   }
 
   /** OMB: the server's host and port; OMB writes to Redis Streams (XADD, consumer groups). */
   @Test
   void redisHostAndPort() {
-    assertEquals("127.0.0.1", config.redisHost());
-    assertEquals(6379, config.redisPort());
-    assertEquals("127.0.0.1:6379", config.address());
-    assertEquals(RedisDriverConfig.Mode.STREAMS, config.mode());
+    assertEquals("127.0.0.1", settings().redisHost());
+    assertEquals(6379, settings().redisPort());
+    assertEquals("127.0.0.1:6379", settings().address());
+    assertEquals(RedisDriverConfig.Mode.STREAMS, settings().mode());
   }
 
   /** OMB: authenticate with the password (and the ACL user, when given); none when absent. */
   @Test
   void redisUserAndPass() throws IOException, DriverConfigException {
-    assertNull(config.redisUser());
-    assertNull(config.redisPass());
-    RedisDriverConfig auth = omb.variant(OMB_FILE + "redisUser: bench\nredisPass: secret\n");
+    assertNull(settings().redisUser());
+    assertNull(settings().redisPass());
+    RedisDriverConfig auth = variant(OMB_FILE + "redisUser: bench\nredisPass: secret\n");
     assertEquals("bench", auth.redisUser());
     assertEquals("secret", auth.redisPass());
   }
@@ -78,10 +62,10 @@ class OmbRedisDriverFieldsTest {
    */
   @Test
   void jedisPoolSizes() throws IOException, DriverConfigException {
-    assertEquals(8, config.jedisPoolMaxTotal());
-    assertEquals(8, config.jedisPoolMaxIdle());
+    assertEquals(8, settings().jedisPoolMaxTotal());
+    assertEquals(8, settings().jedisPoolMaxIdle());
     RedisDriverConfig other =
-        omb.variant(
+        variant(
             OMB_FILE
                 .replace("jedisPoolMaxTotal: 8", "jedisPoolMaxTotal: 32")
                 .replace("jedisPoolMaxIdle: 8", "jedisPoolMaxIdle: 4"));
