@@ -1,6 +1,7 @@
 package io.plumb.testkit;
 
 import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.DriverConfigException;
 import io.plumb.worker.DriverLoader;
 import io.plumb.worker.DriverLoader.DriverIdentity;
 import io.plumb.worker.DriverSettingsReader;
@@ -49,5 +50,18 @@ public final class DriverFiles {
     D driver = newDriver.get();
     driver.initialize(DriverSettingsReader.config(file, overrides));
     return driver;
+  }
+
+  /**
+   * A driver's own settings from {@code file} with its {@code --driver-set} {@code overrides}, read
+   * by {@code reader} as the driver reads them at initialize: what a test checks a driver's
+   * settings (or the facts it derives from them) by without a broker.
+   *
+   * @throws DriverConfigException if the file or an override is refused, as a run would refuse it
+   */
+  public static <C> C settings(
+      Path file, Map<String, String> overrides, OmbDriverFile.SettingsReader<C> reader)
+      throws DriverConfigException {
+    return reader.read(DriverSettingsReader.config(file, overrides).settings());
   }
 }

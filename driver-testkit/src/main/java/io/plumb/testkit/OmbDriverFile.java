@@ -2,7 +2,6 @@ package io.plumb.testkit;
 
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
-import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +61,6 @@ public final class OmbDriverFile<C> {
   }
 
   private static <C> C read(Path file, SettingsReader<C> reader) throws DriverConfigException {
-    return reader.read(DriverSettingsReader.config(file, Map.of()).settings());
+    return DriverFiles.settings(file, Map.of(), reader);
   }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.ClientWindow;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -21,8 +21,8 @@ class KafkaWindowsTest {
   private static Map<String, String> facts(
       String file, Map<String, String> overrides, int partitions) throws Exception {
     KafkaSettings settings =
-        KafkaSettings.resolve(
-            DriverSettingsReader.config(Path.of(file), overrides).settings(), Map.of());
+        DriverFiles.settings(
+            Path.of(file), overrides, fields -> KafkaSettings.resolve(fields, Map.of()));
     return KafkaWindows.facts(
         new ProducerConfig(settings.producer()), settings.consumer(), partitions);
   }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +20,7 @@ class NatsSyncSettingsTest {
 
   private NatsDriverConfig read(String yaml) throws Exception {
     Path file = Files.writeString(dir.resolve("sync.yaml"), yaml);
-    return NatsDriverConfig.read(DriverSettingsReader.config(file, Map.of()).settings(), Map.of());
+    return DriverFiles.settings(file, Map.of(), f -> NatsDriverConfig.read(f, Map.of()));
   }
 
   private String refusal(String yaml) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.ClientWindow;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,8 +16,7 @@ class NatsWindowsTest {
   private static Map<String, String> facts(String file, Map<String, String> overrides)
       throws Exception {
     return NatsWindows.facts(
-        NatsDriverConfig.read(
-            DriverSettingsReader.config(Path.of(file), overrides).settings(), Map.of()));
+        DriverFiles.settings(Path.of(file), overrides, f -> NatsDriverConfig.read(f, Map.of())));
   }
 
   @Test

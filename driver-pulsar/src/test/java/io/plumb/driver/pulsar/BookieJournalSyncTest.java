@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -173,7 +173,7 @@ class BookieJournalSyncTest {
 
   private PulsarConfig read(String yaml) throws Exception {
     Path file = Files.writeString(dir.resolve("sync.yaml"), yaml);
-    return PulsarConfig.read(DriverSettingsReader.config(file, Map.of()).settings(), Map.of());
+    return DriverFiles.settings(file, Map.of(), f -> PulsarConfig.read(f, Map.of()));
   }
 
   private String refusal(String yaml) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.ClientWindow;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,8 +19,7 @@ class PulsarWindowsTest {
   private static Map<String, String> facts(
       String file, Map<String, String> overrides, int partitions) throws Exception {
     PulsarConfig config =
-        PulsarConfig.read(
-            DriverSettingsReader.config(Path.of(file), overrides).settings(), Map.of());
+        DriverFiles.settings(Path.of(file), overrides, f -> PulsarConfig.read(f, Map.of()));
     return PulsarWindows.facts(config, partitions);
   }
 

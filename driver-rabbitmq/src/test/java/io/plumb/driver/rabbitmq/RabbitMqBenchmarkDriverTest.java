@@ -12,7 +12,6 @@ import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
-import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -97,7 +96,7 @@ class RabbitMqBenchmarkDriverTest {
   }
 
   private static RabbitMqConfig readConfig(String file) throws DriverConfigException {
-    return RabbitMqConfig.read(DriverSettingsReader.config(Path.of(file), Map.of()).settings());
+    return DriverFiles.settings(Path.of(file), Map.of(), RabbitMqConfig::read);
   }
 
   @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverConfigException;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,15 +25,16 @@ class RabbitMqWindowsTest {
 
   private static RabbitMqConfig amqp(String file, Map<String, String> overrides)
       throws IOException, DriverConfigException {
-    return RabbitMqConfig.read(
-        RabbitMqConfig.withEnvironment(
-            DriverSettingsReader.config(Path.of(file), overrides).settings(), Map.of()));
+    return DriverFiles.settings(
+        Path.of(file),
+        overrides,
+        f -> RabbitMqConfig.read(RabbitMqConfig.withEnvironment(f, Map.of())));
   }
 
   private static RabbitMqStreamConfig stream(String file, Map<String, String> overrides)
       throws IOException, DriverConfigException {
-    return RabbitMqStreamConfig.read(
-        DriverSettingsReader.config(Path.of(file), overrides).settings(), Map.of());
+    return DriverFiles.settings(
+        Path.of(file), overrides, f -> RabbitMqStreamConfig.read(f, Map.of()));
   }
 
   @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.ClientWindow;
-import io.plumb.worker.DriverSettingsReader;
+import io.plumb.testkit.DriverFiles;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,8 +17,8 @@ class RedisWindowsTest {
   private static Map<String, String> facts(
       String file, Map<String, String> overrides, int partitions) throws Exception {
     RedisDriverConfig config =
-        RedisDriverConfig.read(
-            DriverSettingsReader.config(Path.of(file), overrides).settings(), Map.of(), Map.of());
+        DriverFiles.settings(
+            Path.of(file), overrides, f -> RedisDriverConfig.read(f, Map.of(), Map.of()));
     return RedisWindows.facts(config, partitions);
   }
 
