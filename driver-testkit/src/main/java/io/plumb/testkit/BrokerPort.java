@@ -35,4 +35,17 @@ public final class BrokerPort {
               + startCommand);
     }
   }
+
+  /**
+   * Something accepts a connection on each of {@code ports}, as {@link #assertListening(String,
+   * int, String)} checks one: for a broker a test reaches on more than one port (its clients' port
+   * and its management or admin port), checked in the order given.
+   *
+   * @throws AssertionError naming the first port where nothing listens
+   */
+  public static void assertListening(String broker, String startCommand, int... ports) {
+    for (int port : ports) {
+      assertListening(broker, port, startCommand);
+    }
+  }
 }

@@ -35,9 +35,7 @@ class PulsarBenchmarkDriverTest {
 
   @BeforeAll
   static void brokerRunning() {
-    for (int port : new int[] {6650, 8080}) {
-      BrokerPort.assertListening("Pulsar", port, "deploy/local/pulsar.sh start");
-    }
+    BrokerPort.assertListening("Pulsar", "deploy/local/pulsar.sh start", 6650, 8080);
   }
 
   private static PulsarBenchmarkDriver driver(String file, Map<String, String> overrides)

@@ -23,8 +23,8 @@ import java.util.function.ToIntFunction;
 final class Broker {
   static final String HOST = "127.0.0.1";
 
-  static void requireReachable(int port) {
-    BrokerPort.assertListening("RabbitMQ", port, "deploy/local/rabbitmq.sh start");
+  static void requireReachable(int... ports) {
+    BrokerPort.assertListening("RabbitMQ", "deploy/local/rabbitmq.sh start", ports);
   }
 
   /** The management API's view of a queue ({@code type}, {@code durable}, ...). */

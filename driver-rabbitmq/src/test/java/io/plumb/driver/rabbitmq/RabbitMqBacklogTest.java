@@ -21,8 +21,7 @@ class RabbitMqBacklogTest {
 
   @BeforeAll
   static void brokerRunning() {
-    Broker.requireReachable(5672);
-    Broker.requireReachable(5552);
+    Broker.requireReachable(5672, 5552);
   }
 
   @ParameterizedTest

@@ -28,8 +28,7 @@ class RabbitMqBenchmarkDriverTest {
 
   @BeforeAll
   static void brokerRunning() {
-    Broker.requireReachable(5672);
-    Broker.requireReachable(ManagementApi.PORT);
+    Broker.requireReachable(5672, ManagementApi.PORT);
   }
 
   private static RabbitMqBenchmarkDriver driver(String file, Map<String, String> overrides)

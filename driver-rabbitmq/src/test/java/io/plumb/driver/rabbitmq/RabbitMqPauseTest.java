@@ -42,8 +42,7 @@ class RabbitMqPauseTest {
 
   @BeforeAll
   static void brokerRunning() {
-    Broker.requireReachable(5672);
-    Broker.requireReachable(ManagementApi.PORT);
+    Broker.requireReachable(5672, ManagementApi.PORT);
   }
 
   @ParameterizedTest

@@ -41,8 +41,7 @@ class RabbitMqReplicatedClusterTest {
 
   @BeforeAll
   static void threeNodesRunning() throws Exception {
-    Broker.requireReachable(5672);
-    Broker.requireReachable(ManagementApi.PORT);
+    Broker.requireReachable(5672, ManagementApi.PORT);
     clusterNodes = new TreeSet<>(Broker.runningNodes());
     assertEquals(
         NODES,

@@ -31,8 +31,7 @@ class RabbitMqReplicationTest {
 
   @BeforeAll
   static void oneNodeRunning() throws Exception {
-    Broker.requireReachable(5672);
-    Broker.requireReachable(ManagementApi.PORT);
+    Broker.requireReachable(5672, ManagementApi.PORT);
     assertEquals(
         1,
         Broker.runningNodes().size(),

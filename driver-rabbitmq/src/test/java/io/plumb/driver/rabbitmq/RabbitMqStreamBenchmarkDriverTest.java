@@ -22,8 +22,7 @@ class RabbitMqStreamBenchmarkDriverTest {
 
   @BeforeAll
   static void brokerRunning() {
-    Broker.requireReachable(5552);
-    Broker.requireReachable(ManagementApi.PORT);
+    Broker.requireReachable(5552, ManagementApi.PORT);
   }
 
   private static RabbitMqStreamBenchmarkDriver driver(String file, Map<String, String> overrides)
