@@ -65,8 +65,13 @@ class KafkaPeakSearchTest {
     if (result.steps().size() < settings.maxSteps()) {
       double failed = result.lowestFailedRate().orElseThrow(() -> new AssertionError(steps));
       assertTrue(failed > found && failed <= found * 1.1 + 1, steps);
+      // What stopped it, named: the broker, the generator, or, when the broker fell behind while
+      // the producers waited for a core (a loaded 2-core host runs both), undecided, never a guess.
       assertTrue(
-          result.limitedBy().equals("broker") || result.limitedBy().equals("generator"), steps);
+          result.limitedBy().equals("broker")
+              || result.limitedBy().equals("generator")
+              || result.limitedBy().equals("undecided"),
+          steps);
     }
     for (SearchStep step : result.steps()) {
       // Every probe's run delivered its messages; none errored.
