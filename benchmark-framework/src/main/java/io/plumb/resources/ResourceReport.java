@@ -66,11 +66,10 @@ public record ResourceReport(
    * scheduling alone.
    */
   public double producerLongestCoreWaitMillis() {
-    double longest = sampled() ? whole.producerLongestCoreWaitMillis() : 0;
-    for (ResourceReport worker : remoteWorkers.values()) {
-      longest = Math.max(longest, worker.producerLongestCoreWaitMillis());
-    }
-    return longest;
+    double own = sampled() ? whole.producerLongestCoreWaitMillis() : 0;
+    return remoteWorkers.isEmpty()
+        ? own
+        : Math.max(own, busiest(ResourceReport::producerLongestCoreWaitMillis));
   }
 
   /** This JVM's CPU over the measured phase as a share of all its host's cores, or NaN. */
