@@ -47,26 +47,32 @@ public final class ProducerTask implements SendListener {
   private long keptSequence = -1;
   private long keptIntendedTime;
 
-  public ProducerTask(
-      int producerId,
+  /**
+   * What every producer of a worker shares in a run: the run's id (in each header), the payload
+   * pool, where the header travels, the clock and the stats collector.
+   */
+  public record Shared(
       int runId,
-      BenchmarkProducer producer,
-      KeyChooser keys,
       byte[][] bodies,
       boolean headerInMetadata,
       WorkerClock clock,
-      StatsCollector stats,
-      int localIndex) {
+      StatsCollector stats) {}
+
+  /**
+   * @param localIndex the producer's index among this worker's producers
+   */
+  public ProducerTask(
+      int producerId, BenchmarkProducer producer, KeyChooser keys, int localIndex, Shared shared) {
     this.producerId = producerId;
     this.localIndex = localIndex;
-    this.runId = runId;
+    this.runId = shared.runId();
     this.producer = producer;
     this.keys = keys;
-    this.bodies = bodies;
-    this.headerInMetadata = headerInMetadata;
+    this.bodies = shared.bodies();
+    this.headerInMetadata = shared.headerInMetadata();
     this.bodyPicker = new SplittableRandom(producerId * 31L + runId);
-    this.clock = clock;
-    this.stats = stats;
+    this.clock = shared.clock();
+    this.stats = shared.stats();
     this.completionRings = new LastCallerRing(stats);
   }
 

@@ -146,21 +146,13 @@ public final class LocalWorker implements Worker {
     // 40,000 producers), and a key set of its own about 600 KB each.
     byte[][] bodies = messages.bodies().toArray(new byte[0][]);
     String[] keySet = KeyChooser.keySet(messages.keyDistributor(), runId * 1_000_003L);
+    ProducerTask.Shared shared =
+        new ProducerTask.Shared(runId, bodies, messages.headerInMetadata(), clock, stats);
     for (int i = 0; i < specs.size(); i++) {
       ProducerSpec spec = specs.get(i);
       KeyChooser keys =
           new KeyChooser(messages.keyDistributor(), keySet, runId * 1_000_003L + spec.producerId());
-      producers.add(
-          new ProducerTask(
-              spec.producerId(),
-              runId,
-              created.get(i),
-              keys,
-              bodies,
-              messages.headerInMetadata(),
-              clock,
-              stats,
-              first + i));
+      producers.add(new ProducerTask(spec.producerId(), created.get(i), keys, first + i, shared));
     }
     stats.nameProducers(
         first,

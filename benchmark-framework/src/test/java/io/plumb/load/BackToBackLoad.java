@@ -74,14 +74,10 @@ final class BackToBackLoad {
       ProducerTask task =
           new ProducerTask(
               0,
-              1,
               producer,
               new KeyChooser(KeyDistributorType.NO_KEY, 1),
-              new byte[][] {new byte[1024]},
-              false,
-              clock,
-              stats,
-              0);
+              0,
+              new ProducerTask.Shared(1, new byte[][] {new byte[1024]}, false, clock, stats));
       LoadGenerator generator =
           new LoadGenerator(
               List.of(task), 50_000_000, clock.now(), 1, Pacing.EFFICIENT, clock, stats);
