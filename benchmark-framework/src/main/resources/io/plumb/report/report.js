@@ -124,8 +124,14 @@
     }
   }
 
+  // What every chart shares: drawn at once, filling its box, the nearest point on hover, the
+  // legend below.
   Chart.defaults.animation = false;
   Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+  Chart.defaults.maintainAspectRatio = false;
+  Chart.defaults.interaction.mode = "nearest";
+  Chart.defaults.interaction.intersect = false;
+  Chart.defaults.plugins.legend.position = "bottom";
   var decades = [];
   for (var x = 1; x <= NINES_MAX; x *= 10) decades.push(x);
 
@@ -135,9 +141,6 @@
       type: "line",
       data: { datasets: datasets(spec, true) },
       options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        interaction: { mode: "nearest", intersect: false },
         scales: {
           x: {
             type: "logarithmic", min: 1, max: NINES_MAX,
@@ -156,7 +159,6 @@
           }
         },
         plugins: {
-          legend: { position: "bottom" },
           tooltip: {
             callbacks: {
               title: function (items) { return items.length ? percentileLabel(items[0].raw.p) : ""; },
@@ -207,14 +209,10 @@
       plugins: [faultMarkers],
       data: { datasets: datasets(spec, false) },
       options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        interaction: { mode: "nearest", intersect: false },
         scales: {
           x: { type: "linear", min: 0, title: { display: true, text: "seconds into the measured phase" } },
           y: { beginAtZero: true, title: { display: true, text: spec.unit } }
-        },
-        plugins: { legend: { position: "bottom" } }
+        }
       }
     });
   });
