@@ -115,16 +115,16 @@ final class RemoteWorkerOptions {
     }
   }
 
-  /**
-   * The in-process loopback driver is a broker inside each worker's JVM: with producers and
-   * consumers on different workers, nothing sent could ever be received. Refused before any worker
-   * is called, rather than failing the subscription check a minute later.
-   */
   /** Whether runs go to remote workers (after {@link #validate}). */
   boolean remote() {
     return !endpoints.isEmpty();
   }
 
+  /**
+   * The in-process loopback driver is a broker inside each worker's JVM: with producers and
+   * consumers on different workers, nothing sent could ever be received. Refused before any worker
+   * is called, rather than failing the subscription check a minute later.
+   */
   void checkDriver(Path driverFile, String driverClass) {
     if (endpoints.size() > 1
         && parsedRoles == WorkerRoles.SPLIT
