@@ -293,8 +293,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   /** The node leading the topic's first queue, and its followers: the other nodes. */
   @Override
   public Map<String, String> targets() {
-    String leader = leaderMeaning();
-    return Map.of("leader", leader, "followers", "nodes but the " + leader);
+    return LeaderTargets.of(leaderMeaning());
   }
 
   /** What leads a queue of this file's type. */
@@ -309,7 +308,7 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
   /** {@code leader} only: see {@link #leaderOf}. */
   @Override
   public Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderLocator.locateOnly("leader", target, () -> leaderOf(topic));
+    return LeaderTargets.locate(target, () -> leaderOf(topic));
   }
 
   RabbitMqConfig config() {

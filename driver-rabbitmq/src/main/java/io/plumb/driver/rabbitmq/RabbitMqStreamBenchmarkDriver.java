@@ -303,13 +303,13 @@ public final class RabbitMqStreamBenchmarkDriver
   /** The leader of partition 0's stream, and its followers: the other nodes. */
   @Override
   public Map<String, String> targets() {
-    return Map.of("leader", "stream leader", "followers", "nodes but the stream leader");
+    return LeaderTargets.of("stream leader");
   }
 
   /** {@code leader} only: see {@link #leaderOf}. */
   @Override
   public Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderLocator.locateOnly("leader", target, () -> leaderOf(topic));
+    return LeaderTargets.locate(target, () -> leaderOf(topic));
   }
 
   @Override
