@@ -32,8 +32,6 @@ native_pairs_begin kafka KVN
 RECORDS="${PLUMB_KVN_RECORDS:-6000000}"
 BOOTSTRAP="127.0.0.1:${PLUMB_KAFKA_PORT:-9092}"
 DRIVER_FILE="$REPO/driver-kafka/kafka-throughput.yaml"
-# The same JVM settings for both tools (bin/benchmark's default).
-JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 NATIVE_PAYLOAD="${PLUMB_KVN_NATIVE_PAYLOAD:-file}"
 
 # producerConfig of the driver file, one key=value per line: the settings both sides use.
@@ -85,7 +83,7 @@ EOF
 
 kafka_tool() {
   # shellcheck disable=SC2086
-  java $JAVA_OPTS -Dlog4j2.configurationFile="$OUT/log4j2.properties" -cp "$CLASSPATH_KAFKA" "$@"
+  java $NATIVE_PAIRS_JAVA_OPTS -Dlog4j2.configurationFile="$OUT/log4j2.properties" -cp "$CLASSPATH_KAFKA" "$@"
 }
 
 # Topic settings of the driver file (min.insync.replicas=1), so both sides write alike.
@@ -117,13 +115,13 @@ PY
 }
 
 plumb_run() {
-  PLUMB_JAVA_OPTS="$JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" --driver-set "bootstrap.servers=$BOOTSTRAP"
+  PLUMB_JAVA_OPTS="$NATIVE_PAIRS_JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" --driver-set "bootstrap.servers=$BOOTSTRAP"
   native_pairs_publish_rate "$OUT/plumb-$1.json"
 }
 
 echo "Kafka producer throughput on $BOOTSTRAP: ProducerPerformance vs Plumb, $PAIRS pairs"
 echo "  both: 1 topic, 1 partition, replication 1, min.insync.replicas=1, 1024-byte records, no keys,"
-echo "        1 producer, no consumers, JVM $JAVA_OPTS"
+echo "        1 producer, no consumers, JVM $NATIVE_PAIRS_JAVA_OPTS"
 echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PRODUCER_PROPS[*]}"
 echo "  native: --num-records $RECORDS --throughput -1 ${NATIVE_PAYLOAD_ARGS[*]}"
 echo "  plumb:  $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"

@@ -35,8 +35,6 @@ SECONDS_PER_RUN="${PLUMB_PVN_SECONDS:-32}"
 WARMUP_SECONDS="${PLUMB_PVN_WARMUP:-10}"
 SERVICE_URL="pulsar://127.0.0.1:6650"
 HTTP_URL="http://127.0.0.1:8080"
-# The same JVM settings for both tools (bin/benchmark's default).
-JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 
 # Producer-side settings of the driver file, as pulsar-perf flags.
 read -r -a PERF_FLAGS < <(python3 - "$DRIVER_FILE" <<'EOF'
@@ -90,7 +88,7 @@ perf_produce() {
   # shellcheck disable=SC2086
   # pulsar-perf checks its -time only between sends: a send blocked on a stalled broker would hold
   # it forever, so it gets two minutes more than asked.
-  timeout "$(($2 + 120))" java $JAVA_OPTS -Dlog4j.configurationFile="$OUT/log4j2.xml" -cp "$PULSAR_CLASSPATH" \
+  timeout "$(($2 + 120))" java $NATIVE_PAIRS_JAVA_OPTS -Dlog4j.configurationFile="$OUT/log4j2.xml" -cp "$PULSAR_CLASSPATH" \
     org.apache.pulsar.testclient.PulsarPerfTestTool "$OUT/client.conf" produce \
     --service-url "$SERVICE_URL" --admin-url "$HTTP_URL" -np 1 -n 1 -r 100000000 -s 1024 \
     -time "$2" "${PERF_FLAGS[@]}" "$topic" \
@@ -130,14 +128,14 @@ PY
 }
 
 plumb_run() {
-  PLUMB_JAVA_OPTS="$JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" \
+  PLUMB_JAVA_OPTS="$NATIVE_PAIRS_JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" \
     --driver-set "client.serviceUrl=$SERVICE_URL" --driver-set "client.httpUrl=$HTTP_URL"
   native_pairs_publish_rate "$OUT/plumb-$1.json"
 }
 
 echo "Pulsar producer throughput on $SERVICE_URL: pulsar-perf produce vs Plumb, $PAIRS pairs"
 echo "  both: 1 persistent topic, 1 partition, 1024-byte payloads, no keys, 1 producer, no consumers,"
-echo "        JVM $JAVA_OPTS"
+echo "        JVM $NATIVE_PAIRS_JAVA_OPTS"
 echo "  producer settings (from $(basename "$DRIVER_FILE")): ${PERF_FLAGS[*]}"
 echo "  native: pulsar-perf produce -r 100000000 (unlimited in effect) -time $SECONDS_PER_RUN"
 echo "  each pair: $( ((native_pairs_started)) && echo "a freshly started broker, then ")a discarded $WARMUP_SECONDS s pulsar-perf warm-up"

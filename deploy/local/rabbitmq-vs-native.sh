@@ -27,8 +27,6 @@ native_pairs_begin rabbitmq RVN
 STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
 SECONDS_PER_RUN="${PLUMB_RVN_SECONDS:-25}"
 URI="amqp://guest:guest@127.0.0.1:5672"
-# The same JVM settings for both tools (bin/benchmark's default).
-JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 PERF_CLASSPATH_FILE="$STATE_DIR/rabbitmq-perf-test/classpath.txt"
 
 # The driver file's consumer settings, so PerfTest acknowledges the same way.
@@ -65,7 +63,7 @@ native_run() {
   # A non-durable, server-named classic queue on a non-durable direct exchange, transient
   # messages, no confirms: what rabbitmq.yaml asks of the driver.
   # shellcheck disable=SC2086
-  java $JAVA_OPTS -cp "$(cat "$PERF_CLASSPATH_FILE")" com.rabbitmq.perf.PerfTest \
+  java $NATIVE_PAIRS_JAVA_OPTS -cp "$(cat "$PERF_CLASSPATH_FILE")" com.rabbitmq.perf.PerfTest \
     --uri "$URI" --producers 1 --consumers 1 --size 1024 --time "$SECONDS_PER_RUN" \
     --qos "$PREFETCH" --multi-ack-every "$ACK_BATCH" --exchange "rvn-native-$1" --type direct \
     >"$OUT/native-$1.out" 2>"$OUT/native-$1.err" ||
@@ -87,14 +85,14 @@ PY
 }
 
 plumb_run() {
-  PLUMB_JAVA_OPTS="$JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" --driver-set "amqpUris=$URI"
+  PLUMB_JAVA_OPTS="$NATIVE_PAIRS_JAVA_OPTS" native_pairs_benchmark "$1" "$OUT" --driver-set "amqpUris=$URI"
   native_pairs_publish_rate "$OUT/plumb-$1.json"
 }
 
 echo "RabbitMQ classic queue throughput on $URI: PerfTest vs Plumb, $PAIRS pairs"
 echo "  both: 1 producer, 1 consumer, 1 non-durable classic queue, direct exchange, 1024-byte"
 echo "        transient messages, no confirms, prefetch $PREFETCH, ack multiple every $ACK_BATCH,"
-echo "        JVM $JAVA_OPTS"
+echo "        JVM $NATIVE_PAIRS_JAVA_OPTS"
 echo "  native: PerfTest ${SECONDS_PER_RUN} s, no rate limit"
 echo "  plumb:  $(basename "$DRIVER_FILE") + $(basename "$WORKLOAD") (open loop at producerRate $(awk '/^producerRate:/ {print $2}' "$WORKLOAD"), above what the broker takes)"
 echo

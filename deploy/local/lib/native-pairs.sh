@@ -6,9 +6,9 @@
 # and, where each pair needs it (a restarted broker, a warm-up run),
 #   before_pair I  runs before pair I's two runs
 # and calls native_pairs_begin before it starts anything, then native_pairs_run. Sourcing this file
-# sets REPO (the repository root); native_pairs_begin sets Plumb's side, DRIVER_FILE
-# (driver-<broker>/<broker>.yaml) and WORKLOAD (workloads/<broker>-vs-native.yaml), which a script
-# may set otherwise after it.
+# sets REPO (the repository root) and NATIVE_PAIRS_JAVA_OPTS; native_pairs_begin sets Plumb's
+# side, DRIVER_FILE (driver-<broker>/<broker>.yaml) and WORKLOAD
+# (workloads/<broker>-vs-native.yaml), which a script may set otherwise after it.
 #
 # Environment:
 #   PLUMB_VN_MAX_LOAD   the highest 1-minute load average at which the comparison starts (default:
@@ -17,6 +17,12 @@
 #                       work says more about that work than about Plumb or the broker.
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+# The JVM settings of both sides of a Java tool's comparison (Kafka's, Pulsar's and RabbitMQ's
+# own tools, and bin/benchmark through PLUMB_JAVA_OPTS): fixed, rather than bin/benchmark's
+# share of the host's memory, so that the two sides run alike and a ratio does not move with the
+# host's memory.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+NATIVE_PAIRS_JAVA_OPTS="-Xms512m -Xmx2g -XX:+UseG1GC"
 
 # The 1-minute load average.
 native_pairs_load() {
