@@ -9,15 +9,14 @@ import io.plumb.driver.DriverSettings;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.OpenClients;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -52,7 +51,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   private KafkaSettings settings;
   private Admin admin;
   private KafkaTopics kafkaTopics;
-  private final Queue<AutoCloseable> openClients = new ConcurrentLinkedQueue<>();
+  private final OpenClients clients = new OpenClients();
 
   private Config validatedTopicConfig;
 
@@ -89,10 +88,8 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     try {
-      KafkaBenchmarkProducer producer =
-          new KafkaBenchmarkProducer(new KafkaProducer<>(settings.producer()), topic);
-      openClients.add(producer);
-      return CompletableFuture.completedFuture(producer);
+      return CompletableFuture.completedFuture(
+          clients.add(new KafkaBenchmarkProducer(new KafkaProducer<>(settings.producer()), topic)));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -112,8 +109,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
     try {
       KafkaBenchmarkConsumer consumer =
           new KafkaBenchmarkConsumer(client, topic, subscription, listener, settings.autoCommit());
-      openClients.add(consumer);
-      return CompletableFuture.completedFuture(consumer);
+      return CompletableFuture.completedFuture(clients.add(consumer));
     } catch (RuntimeException e) {
       client.close(Duration.ZERO);
       return CompletableFuture.failedFuture(e);
@@ -178,14 +174,7 @@ public final class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocato
   public void close() throws Exception {
     // The framework closes producers and consumers first; whatever it did not close (a failed
     // run) is closed here. Closing twice is harmless for both.
-    Exception failure = null;
-    for (AutoCloseable client; (client = openClients.poll()) != null; ) {
-      try {
-        client.close();
-      } catch (Exception e) {
-        failure = failure == null ? e : failure;
-      }
-    }
+    Exception failure = clients.closeAll();
     if (admin != null) {
       admin.close(ADMIN_CLOSE_TIMEOUT);
     }
