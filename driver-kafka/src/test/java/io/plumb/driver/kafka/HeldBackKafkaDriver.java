@@ -1,16 +1,7 @@
 package io.plumb.driver.kafka;
 
 import io.plumb.driver.BenchmarkConsumer;
-import io.plumb.driver.BenchmarkDriver;
-import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.DriverConfig;
-import io.plumb.driver.FinalReader;
-import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -21,38 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #holdBackAfterMessages} messages, every consumer is paused for the rest of the run, like a
  * consumer slow to come back after a fault. The broker keeps what they did not read.
  */
-public final class HeldBackKafkaDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
+public final class HeldBackKafkaDriver extends KafkaBenchmarkDriver {
   /** Set by the test before the run; the engine creates the driver from its class name. */
   static volatile long holdBackAfterMessages = Long.MAX_VALUE;
 
-  private final KafkaBenchmarkDriver kafka = new KafkaBenchmarkDriver();
   private final AtomicLong received = new AtomicLong();
   private final Queue<BenchmarkConsumer> consumers = new ConcurrentLinkedQueue<>();
-
-  @Override
-  public void initialize(DriverConfig config) throws Exception {
-    kafka.initialize(config);
-  }
-
-  @Override
-  public String topicNamePrefix() {
-    return kafka.topicNamePrefix();
-  }
-
-  @Override
-  public CompletableFuture<Void> createTopic(String topic, int partitions) {
-    return kafka.createTopic(topic, partitions);
-  }
-
-  @Override
-  public CompletableFuture<Void> createTopics(List<String> topics, int partitions) {
-    return kafka.createTopics(topics, partitions);
-  }
-
-  @Override
-  public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
-    return kafka.createProducer(topic);
-  }
 
   @Override
   public CompletableFuture<BenchmarkConsumer> createConsumer(
@@ -73,8 +38,7 @@ public final class HeldBackKafkaDriver implements BenchmarkDriver, LeaderLocator
             listener.failed(error);
           }
         };
-    return kafka
-        .createConsumer(topic, subscription, counting)
+    return super.createConsumer(topic, subscription, counting)
         .thenApply(
             consumer -> {
               consumers.add(consumer);
@@ -85,36 +49,5 @@ public final class HeldBackKafkaDriver implements BenchmarkDriver, LeaderLocator
   /** Messages the consumers received before they were held back, and after (none). */
   long received() {
     return received.get();
-  }
-
-  @Override
-  public CompletableFuture<Void> deleteTopics(List<String> topics) {
-    return kafka.deleteTopics(topics);
-  }
-
-  @Override
-  public Map<String, String> brokerFacts() {
-    return kafka.brokerFacts();
-  }
-
-  @Override
-  public Map<String, String> targets() {
-    return kafka.targets();
-  }
-
-  @Override
-  public Optional<String> locate(String target, String topic) throws Exception {
-    return kafka.locate(target, topic);
-  }
-
-  @Override
-  public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
-      throws Exception {
-    return kafka.readToEnd(topic, subscription, sink, timeout);
-  }
-
-  @Override
-  public void close() throws Exception {
-    kafka.close();
   }
 }
