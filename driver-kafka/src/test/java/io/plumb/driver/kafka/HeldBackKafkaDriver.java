@@ -45,9 +45,4 @@ public final class HeldBackKafkaDriver extends KafkaBenchmarkDriver {
               return consumer;
             });
   }
-
-  /** Messages the consumers received before they were held back, and after (none). */
-  long received() {
-    return received.get();
-  }
 }
