@@ -40,4 +40,20 @@ public interface BenchmarkProducer extends AutoCloseable {
             + BrokerFactNames.HEADER_METADATA
             + ")");
   }
+
+  /**
+   * The partition of a topic spread over {@code partitions} partitions that a message with {@code
+   * key} goes to, for a driver that picks partitions itself: the same key always lands on the same
+   * partition (so one key's messages stay in order), and messages without a key spread round robin
+   * by {@code roundRobin}, a count the producer advances with each send.
+   *
+   * @param key the message key, or {@code null}
+   * @return a partition index from 0 to {@code partitions - 1}
+   */
+  static int partitionFor(String key, int partitions, int roundRobin) {
+    if (partitions == 1) {
+      return 0;
+    }
+    return Math.floorMod(key == null ? roundRobin : key.hashCode(), partitions);
+  }
 }

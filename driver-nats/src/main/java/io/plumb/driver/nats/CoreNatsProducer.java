@@ -29,7 +29,7 @@ final class CoreNatsProducer implements BenchmarkProducer {
     Throwable failure = null;
     int partition = SendListener.UNKNOWN_PARTITION;
     try {
-      partition = Subjects.choose(key, subjects.length, roundRobin++);
+      partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
       String subject = subjects[partition];
       // jnats keeps the array until its writer thread flushes it; the framework reuses it.
       connection.publish(subject, Arrays.copyOf(payload, payload.length));
@@ -45,7 +45,7 @@ final class CoreNatsProducer implements BenchmarkProducer {
     Throwable failure = null;
     int partition = SendListener.UNKNOWN_PARTITION;
     try {
-      partition = Subjects.choose(key, subjects.length, roundRobin++);
+      partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
       // The body is kept by jnats as the plain send's is; the headers are copied before publish
       // returns (see NatsHeader#of).
       connection.publish(

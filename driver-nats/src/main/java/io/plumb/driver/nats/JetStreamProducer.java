@@ -57,7 +57,7 @@ final class JetStreamProducer implements BenchmarkProducer {
   public void send(String key, byte[] payload, long token, SendListener listener) {
     outstanding.acquireUninterruptibly();
     try {
-      int partition = Subjects.choose(key, subjects.length, roundRobin++);
+      int partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
       String subject = subjects[partition];
       // jnats keeps the array until its writer thread flushes it; the framework reuses it.
       CompletableFuture<PublishAck> ack =
@@ -77,7 +77,7 @@ final class JetStreamProducer implements BenchmarkProducer {
   public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
     outstanding.acquireUninterruptibly();
     try {
-      int partition = Subjects.choose(key, subjects.length, roundRobin++);
+      int partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
       // The body is kept by jnats as the plain send's is; the headers are copied before
       // publishAsync returns (see NatsHeader#of).
       CompletableFuture<PublishAck> ack =

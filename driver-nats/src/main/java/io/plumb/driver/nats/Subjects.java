@@ -57,12 +57,4 @@ final class Subjects {
     }
     return value;
   }
-
-  /** The same key always lands on the same partition; no key spreads round robin. */
-  static int choose(String key, int partitions, int roundRobin) {
-    if (partitions == 1) {
-      return 0;
-    }
-    return Math.floorMod(key == null ? roundRobin : key.hashCode(), partitions);
-  }
 }

@@ -118,7 +118,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
   /** Queues the message for the sender; {@code header} (already a copy) null for a plain send. */
   private void enqueue(
       String key, byte[] header, byte[] payload, long token, SendListener listener) {
-    int partition = RedisKeys.choose(key, partitions, roundRobin++);
+    int partition = BenchmarkProducer.partitionFor(key, partitions, roundRobin++);
     if (closed) {
       listener.sendCompleted(token, partition, new IllegalStateException("producer closed"));
       return;

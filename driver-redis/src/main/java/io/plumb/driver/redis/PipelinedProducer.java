@@ -114,7 +114,7 @@ final class PipelinedProducer implements BenchmarkProducer {
   /** Encodes the message into the batch being filled; {@code header} null for a plain send. */
   private void enqueue(
       String key, byte[] header, byte[] payload, long token, SendListener listener) {
-    int partition = RedisKeys.choose(key, partitions, roundRobin++);
+    int partition = BenchmarkProducer.partitionFor(key, partitions, roundRobin++);
     Throwable failure = batches.add(partition, key, header, payload, token, listener);
     if (failure != null) {
       listener.sendCompleted(token, partition, failure);
