@@ -1,11 +1,11 @@
 package io.plumb.driver.nats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.nats.client.Connection;
 import io.nats.client.api.StreamState;
 import io.plumb.coordinator.FinalReadProbe;
+import io.plumb.testkit.NoFinalRead;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -79,10 +79,7 @@ class NatsFinalReadTest {
   @Test
   void coreNatsSaysItKeepsNothingAndRefusesTheRead() throws Exception {
     try (NatsBenchmarkDriver driver = LocalNats.open("nats.yaml")) {
-      assertEquals(Optional.of("core NATS keeps no messages"), driver.whyNoFinalRead());
-      assertThrows(
-          IllegalStateException.class,
-          () -> driver.readToEnd("t", "s", new FinalReadProbe.Collected(), Duration.ofSeconds(1)));
+      NoFinalRead.assertRefused(driver, "core NATS keeps no messages");
     }
     try (NatsBenchmarkDriver driver = LocalNats.open("nats-jetstream-memory.yaml")) {
       assertEquals(Optional.empty(), driver.whyNoFinalRead());

@@ -1,12 +1,12 @@
 package io.plumb.driver.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.testkit.KeyedMessages;
 import io.plumb.testkit.MixedHeaderMessages;
+import io.plumb.testkit.NoFinalRead;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -84,12 +84,7 @@ class RedisFinalReadTest {
   @Test
   void pubSubSaysItKeepsNothingToRead() throws Exception {
     try (RedisBenchmarkDriver driver = LocalRedis.open("redis-pubsub.yaml")) {
-      assertEquals(Optional.of("Redis Pub/Sub keeps no messages"), driver.whyNoFinalRead());
-      assertThrows(
-          IllegalStateException.class,
-          () ->
-              driver.readToEnd(
-                  "any", "any", new KeyedMessages(1, 1).reading(), Duration.ofSeconds(1)));
+      NoFinalRead.assertRefused(driver, "Redis Pub/Sub keeps no messages");
     }
   }
 }

@@ -1,0 +1,32 @@
+package io.plumb.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.plumb.driver.FinalReader;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A driver whose file configures a mode that keeps no messages (core NATS, Redis Pub/Sub): there is
+ * nothing to read at the end of a run, so the driver says why and refuses the read.
+ */
+public final class NoFinalRead {
+
+  private NoFinalRead() {}
+
+  /**
+   * {@code driver} gives {@code why} as its reason for no final read, and its {@link
+   * FinalReader#readToEnd} throws {@link IllegalStateException} rather than read.
+   *
+   * @throws AssertionError otherwise
+   */
+  public static void assertRefused(FinalReader driver, String why) {
+    assertEquals(Optional.of(why), driver.whyNoFinalRead());
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            driver.readToEnd(
+                "any", "any", new KeyedMessages(1, 1).reading(), Duration.ofSeconds(1)));
+  }
+}
