@@ -1,5 +1,6 @@
 package io.plumb.driver.redis;
 
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
@@ -10,15 +11,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * consumer blocked on a server that is no longer the primary (or no longer answers) moves on at
  * once rather than when its socket timeout ends.
  */
-final class ConsumerConnection implements AutoCloseable {
-
-  private final Jedis jedis;
-  private final SocketKeeper sockets;
-
-  private ConsumerConnection(Jedis jedis, SocketKeeper sockets) {
-    this.jedis = jedis;
-    this.sockets = sockets;
-  }
+record ConsumerConnection(Jedis jedis, SocketKeeper sockets) implements AbortableConnection {
 
   /** Connects (with the client config's credentials and name); throws if the server is away. */
   static ConsumerConnection open(HostAndPort address, JedisClientConfig config) {
@@ -33,32 +26,8 @@ final class ConsumerConnection implements AutoCloseable {
     }
   }
 
-  Jedis jedis() {
-    return jedis;
-  }
-
-  HostAndPort address() {
-    return sockets.address();
-  }
-
-  /** Closes the socket from another thread: a blocked read fails at once. */
-  void abort() {
-    jedis.getConnection().setBroken();
-    sockets.abort();
-  }
-
-  /**
-   * Never throws: closing flushes what Jedis still holds, and on a connection the server reset (a
-   * server killed or restarted while this one sat idle) that fails, after which the socket is
-   * closed all the same. Thrown from a consumer's or producer's error handling, it would end its
-   * thread.
-   */
   @Override
-  public void close() {
-    try {
-      jedis.close();
-    } catch (JedisConnectionException e) {
-      // The socket is closed (Jedis closes it quietly after the failed flush): nothing is left.
-    }
+  public Connection connection() {
+    return jedis.getConnection();
   }
 }

@@ -2,7 +2,6 @@ package io.plumb.driver.redis;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.Socket;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
@@ -15,18 +14,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * pieces through its 8 KB buffer; writing the batch straight from the producer's buffer is what
  * keeps the producer as cheap per message as redis-benchmark.
  */
-final class ProducerConnection implements AutoCloseable {
-
-  private final Connection connection;
-  private final SocketKeeper sockets;
-  private final OutputStream out;
-
-  private ProducerConnection(Connection connection, SocketKeeper sockets) throws IOException {
-    this.connection = connection;
-    this.sockets = sockets;
-    Socket socket = sockets.socket();
-    this.out = socket.getOutputStream();
-  }
+record ProducerConnection(Connection connection, SocketKeeper sockets, OutputStream out)
+    implements AbortableConnection {
 
   /** Connects (with the client config's credentials and name); throws if the server is away. */
   static ProducerConnection open(HostAndPort address, JedisClientConfig config) {
@@ -35,7 +24,7 @@ final class ProducerConnection implements AutoCloseable {
     try {
       // Connection connects in its constructor; make sure, then take the socket it uses.
       connection.connect();
-      return new ProducerConnection(connection, sockets);
+      return new ProducerConnection(connection, sockets, sockets.socket().getOutputStream());
     } catch (IOException | RuntimeException e) {
       connection.close();
       throw e instanceof JedisConnectionException j ? j : new JedisConnectionException(e);
@@ -59,34 +48,5 @@ final class ProducerConnection implements AutoCloseable {
    */
   Object reply() {
     return connection.getUnflushedObject();
-  }
-
-  /** The server this connection goes to. */
-  HostAndPort address() {
-    return sockets.address();
-  }
-
-  /**
-   * Closes the socket from another thread, without flushing: a read or write blocked on a server
-   * that stopped answering fails at once.
-   */
-  void abort() {
-    connection.setBroken();
-    sockets.abort();
-  }
-
-  /**
-   * Never throws: closing flushes what Jedis still holds, and on a connection the server reset (a
-   * server killed or restarted while this one sat idle) that fails, after which the socket is
-   * closed all the same. Thrown from a consumer's or producer's error handling, it would end its
-   * thread.
-   */
-  @Override
-  public void close() {
-    try {
-      connection.close();
-    } catch (JedisConnectionException e) {
-      // The socket is closed (Jedis closes it quietly after the failed flush): nothing is left.
-    }
   }
 }
