@@ -14,6 +14,7 @@ import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.SingleRoleLocator;
 import io.plumb.driver.nats.NatsDriverConfig.Sync;
 import java.time.Duration;
 import java.util.List;
@@ -41,7 +42,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * names the server that leads a topic's stream, as the server says.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver"})
-public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
+public final class NatsBenchmarkDriver implements BenchmarkDriver, SingleRoleLocator, FinalReader {
 
   /** Environment variable that overrides {@code natsHostUrl} of the file. */
   public static final String URL_ENV = NatsDriverConfig.URL_ENV;
@@ -360,7 +361,8 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
   }
 
   /** The server leading the topic's stream now (see {@link JetStreamTopics#leaderOf}). */
-  Optional<String> leaderOf(String topic) throws Exception {
+  @Override
+  public Optional<String> leaderOf(String topic) throws Exception {
     if (streams == null) {
       throw new UnsupportedOperationException(
           "core NATS keeps no stream, so no server leads a topic: use a JetStream file");
@@ -370,14 +372,8 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, LeaderLocator
 
   /** The stream leader, and its followers: the other servers of the cluster. */
   @Override
-  public Map<String, String> targets() {
-    return Map.of("leader", "stream leader", "followers", "servers but the stream leader");
-  }
-
-  /** {@code leader} only: see {@link #leaderOf}. */
-  @Override
-  public Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderLocator.locateOnly("leader", target, () -> leaderOf(topic));
+  public Role role() {
+    return new Role("leader", "stream leader", "servers but the stream leader");
   }
 
   /** The parsed driver file, after overrides (for tests and diagnostics). */

@@ -8,8 +8,8 @@ import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.FinalReader;
-import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
+import io.plumb.driver.SingleRoleLocator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * so messages may be smaller than the header; Pub/Sub messages have no fields.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver"})
-public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
+public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLocator, FinalReader {
 
   /** Environment variables that override {@code redisHost} and {@code redisPort} of the file. */
   public static final String HOST_ENV = "REDIS_HOST";
@@ -110,20 +110,15 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, LeaderLocato
    * get-master-addr-by-name}), or without Sentinels the one server (or, if it is a replica, its
    * primary). Redis replicates the whole data set, so the topic does not matter.
    */
-  Optional<String> leaderOf(String topic) {
+  @Override
+  public Optional<String> leaderOf(String topic) {
     return endpoint.primaryNow();
   }
 
   /** Redis has a primary and its replicas, no leader: the words say so. */
   @Override
-  public Map<String, String> targets() {
-    return Map.of("primary", "primary", "followers", "replicas of the primary");
-  }
-
-  /** {@code primary} only: see {@link #leaderOf}. */
-  @Override
-  public Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderLocator.locateOnly("primary", target, () -> leaderOf(topic));
+  public Role role() {
+    return new Role("primary", "primary", "replicas of the primary");
   }
 
   /** A new dedicated connection to the primary, for a Pub/Sub subscriber. */
