@@ -18,10 +18,7 @@ final class CoreNatsProducer implements BenchmarkProducer {
 
   CoreNatsProducer(Connection connection, String topic, int partitions) {
     this.connection = connection;
-    this.subjects = new String[partitions];
-    for (int p = 0; p < partitions; p++) {
-      subjects[p] = Subjects.partition(topic, p);
-    }
+    this.subjects = Subjects.partitions(topic, partitions);
   }
 
   @Override

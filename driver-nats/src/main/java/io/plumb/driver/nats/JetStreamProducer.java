@@ -46,10 +46,7 @@ final class JetStreamProducer implements BenchmarkProducer {
       Consumer<JetStreamProducer> onClose) {
     this.jetStream = jetStream;
     this.onClose = onClose;
-    this.subjects = new String[partitions];
-    for (int p = 0; p < partitions; p++) {
-      subjects[p] = Subjects.partition(topic, p);
-    }
+    this.subjects = Subjects.partitions(topic, partitions);
     this.outstanding = new Semaphore(maxOutstanding);
   }
 

@@ -22,6 +22,15 @@ final class Subjects {
     return Validator.validateSubjectTerm(topic + "." + partition, "Subject", true);
   }
 
+  /** The subjects of partitions 0 to {@code partitions - 1}, in order, each checked once. */
+  static String[] partitions(String topic, int partitions) {
+    String[] subjects = new String[partitions];
+    for (int p = 0; p < partitions; p++) {
+      subjects[p] = partition(topic, p);
+    }
+    return subjects;
+  }
+
   /** Every partition's subject, checked as {@link #partition} is. */
   static String wildcard(String topic) {
     return Validator.validateSubjectTerm(topic + ".*", "Subject", true);
