@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,11 +46,7 @@ class FaultScheduleTest {
   void aKilledNodeDiesAtItsTimeAndIsStartedAgainAfterItsDuration() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT);
     long before = nodes.node(2).pid().orElseThrow();
-    FaultSchedule schedule =
-        schedule(plan("at: 300ms", "action: kill", "target: node 2", "duration: 1s"));
-    checkAndStart(schedule);
-
-    awaitApplied(schedule);
+    FaultSchedule schedule = applied("at: 300ms", "action: kill", "target: node 2", "duration: 1s");
     awaitTrue(() -> ProcessHandle.of(before).map(p -> !p.isAlive()).orElse(true), "killed");
     assertFalse(TestNode.ping(nodes.port(2)), "a killed node answers nothing");
     awaitUndone(schedule, "started again");
@@ -73,9 +70,7 @@ class FaultScheduleTest {
     nodes = new TestCluster(dir, 3, BASE_PORT + 130);
     List<Long> before =
         List.of(1, 2, 3).stream().map(n -> nodes.node(n).pid().orElseThrow()).toList();
-    FaultSchedule schedule =
-        schedule(plan("at: 0s", "action: kill", "target: all", "duration: 500ms"));
-    checkAndStart(schedule);
+    FaultSchedule schedule = started("at: 0s", "action: kill", "target: all", "duration: 500ms");
 
     awaitUndone(schedule, "started again");
     schedule.loadStopped();
@@ -111,19 +106,16 @@ class FaultScheduleTest {
   @Test
   void isolateCutsTheNodeOffFromPeersAndClientsAndHealsAfterItsDuration() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 20);
-    FaultSchedule schedule =
-        schedule(plan("at: 0s", "action: isolate", "target: node 2", "duration: 4s"));
-    checkAndStart(schedule);
-    awaitApplied(schedule);
+    FaultSchedule schedule = applied("at: 0s", "action: isolate", "target: node 2", "duration: 4s");
 
     assertFalse(TestNode.ping(nodes.port(2)), "clients cannot reach node 2");
-    assertEquals("unreachable", TestNode.probe(nodes.port(1), nodes.port(2)), "node 1 to node 2");
+    assertProbe("unreachable", 1, 2);
     assertTrue(TestNode.ping(nodes.port(1)), "node 1 is untouched");
-    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(3)), "node 1 to node 3");
+    assertProbe("reachable", 1, 3);
 
     awaitUndone(schedule, "reconnected");
     assertTrue(TestNode.ping(nodes.port(2)), "clients reach node 2 again");
-    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(2)));
+    assertProbe("reachable", 1, 2);
     schedule.loadStopped();
   }
 
@@ -131,18 +123,16 @@ class FaultScheduleTest {
   void partitionCutsTheNodeOffFromItsPeersWhileClientsStillReachIt() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 30);
     FaultSchedule schedule =
-        schedule(plan("at: 0s", "action: partition", "target: node 2", "duration: 5s"));
-    checkAndStart(schedule);
-    awaitApplied(schedule);
+        applied("at: 0s", "action: partition", "target: node 2", "duration: 5s");
 
     assertTrue(TestNode.ping(nodes.port(2)), "clients still reach node 2");
-    assertEquals("unreachable", TestNode.probe(nodes.port(1), nodes.port(2)), "node 1 to node 2");
-    assertEquals("unreachable", TestNode.probe(nodes.port(2), nodes.port(3)), "node 2 to node 3");
-    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(3)), "node 1 to node 3");
+    assertProbe("unreachable", 1, 2);
+    assertProbe("unreachable", 2, 3);
+    assertProbe("reachable", 1, 3);
 
     awaitUndone(schedule, "healed");
-    assertEquals("reachable", TestNode.probe(nodes.port(1), nodes.port(2)));
-    assertEquals("reachable", TestNode.probe(nodes.port(2), nodes.port(3)));
+    assertProbe("reachable", 1, 2);
+    assertProbe("reachable", 2, 3);
     schedule.loadStopped();
   }
 
@@ -150,15 +140,8 @@ class FaultScheduleTest {
   void theLeaderIsTheNodeTheBrokerNamesAtTheMomentOfTheFault() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 40);
     long leaderPid = nodes.node(3).pid().orElseThrow();
-    LeaderSource broker = leaders(Optional.of("127.0.0.1:" + nodes.port(3)));
     FaultSchedule schedule =
-        new FaultSchedule(
-            plan("at: 0s", "action: kill", "target: leader", "duration: 500ms"),
-            nodes.cluster(),
-            broker,
-            System::nanoTime,
-            progress::add);
-    checkAndStart(schedule);
+        started(leaderIsNode(3), "at: 0s", "action: kill", "target: leader", "duration: 500ms");
     awaitUndone(schedule, "done");
     schedule.loadStopped();
 
@@ -186,99 +169,52 @@ class FaultScheduleTest {
   @Test
   void plansThatCannotWorkOnThisClusterAreRefusedBeforeAnyLoad() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 60);
-    BadInputException late =
-        assertThrows(
-            BadInputException.class,
-            () ->
-                schedule(plan("at: 90s", "action: kill", "target: node 1"))
-                    .check(Duration.ofSeconds(60)));
+    String late = refusal(() -> schedule(plan("at: 90s", "action: kill", "target: node 1")));
     assertTrue(
-        late.getMessage()
-            .endsWith(": fault 1: field 'at': 90 s is past the end of the measured phase (60 s)"),
-        late.getMessage());
+        late.endsWith(": fault 1: field 'at': 90 s is past the end of the measured phase (60 s)"),
+        late);
 
-    BadInputException missing =
-        assertThrows(
-            BadInputException.class,
-            () ->
-                schedule(plan("at: 1s", "action: kill", "target: node 7"))
-                    .check(Duration.ofSeconds(60)));
+    String missing = refusal(() -> schedule(plan("at: 1s", "action: kill", "target: node 7")));
     assertTrue(
-        missing
-            .getMessage()
-            .endsWith("field 'target': no node 7 in the testbroker cluster (its nodes: 1, 2, 3)"),
-        missing.getMessage());
+        missing.endsWith(
+            "field 'target': no node 7 in the testbroker cluster (its nodes: 1, 2, 3)"),
+        missing);
 
-    BadInputException leader =
-        assertThrows(
-            BadInputException.class,
-            () ->
-                new FaultSchedule(
-                        plan("at: 1s", "action: kill", "target: leader"),
-                        nodes.cluster(),
-                        leaders(null),
-                        System::nanoTime,
-                        progress::add)
-                    .check(Duration.ofSeconds(60)));
+    String leader = refusal(() -> schedule(plan("at: 1s", "action: kill", "target: leader")));
     assertTrue(
-        leader
-            .getMessage()
-            .endsWith(
-                "field 'target': the testbroker driver cannot name leader; it can name: random, node N"),
-        leader.getMessage());
+        leader.endsWith(
+            "field 'target': the testbroker driver cannot name leader; it can name: random, node N"),
+        leader);
   }
 
   @Test
   void aClusterOfOneNodeIsNoPlaceForFaults() throws Exception {
     nodes = new TestCluster(dir, 1, BASE_PORT + 70);
-    BadInputException refused =
-        assertThrows(
-            BadInputException.class,
-            () ->
-                schedule(plan("at: 1s", "action: kill", "target: node 1"))
-                    .check(Duration.ofSeconds(60)));
+    String refused = refusal(() -> schedule(plan("at: 1s", "action: kill", "target: node 1")));
     assertTrue(
-        refused
-            .getMessage()
-            .endsWith(
-                ": faults need a cluster, and testbroker has 1 node: start one with deploy/local/testbroker.sh start --nodes 3"),
-        refused.getMessage());
+        refused.endsWith(
+            ": faults need a cluster, and testbroker has 1 node: start one with deploy/local/testbroker.sh start --nodes 3"),
+        refused);
   }
 
   @Test
   void aTargetTheDriverCannotNameIsRefusedWithTheTargetsItCan() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 80);
-    BadInputException refused =
-        assertThrows(
-            BadInputException.class,
-            () ->
-                new FaultSchedule(
-                        plan("at: 1s", "action: kill", "target: bookie"),
-                        nodes.cluster(),
-                        leaders(Optional.of("127.0.0.1:" + nodes.port(1))),
-                        System::nanoTime,
-                        progress::add)
-                    .check(Duration.ofSeconds(60)));
+    String refused =
+        refusal(() -> schedule(plan("at: 1s", "action: kill", "target: bookie"), leaderIsNode(1)));
     assertTrue(
-        refused
-            .getMessage()
-            .endsWith(
-                ": fault 1: field 'target': the testbroker driver cannot name bookie; it can name: leader (leader of the test), followers, random, node N"),
-        refused.getMessage());
-    assertEquals(1, refused.getMessage().lines().count());
+        refused.endsWith(
+            ": fault 1: field 'target': the testbroker driver cannot name bookie; it can name: leader (leader of the test), followers, random, node N"),
+        refused);
+    assertEquals(1, refused.lines().count());
   }
 
   @Test
   void followersAreEveryNumberedNodeButTheOneTheDriversRoleNames() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 90);
     FaultSchedule schedule =
-        new FaultSchedule(
-            plan("at: 0s", "action: freeze", "target: followers", "duration: 300ms"),
-            nodes.cluster(),
-            leaders(Optional.of("127.0.0.1:" + nodes.port(2))),
-            System::nanoTime,
-            progress::add);
-    checkAndStart(schedule);
+        started(
+            leaderIsNode(2), "at: 0s", "action: freeze", "target: followers", "duration: 300ms");
     awaitUndone(schedule, "thawed");
     schedule.loadStopped();
     assertEquals(List.of("1", "3"), schedule.records().get(0).nodes());
@@ -295,21 +231,16 @@ class FaultScheduleTest {
         env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP=" + cgroup3));
     long pid = nodes.node(2).pid().orElseThrow();
 
-    BadInputException refused =
-        assertThrows(
-            BadInputException.class,
-            () ->
-                schedule(plan("at: 1s", "action: isolate", "target: node 2", "duration: 1s"))
-                    .check(Duration.ofSeconds(60)));
+    String refused =
+        refusal(
+            () -> schedule(plan("at: 1s", "action: isolate", "target: node 2", "duration: 1s")));
     assertTrue(
-        refused
-            .getMessage()
-            .contains(
-                ": fault 1: field 'action': isolate would cut nothing: node 2 (PID "
-                    + pid
-                    + ") runs in cgroup /plumb-test-2, not in /"),
-        refused.getMessage());
-    assertTrue(refused.getMessage().endsWith("a cut would match nothing"), refused.getMessage());
+        refused.contains(
+            ": fault 1: field 'action': isolate would cut nothing: node 2 (PID "
+                + pid
+                + ") runs in cgroup /plumb-test-2, not in /"),
+        refused);
+    assertTrue(refused.endsWith("a cut would match nothing"), refused);
     // A kill needs no cgroup: the same cluster takes it.
     schedule(plan("at: 1s", "action: kill", "target: node 2")).check(Duration.ofSeconds(60));
   }
@@ -319,29 +250,23 @@ class FaultScheduleTest {
     nodes = new TestCluster(dir, 3, BASE_PORT + 110);
     Path env = nodes.node(1).envFile();
     Files.writeString(env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP="));
-    BadInputException refused =
-        assertThrows(
-            BadInputException.class,
-            () ->
-                schedule(plan("at: 1s", "action: partition", "target: node 3", "duration: 1s"))
-                    .check(Duration.ofSeconds(60)));
-    assertTrue(
-        refused.getMessage().contains(": fault 1: field 'action': partition cannot be done"),
-        refused.getMessage());
-    assertTrue(refused.getMessage().contains("node 1 runs in no cgroup of its own"));
+    String refused =
+        refusal(
+            () -> schedule(plan("at: 1s", "action: partition", "target: node 3", "duration: 1s")));
+    assertTrue(refused.contains(": fault 1: field 'action': partition cannot be done"), refused);
+    assertTrue(refused.contains("node 1 runs in no cgroup of its own"));
   }
 
   @Test
   void aRoleTheBrokerNamesAsNoNodeFailsTheFaultWithItsReason() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 120);
     FaultSchedule schedule =
-        new FaultSchedule(
-            plan("at: 0s", "action: kill", "target: leader", "duration: 1s"),
-            nodes.cluster(),
+        started(
             leaders(Optional.of("127.0.0.1:1")),
-            System::nanoTime,
-            progress::add);
-    checkAndStart(schedule);
+            "at: 0s",
+            "action: kill",
+            "target: leader",
+            "duration: 1s");
     awaitTrue(() -> schedule.records().get(0).error() != null, "failed");
     schedule.loadStopped();
     FaultRecord record = schedule.records().get(0);
@@ -354,8 +279,27 @@ class FaultScheduleTest {
     }
   }
 
+  /** A schedule of {@code plan} on the test's cluster, for a driver that cannot name any node. */
   private FaultSchedule schedule(FaultPlan plan) {
-    return new FaultSchedule(plan, nodes.cluster(), leaders(null), System::nanoTime, progress::add);
+    return schedule(plan, leaders(null));
+  }
+
+  private FaultSchedule schedule(FaultPlan plan, LeaderSource leaders) {
+    return new FaultSchedule(plan, nodes.cluster(), leaders, System::nanoTime, progress::add);
+  }
+
+  /** The message that refuses {@code schedule} when it is checked against a 60 s run. */
+  private static String refusal(ThrowingSupplier<FaultSchedule> schedule) {
+    return assertThrows(BadInputException.class, () -> schedule.get().check(Duration.ofSeconds(60)))
+        .getMessage();
+  }
+
+  /** What node {@code from}'s probe of node {@code to} finds: reachable or unreachable. */
+  private void assertProbe(String expected, int from, int to) {
+    assertEquals(
+        expected,
+        TestNode.probe(nodes.port(from), nodes.port(to)),
+        "node " + from + " to node " + to);
   }
 
   private FaultPlan plan(String... entry) throws IOException {
@@ -389,6 +333,11 @@ class FaultScheduleTest {
     };
   }
 
+  /** A broker that names node {@code node} its leader. */
+  private LeaderSource leaderIsNode(int node) {
+    return leaders(Optional.of("127.0.0.1:" + nodes.port(node)));
+  }
+
   /** The process's state letter from /proc: 'T' while stopped. */
   private static char state(long pid) {
     try {
@@ -399,11 +348,24 @@ class FaultScheduleTest {
     }
   }
 
-  /** Waits, up to 20 s, for {@code condition}: the schedule acts on its own threads. */
-  /** Checks the plan against a 30 s run, as before any load, then starts it. */
-  private static void checkAndStart(FaultSchedule schedule) throws Exception {
+  /** A schedule of {@code entry}, checked and started, once its first fault is applied. */
+  private FaultSchedule applied(String... entry) throws Exception {
+    FaultSchedule schedule = started(entry);
+    awaitApplied(schedule);
+    return schedule;
+  }
+
+  /** A schedule of {@code entry}, checked against a 30 s run as before any load, then started. */
+  private FaultSchedule started(String... entry) throws Exception {
+    return started(leaders(null), entry);
+  }
+
+  /** The same with {@code leaders} naming the roles a target may take. */
+  private FaultSchedule started(LeaderSource leaders, String... entry) throws Exception {
+    FaultSchedule schedule = schedule(plan(entry), leaders);
     schedule.check(Duration.ofSeconds(30));
     schedule.start();
+    return schedule;
   }
 
   private static void awaitApplied(FaultSchedule schedule) throws Exception {
@@ -415,6 +377,7 @@ class FaultScheduleTest {
     awaitTrue(() -> schedule.records().get(0).undoneAt() != 0, what);
   }
 
+  /** Waits, up to 20 s, for {@code condition}: the schedule acts on its own threads. */
   private static void awaitTrue(BooleanSupplier condition, String what)
       throws InterruptedException {
     long deadline = System.nanoTime() + 20_000_000_000L;
