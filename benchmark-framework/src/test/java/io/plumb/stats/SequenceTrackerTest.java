@@ -7,9 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 class SequenceTrackerTest {
+  private final SequenceTracker tracker = new SequenceTracker();
+
   @Test
   void inOrderArrivalsAreDistinct() {
-    SequenceTracker tracker = new SequenceTracker();
     for (long sequence = 0; sequence < 200_000; sequence++) {
       assertTrue(tracker.add(sequence));
     }
@@ -18,50 +19,43 @@ class SequenceTrackerTest {
 
   @Test
   void aRepeatIsADuplicateHoweverLateItComes() {
-    SequenceTracker tracker = new SequenceTracker();
-    addAll(tracker, 0, 300_000);
+    addAll(0, 300_000);
     // 5 lies in a chunk long completed and released; 299_999 in the open one.
-    assertFalse(tracker.add(5));
-    assertFalse(tracker.add(299_999));
+    assertDuplicates(5, 299_999);
     assertEquals(300_000, tracker.distinct());
   }
 
   @Test
   void aGapKeepsLaterChunksOpenUntilTheMissingNumberArrives() {
-    SequenceTracker tracker = new SequenceTracker();
-    addAll(tracker, 1, 200_000);
-    assertTrue(tracker.add(0));
-    assertFalse(tracker.add(70_000));
+    addAll(1, 200_000);
+    assertNew(0);
+    assertDuplicates(70_000);
     assertEquals(200_000, tracker.distinct());
   }
 
   @Test
   void toleratesSequencesFarAhead() {
-    SequenceTracker tracker = new SequenceTracker();
-    assertTrue(tracker.add(10_000_000));
-    assertTrue(tracker.add(0));
-    assertFalse(tracker.add(10_000_000));
+    assertNew(10_000_000, 0);
+    assertDuplicates(10_000_000);
     assertEquals(2, tracker.distinct());
   }
 
   @Test
   void nothingReceivedExportsNoRanges() {
-    assertEquals(SequenceRanges.EMPTY, new SequenceTracker().received());
+    assertEquals(SequenceRanges.EMPTY, tracker.received());
   }
 
   @Test
   void completedChunksExportAsOneRange() {
-    SequenceTracker tracker = new SequenceTracker();
     // Three chunks of 65,536 completed and released, and part of the fourth.
-    addAll(tracker, 0, 200_000);
+    addAll(0, 200_000);
     assertEquals(SequenceRanges.range(0, 200_000), tracker.received());
-    addAll(tracker, 200_000, 4 * 65_536);
+    addAll(200_000, 4 * 65_536);
     assertEquals(SequenceRanges.range(0, 4 * 65_536), tracker.received());
   }
 
   @Test
   void gapsSplitTheExportAndItsSizeIsTheDistinctCount() {
-    SequenceTracker tracker = new SequenceTracker();
     // 0 missing keeps every chunk open; a chunk completed behind it is held as complete in place.
     for (long sequence = 1; sequence < 140_000; sequence++) {
       if (sequence != 65_535 && sequence != 65_536 && sequence != 100_000) {
@@ -88,15 +82,13 @@ class SequenceTrackerTest {
 
   @Test
   void aChunkCompletedBehindAGapExportsWhole() {
-    SequenceTracker tracker = new SequenceTracker();
     tracker.add(5);
-    addAll(tracker, 65_536, 2 * 65_536);
+    addAll(65_536, 2 * 65_536);
     assertEquals(new SequenceRanges(new long[] {5, 6, 65_536, 2 * 65_536}), tracker.received());
   }
 
   @Test
   void scatteredNumbersExportAsTheyArrived() {
-    SequenceTracker tracker = new SequenceTracker();
     java.util.TreeSet<Long> expected = new java.util.TreeSet<>();
     java.util.Random random = new java.util.Random(7);
     for (int i = 0; i < 20_000; i++) {
@@ -114,29 +106,40 @@ class SequenceTrackerTest {
 
   @Test
   void aGapAfterAnUnalignedInOrderRunKeepsEveryEarlierNumber() {
-    SequenceTracker tracker = new SequenceTracker();
-    addAll(tracker, 0, 70_000);
+    addAll(0, 70_000);
     // 70,000 is skipped: the tracker leaves its counter form for bits, mid-chunk.
-    assertTrue(tracker.add(70_001));
-    assertFalse(tracker.add(69_999));
-    assertFalse(tracker.add(65_536));
+    assertNew(70_001);
+    assertDuplicates(69_999, 65_536);
     assertEquals(new SequenceRanges(new long[] {0, 70_000, 70_001, 70_002}), tracker.received());
-    assertTrue(tracker.add(70_000));
+    assertNew(70_000);
     assertEquals(SequenceRanges.range(0, 70_002), tracker.received());
     // Once the chunk completes the tracker is a counter again, and still exact.
     for (long sequence = 70_002; sequence < 300_000; sequence++) {
       assertTrue(tracker.add(sequence));
     }
-    assertFalse(tracker.add(131_071));
-    assertFalse(tracker.add(299_999));
+    assertDuplicates(131_071, 299_999);
     assertEquals(SequenceRanges.range(0, 300_000), tracker.received());
     assertEquals(300_000, tracker.distinct());
   }
 
   /** Adds {@code from} to {@code to - 1}, in order. */
-  private static void addAll(SequenceTracker tracker, long from, long to) {
+  private void addAll(long from, long to) {
     for (long sequence = from; sequence < to; sequence++) {
       tracker.add(sequence);
+    }
+  }
+
+  /** Adds {@code sequences}, in order: each must be new to the tracker. */
+  private void assertNew(long... sequences) {
+    for (long sequence : sequences) {
+      assertTrue(tracker.add(sequence), sequence + " is new");
+    }
+  }
+
+  /** Adds {@code sequences} again, in order: each must be a duplicate. */
+  private void assertDuplicates(long... sequences) {
+    for (long sequence : sequences) {
+      assertFalse(tracker.add(sequence), sequence + " is a duplicate");
     }
   }
 }
