@@ -29,11 +29,7 @@ class PeriodSampleTest {
     assertNotSame(period, decoded);
     assertEquals(1.25, sample.seconds());
     assertEquals(42, sample.backlog());
-    assertEquals(period.sent(), decoded.sent());
-    assertEquals(period.acknowledged(), decoded.acknowledged());
-    assertEquals(period.failed(), decoded.failed());
-    assertEquals(period.received(), decoded.received());
-    assertEquals(period.duplicates(), decoded.duplicates());
+    assertSameCounts(period, decoded);
     assertSameDistribution(period.publishLatency(), decoded.publishLatency());
     assertSameDistribution(period.endToEndLatency(), decoded.endToEndLatency());
     assertSameDistribution(period.serviceTime(), decoded.serviceTime());
@@ -50,11 +46,7 @@ class PeriodSampleTest {
 
     PeriodStats counts = sample.counts();
     assertSame(counts, sample.counts(), "kept, not rebuilt per read");
-    assertEquals(period.sent(), counts.sent());
-    assertEquals(period.acknowledged(), counts.acknowledged());
-    assertEquals(period.failed(), counts.failed());
-    assertEquals(period.received(), counts.received());
-    assertEquals(period.duplicates(), counts.duplicates());
+    assertSameCounts(period, counts);
     assertEquals(period.producerThreads(), counts.producerThreads());
     assertNull(counts.publishLatency());
     assertNull(counts.endToEndLatency());
@@ -92,6 +84,15 @@ class PeriodSampleTest {
       endToEnd.recordValue((long) Math.pow(10, 4.5 + 5 * random.nextDouble()));
     }
     return new PeriodCounts(200_000, 199_990, 10, 199_000, 3).withLatencies(publish, endToEnd);
+  }
+
+  /** {@code actual} counts the messages {@code expected} does, outcome by outcome. */
+  private static void assertSameCounts(PeriodStats expected, PeriodStats actual) {
+    assertEquals(expected.sent(), actual.sent(), "sent");
+    assertEquals(expected.acknowledged(), actual.acknowledged(), "acknowledged");
+    assertEquals(expected.failed(), actual.failed(), "failed");
+    assertEquals(expected.received(), actual.received(), "received");
+    assertEquals(expected.duplicates(), actual.duplicates(), "duplicates");
   }
 
   private static void assertSameDistribution(Histogram expected, Histogram actual) {
