@@ -60,19 +60,14 @@ class DeliveryListenerTest {
         .get();
     second.submit(() -> consumer.received(load(0, 2), 0)).get();
 
-    PeriodStats period = period();
-    assertEquals(3, period.received());
-    assertEquals(0, period.outOfOrder());
-    assertEquals(0, period.duplicates());
+    assertEquals(new Deliveries(3, 0, 0), deliveries());
   }
 
   @Test
   void aConsumerThatReallyReceivesFiveBeforeFourIsCounted() {
     DeliveryListener consumer = listener();
     receive(consumer, 0, 1, 2, 3, 5, 4, 6);
-    PeriodStats period = period();
-    assertEquals(7, period.received());
-    assertEquals(1, period.outOfOrder());
+    assertEquals(new Deliveries(7, 1, 0), deliveries());
   }
 
   @Test
@@ -95,9 +90,7 @@ class DeliveryListenerTest {
     receive(b, 1);
     receive(a, 4);
     receive(b, 3, 5);
-    PeriodStats period = period();
-    assertEquals(6, period.received());
-    assertEquals(0, period.outOfOrder());
+    assertEquals(new Deliveries(6, 0, 0), deliveries());
   }
 
   @Test
@@ -113,18 +106,14 @@ class DeliveryListenerTest {
     second.execute(() -> shared.received(load(0, 3), 0));
     second.execute(() -> shared.received(load(0, 5), 0));
     awaitQuiet(second);
-    PeriodStats period = period();
-    assertEquals(6, period.received());
-    assertEquals(2, period.outOfOrder(), "1 came after 2, 3 after 4");
+    assertEquals(new Deliveries(6, 2, 0), deliveries(), "1 came after 2, 3 after 4");
   }
 
   @Test
   void aRedeliveryIsADuplicateNotAReordering() {
     DeliveryListener consumer = listener();
     receive(consumer, 0, 1, 2, 1, 3);
-    PeriodStats period = period();
-    assertEquals(1, period.duplicates());
-    assertEquals(0, period.outOfOrder());
+    assertEquals(new Deliveries(5, 0, 1), deliveries());
   }
 
   private DeliveryListener listener() {
@@ -142,6 +131,15 @@ class DeliveryListenerTest {
     byte[] payload = new byte[64];
     MessageHeader.write(payload, MessageHeader.KIND_LOAD, RUN, producer, sequence, 0);
     return payload;
+  }
+
+  /** What a period counts of the deliveries it saw. */
+  private record Deliveries(long received, long outOfOrder, long duplicates) {}
+
+  /** The deliveries of the period that ends now. */
+  private Deliveries deliveries() {
+    PeriodStats period = period();
+    return new Deliveries(period.received(), period.outOfOrder(), period.duplicates());
   }
 
   private PeriodStats period() {
