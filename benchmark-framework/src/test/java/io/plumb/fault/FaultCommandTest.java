@@ -325,7 +325,7 @@ class FaultCommandTest {
         "-o",
         result.toString(),
         "-d",
-        loopback().toString(),
+        LoopbackDriverFile.write(dir).toString(),
         workload(seconds).toString());
   }
 
@@ -337,7 +337,7 @@ class FaultCommandTest {
       throws IOException {
     List<String> args = new ArrayList<>(List.of("--faults", plan(entry).toString()));
     args.addAll(List.of(options));
-    args.addAll(List.of("-d", loopback().toString(), workload(3).toString()));
+    args.addAll(List.of("-d", LoopbackDriverFile.write(dir).toString(), workload(3).toString()));
     assertBadInput(expected, args.toArray(new String[0]));
   }
 
@@ -352,10 +352,6 @@ class FaultCommandTest {
     Path file = dir.resolve("plan.yaml");
     Files.writeString(file, "faults:\n" + entry + "\n");
     return file;
-  }
-
-  private Path loopback() throws IOException {
-    return LoopbackDriverFile.write(dir);
   }
 
   private Path workload(int seconds) throws IOException {
