@@ -10,12 +10,12 @@ import io.plumb.coordinator.FinalReadProbe;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
+import io.plumb.testkit.NoFinalRead;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -90,9 +90,7 @@ class RabbitMqFinalReadTest {
   @Test
   void streamQueuesOverAmqpSayTheyCannotBeReadToTheirEnd() throws Exception {
     try (RabbitMqBenchmarkDriver driver = driver("rabbitmq-stream.yaml")) {
-      assertEquals(
-          Optional.of("RabbitMQ reports no stream queue's end over AMQP 0.9.1"),
-          driver.whyNoFinalRead());
+      NoFinalRead.assertRefused(driver, "RabbitMQ reports no stream queue's end over AMQP 0.9.1");
     }
     for (String file : List.of("rabbitmq.yaml", "rabbitmq-durable.yaml", "rabbitmq-quorum.yaml")) {
       try (RabbitMqBenchmarkDriver driver = driver(file)) {
