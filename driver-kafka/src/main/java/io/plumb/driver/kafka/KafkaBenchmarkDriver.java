@@ -7,9 +7,9 @@ import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;
 import io.plumb.driver.FinalReader;
-import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.OpenClients;
+import io.plumb.driver.SingleRoleLocator;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -33,14 +33,14 @@ import org.apache.kafka.common.TopicPartitionInfo;
  * KafkaProducer} per benchmark producer, one {@link KafkaConsumer} (and poll thread) per benchmark
  * consumer, the subscription being the consumer group.
  *
- * <p>As a {@link LeaderLocator} it names the broker leading partition 0 of a topic, as the
+ * <p>As a {@link SingleRoleLocator} it names the broker leading partition 0 of a topic, as the
  * cluster's metadata says now: the node a fault plan's {@code target: leader} hits. As a {@link
  * FinalReader} it reads a topic's every partition to its end offsets after the run.
  *
  * <p>Not final: a test's driver extends it to change one method and keep the rest as they are.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver"})
-public class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
+public class KafkaBenchmarkDriver implements BenchmarkDriver, SingleRoleLocator, FinalReader {
   /**
    * How long one question for a topic's leader may take: a broker that does not answer (frozen, cut
    * off) must not hold up the fault schedule, which asks again.
@@ -136,7 +136,8 @@ public class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocator, Fin
    * broker the admin client asks ({@code describeTopics}); empty while the partition has no leader
    * (an election under way, or every replica down).
    */
-  Optional<String> leaderOf(String topic) throws Exception {
+  @Override
+  public Optional<String> leaderOf(String topic) throws Exception {
     TopicDescription description =
         admin
             .describeTopics(
@@ -154,15 +155,8 @@ public class KafkaBenchmarkDriver implements BenchmarkDriver, LeaderLocator, Fin
 
   /** The leader of partition 0, and its followers: every other broker of the cluster. */
   @Override
-  public Map<String, String> targets() {
-    return Map.of(
-        "leader", "leader of partition 0", "followers", "brokers but partition 0's leader");
-  }
-
-  /** {@code leader} only: see {@link #leaderOf}. */
-  @Override
-  public Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderLocator.locateOnly("leader", target, () -> leaderOf(topic));
+  public Role role() {
+    return new Role("leader", "leader of partition 0", "brokers but partition 0's leader");
   }
 
   @Override
