@@ -11,9 +11,9 @@ import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;
 import io.plumb.driver.FinalReader;
-import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.OpenClients;
+import io.plumb.driver.SingleRoleLocator;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -36,7 +36,8 @@ import java.util.concurrent.TimeoutException;
  * with their own order, and the consumers of a subscription split the queues between them.
  */
 @DriverAliases({"io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver"})
-public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLocator, FinalReader {
+public final class RabbitMqBenchmarkDriver
+    implements BenchmarkDriver, SingleRoleLocator, FinalReader {
 
   private RabbitMqConfig config;
   private AmqpConnections connections;
@@ -282,7 +283,8 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
    * the management API reports it: a quorum queue's Raft leader, a stream queue's leader, a classic
    * queue's node. Every node of {@code managementUris} is asked in turn until one answers.
    */
-  Optional<String> leaderOf(String topic) throws Exception {
+  @Override
+  public Optional<String> leaderOf(String topic) throws Exception {
     Optional<String> queue = topics.firstQueue(topic);
     if (queue.isEmpty()) {
       return Optional.empty();
@@ -290,25 +292,19 @@ public final class RabbitMqBenchmarkDriver implements BenchmarkDriver, LeaderLoc
     return management.leader(queue.get(), LEADER_TIMEOUT);
   }
 
-  /** The node leading the topic's first queue, and its followers: the other nodes. */
+  /**
+   * The node leading the topic's first queue, worded as what leads a queue of this file's type, and
+   * its followers: the other nodes.
+   */
   @Override
-  public Map<String, String> targets() {
-    return LeaderTargets.of(leaderMeaning());
-  }
-
-  /** What leads a queue of this file's type. */
-  String leaderMeaning() {
-    return switch (config.queueType()) {
-      case QUORUM -> "quorum queue leader";
-      case STREAM -> "stream leader";
-      case CLASSIC -> "node of the classic queue";
-    };
-  }
-
-  /** {@code leader} only: see {@link #leaderOf}. */
-  @Override
-  public Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderTargets.locate(target, () -> leaderOf(topic));
+  public Role role() {
+    String leader =
+        switch (config.queueType()) {
+          case QUORUM -> "quorum queue leader";
+          case STREAM -> "stream leader";
+          case CLASSIC -> "node of the classic queue";
+        };
+    return new Role("leader", leader, "nodes but the " + leader);
   }
 
   RabbitMqConfig config() {

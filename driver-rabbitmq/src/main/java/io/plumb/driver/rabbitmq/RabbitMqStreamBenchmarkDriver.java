@@ -13,9 +13,9 @@ import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.ClientWindow;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.FinalReader;
-import io.plumb.driver.LeaderLocator;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.OpenClients;
+import io.plumb.driver.SingleRoleLocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
@@ -37,7 +37,7 @@ import java.util.concurrent.Executors;
  * first offset, its members splitting the partitions between them.
  */
 public final class RabbitMqStreamBenchmarkDriver
-    implements BenchmarkDriver, LeaderLocator, FinalReader {
+    implements BenchmarkDriver, SingleRoleLocator, FinalReader {
 
   private RabbitMqStreamConfig config;
   private Environment environment;
@@ -295,21 +295,16 @@ public final class RabbitMqStreamBenchmarkDriver
    * the host and stream port its node advertises ({@code 127.0.0.1:5553}), which is the address
    * producers publish to. Asked of {@code host:port} on a connection of its own.
    */
-  Optional<String> leaderOf(String topic) {
+  @Override
+  public Optional<String> leaderOf(String topic) {
     return StreamLeaders.of(locatorParameters(), StreamNames.partition(topic, 0))
         .map(leader -> leader.getHost() + ":" + leader.getPort());
   }
 
   /** The leader of partition 0's stream, and its followers: the other nodes. */
   @Override
-  public Map<String, String> targets() {
-    return LeaderTargets.of("stream leader");
-  }
-
-  /** {@code leader} only: see {@link #leaderOf}. */
-  @Override
-  public Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderTargets.locate(target, () -> leaderOf(topic));
+  public Role role() {
+    return new Role("leader", "stream leader", "nodes but the stream leader");
   }
 
   @Override
