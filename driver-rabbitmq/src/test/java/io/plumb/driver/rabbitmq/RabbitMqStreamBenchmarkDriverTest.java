@@ -2,6 +2,7 @@ package io.plumb.driver.rabbitmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +13,7 @@ import io.plumb.testkit.DriverRoundTrip;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,6 +75,26 @@ class RabbitMqStreamBenchmarkDriverTest {
                 "rabbitmq-stream-consumer-", DriverRoundTrip.PARTITIONS, 30);
         assertTrue(connections.size() >= DriverRoundTrip.PARTITIONS, connections.toString());
       }
+      driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The one fault role it names, the node holding it on the single broker, and any other word
+   * refused.
+   */
+  @Test
+  void namesTheLeaderOfPartitionZerosStream() throws Exception {
+    try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
+      assertEquals(
+          Map.of("leader", "stream leader", "followers", "nodes but the stream leader"),
+          driver.targets());
+      String topic = DriverRoundTrip.newTopicName(driver.topicNamePrefix() + "-test");
+      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
+      assertEquals(Optional.of("127.0.0.1:5552"), driver.locate("leader", topic));
+      IllegalArgumentException refused =
+          assertThrows(IllegalArgumentException.class, () -> driver.locate("primary", topic));
+      assertEquals("this driver names no primary", refused.getMessage());
       driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
     }
   }
