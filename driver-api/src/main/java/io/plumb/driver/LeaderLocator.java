@@ -2,7 +2,6 @@ package io.plumb.driver;
 
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 /**
  * Optional capability of a {@link BenchmarkDriver}: which node of the cluster plays a named role
@@ -49,17 +48,4 @@ public interface LeaderLocator {
    * @return empty while the broker names none (an election under way)
    */
   Optional<String> locate(String target, String topic) throws Exception;
-
-  /**
-   * {@link #locate} for a driver that names one role itself ({@code followers} aside, which the
-   * framework resolves): {@code lookup}'s answer for {@code role}. Any other word is refused, since
-   * the framework only asks for the words {@link #targets} lists.
-   */
-  static Optional<String> locateOnly(String role, String target, Callable<Optional<String>> lookup)
-      throws Exception {
-    if (!target.equals(role)) {
-      throw new IllegalArgumentException("this driver names no " + target);
-    }
-    return lookup.call();
-  }
 }

@@ -36,9 +36,15 @@ public interface SingleRoleLocator extends LeaderLocator {
     return Map.of(role.word(), role.meaning(), "followers", role.followers());
   }
 
-  /** {@link #role}'s word only: see {@link LeaderLocator#locateOnly}. */
+  /**
+   * {@link #leaderOf} for {@link #role}'s word; any other word is refused, since the framework only
+   * asks for the words {@link #targets} lists ({@code followers} it resolves itself).
+   */
   @Override
   default Optional<String> locate(String target, String topic) throws Exception {
-    return LeaderLocator.locateOnly(role().word(), target, () -> leaderOf(topic));
+    if (!target.equals(role().word())) {
+      throw new IllegalArgumentException("this driver names no " + target);
+    }
+    return leaderOf(topic);
   }
 }

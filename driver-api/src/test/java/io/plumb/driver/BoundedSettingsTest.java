@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** DriverSettings' getters with a lower bound, and LeaderLocator.locateOnly. */
+/** DriverSettings' getters with a lower bound. */
 class BoundedSettingsTest {
 
   private static DriverSettings file(Map<String, ?> values) {
@@ -33,16 +32,5 @@ class BoundedSettingsTest {
             DriverConfigException.class,
             () -> file(Map.of("maxBytes", -2)).longAtLeast("maxBytes", -1L, -1L));
     assertEquals("my.yaml:4: field 'maxBytes': must be >= -1, was -2", e.getMessage());
-  }
-
-  @Test
-  void locateOnlyAnswersItsRoleAndRefusesAnyOther() throws Exception {
-    assertEquals(
-        Optional.of("n1"), LeaderLocator.locateOnly("leader", "leader", () -> Optional.of("n1")));
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> LeaderLocator.locateOnly("primary", "leader", () -> Optional.of("n1")));
-    assertEquals("this driver names no leader", e.getMessage());
   }
 }
