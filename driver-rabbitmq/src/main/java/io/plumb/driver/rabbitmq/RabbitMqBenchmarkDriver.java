@@ -7,6 +7,7 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.DriverAliases;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;

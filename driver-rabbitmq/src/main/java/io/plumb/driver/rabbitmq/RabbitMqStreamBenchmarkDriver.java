@@ -11,6 +11,7 @@ import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.driver.ClientWindow;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.FinalReader;
 import io.plumb.driver.MessageListener;
