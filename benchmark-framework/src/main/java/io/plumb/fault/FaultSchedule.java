@@ -1,5 +1,6 @@
 package io.plumb.fault;
 
+import io.plumb.driver.DaemonThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,10 +74,7 @@ public final class FaultSchedule implements AutoCloseable {
     measureStart = clock.getAsLong();
     for (int i = 0; i < records.length; i++) {
       int index = i;
-      Thread thread = new Thread(() -> runFault(index), "plumb-fault-" + (i + 1));
-      thread.setDaemon(true);
-      threads.add(thread);
-      thread.start();
+      threads.add(DaemonThreads.start("plumb-fault-" + (i + 1), () -> runFault(index)));
     }
   }
 

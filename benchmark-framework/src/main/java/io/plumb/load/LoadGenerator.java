@@ -1,5 +1,6 @@
 package io.plumb.load;
 
+import io.plumb.driver.DaemonThreads;
 import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.StatsCollector;
 import java.util.ArrayList;
@@ -51,9 +52,7 @@ public final class LoadGenerator {
     for (int i = 0; i < loopsWanted; i++) {
       ProducerLoop loop = new ProducerLoop(groups.get(i), clock, stats, pacing, loopsWanted);
       loops.add(loop);
-      Thread thread = new Thread(loop, "plumb-producer-" + i);
-      thread.setDaemon(true);
-      threads.add(thread);
+      threads.add(DaemonThreads.named("plumb-producer-" + i).newThread(loop));
     }
   }
 

@@ -1,6 +1,7 @@
 package io.plumb.loopback;
 
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.MessageListener;
 import java.util.ArrayDeque;
 
@@ -57,9 +58,7 @@ final class LoopbackConsumer implements BenchmarkConsumer, MessageListener {
     paused = true;
     if (!queued) {
       queued = true;
-      Thread deliverer = new Thread(this::deliver, "loopback-consumer");
-      deliverer.setDaemon(true);
-      deliverer.start();
+      DaemonThreads.start("loopback-consumer", this::deliver);
     }
   }
 

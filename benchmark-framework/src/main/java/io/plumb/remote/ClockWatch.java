@@ -1,5 +1,6 @@
 package io.plumb.remote;
 
+import io.plumb.driver.DaemonThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -28,7 +29,7 @@ final class ClockWatch implements AutoCloseable {
 
   private final Supplier<List<RemoteMember>> members;
   private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(WorkerFleet.daemon("plumb-clock"));
+      Executors.newSingleThreadExecutor(DaemonThreads.named("plumb-clock"));
   private final AtomicBoolean queued = new AtomicBoolean();
   private volatile boolean offsetsInUse;
   private volatile boolean closed;

@@ -1,5 +1,6 @@
 package io.plumb.remote;
 
+import io.plumb.driver.DaemonThreads;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,7 +24,7 @@ final class LeaseKeeper {
   private final Duration lostAfter;
   private StallWatch renewals;
   private final ScheduledExecutorService heartbeat =
-      Executors.newSingleThreadScheduledExecutor(WorkerFleet.daemon("plumb-heartbeat"));
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("plumb-heartbeat"));
 
   LeaseKeeper(WorkerFleet fleet, Duration lostAfter) {
     this.fleet = fleet;

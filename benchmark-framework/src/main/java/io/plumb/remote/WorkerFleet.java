@@ -1,5 +1,6 @@
 package io.plumb.remote;
 
+import io.plumb.driver.DaemonThreads;
 import io.plumb.worker.WorkerException;
 import java.io.IOException;
 import java.net.http.HttpTimeoutException;
@@ -9,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -20,7 +20,8 @@ import java.util.function.Function;
  */
 final class WorkerFleet {
   private final List<RemoteMember> members;
-  private final ExecutorService calls = Executors.newCachedThreadPool(daemon("plumb-calls"));
+  private final ExecutorService calls =
+      Executors.newCachedThreadPool(DaemonThreads.named("plumb-calls"));
   private volatile Consumer<String> onLost = reason -> {};
   private String firstLoss;
 
@@ -122,13 +123,5 @@ final class WorkerFleet {
   private static boolean unreachable(Throwable error) {
     Throwable cause = error.getCause();
     return cause instanceof IOException || cause instanceof HttpTimeoutException;
-  }
-
-  static ThreadFactory daemon(String name) {
-    return runnable -> {
-      Thread thread = new Thread(runnable, name);
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.input.BadInputException;
 import io.plumb.input.UnreachableBrokerException;
 import io.plumb.load.WorkerClock;
@@ -52,9 +53,10 @@ public final class WorkerServer implements AutoCloseable {
   private final Settings settings;
   private final PrintStream log;
   private final HttpServer server;
-  private final ExecutorService requests = Executors.newFixedThreadPool(4, daemon("plumb-http"));
+  private final ExecutorService requests =
+      Executors.newFixedThreadPool(4, DaemonThreads.named("plumb-http"));
   private final ScheduledExecutorService watchdog =
-      Executors.newSingleThreadScheduledExecutor(daemon("plumb-lease"));
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("plumb-lease"));
   private final Lease lease;
   private final WorkerMetrics metrics = new WorkerMetrics();
   private final ResourceSource resources = SnapshotReader.open(List.of());
@@ -216,13 +218,5 @@ public final class WorkerServer implements AutoCloseable {
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);
     }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return runnable -> {
-      Thread thread = new Thread(runnable, name);
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

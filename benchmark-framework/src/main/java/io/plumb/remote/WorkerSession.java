@@ -1,5 +1,6 @@
 package io.plumb.remote;
 
+import io.plumb.driver.DaemonThreads;
 import io.plumb.input.BadInputException;
 import io.plumb.load.WorkerClock;
 import io.plumb.worker.WorkerException;
@@ -23,7 +24,7 @@ final class WorkerSession {
   static List<RemoteMember> open(List<HttpWorker> workers) {
     List<CompletableFuture<Long>> reached = new ArrayList<>();
     ExecutorService probes =
-        Executors.newFixedThreadPool(workers.size(), WorkerFleet.daemon("plumb-connect"));
+        Executors.newFixedThreadPool(workers.size(), DaemonThreads.named("plumb-connect"));
     try {
       // All at once, so every unreachable worker is named within one connect timeout.
       for (HttpWorker worker : workers) {

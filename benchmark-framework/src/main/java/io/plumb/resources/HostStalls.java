@@ -1,5 +1,6 @@
 package io.plumb.resources;
 
+import io.plumb.driver.DaemonThreads;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -52,9 +53,7 @@ public final class HostStalls {
   /** Opens a reader, starting the thread if it is the first. */
   static synchronized Reader open() {
     if (readers++ == 0) {
-      thread = new Thread(HostStalls::watch, "plumb-host-stalls");
-      thread.setDaemon(true);
-      thread.start();
+      thread = DaemonThreads.start("plumb-host-stalls", HostStalls::watch);
     }
     return new Reader(LONGEST.register(), LONGEST_CORE_WAIT.register());
   }

@@ -1,5 +1,6 @@
 package io.plumb.resources;
 
+import io.plumb.driver.DaemonThreads;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -42,9 +43,7 @@ final class StartingPauses implements PauseSource {
   /** The same with {@code jfr} opening JFR's recording: the fallback's tests make it fail. */
   static StartingPauses start(LongestPause longest, Function<LongestPause, JfrPauses> jfr) {
     StartingPauses pauses = new StartingPauses(longest, jfr);
-    Thread recorder = new Thread(pauses::run, "plumb-jfr");
-    recorder.setDaemon(true);
-    recorder.start();
+    DaemonThreads.start("plumb-jfr", pauses::run);
     return pauses;
   }
 

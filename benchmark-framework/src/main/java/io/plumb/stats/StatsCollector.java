@@ -1,5 +1,6 @@
 package io.plumb.stats;
 
+import io.plumb.driver.DaemonThreads;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -61,9 +62,7 @@ public final class StatsCollector implements AutoCloseable {
   private final Sink sink = new Sink();
 
   public StatsCollector(String threadName) {
-    thread = new Thread(this::run, threadName);
-    thread.setDaemon(true);
-    thread.start();
+    thread = DaemonThreads.start(threadName, this::run);
   }
 
   /** The calling thread's ring, created on its first report. */
