@@ -1,6 +1,7 @@
 package io.plumb.coordinator;
 
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.DriverConfig;
 import io.plumb.worker.EveryConsumerDriver;
 import io.plumb.worker.SendOnlyProducer;
@@ -19,12 +20,7 @@ public final class LateDeliveryDriver extends EveryConsumerDriver {
   static final long DELIVERY_MILLIS = 300;
 
   private final ScheduledExecutorService deliveries =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread thread = new Thread(r, "late-delivery");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("late-delivery"));
 
   @Override
   public void initialize(DriverConfig config) throws Exception {

@@ -3,6 +3,7 @@ package io.plumb.remote;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
@@ -66,9 +67,7 @@ public final class RedeliveringDriver implements BenchmarkDriver {
     fields.string("name");
     fields.string("driverClass");
     fields.rejectUnknownFields();
-    broker = new Thread(this::serve, "redelivering-broker");
-    broker.setDaemon(true);
-    broker.start();
+    broker = DaemonThreads.start("redelivering-broker", this::serve);
   }
 
   private void serve() {

@@ -3,6 +3,7 @@ package io.plumb.remote;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.DriverSettings;
 import io.plumb.driver.MessageListener;
@@ -86,9 +87,7 @@ public final class UdpRelayDriver implements BenchmarkDriver {
       String topic, String subscription, MessageListener listener) {
     try {
       DatagramChannel channel = DatagramChannel.open().bind(address);
-      Thread receiver = new Thread(() -> relay(channel, listener), "udp-relay-consumer");
-      receiver.setDaemon(true);
-      receiver.start();
+      DaemonThreads.start("udp-relay-consumer", () -> relay(channel, listener));
       return CompletableFuture.completedFuture(channel::close);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);

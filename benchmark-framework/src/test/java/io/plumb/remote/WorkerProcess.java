@@ -1,5 +1,6 @@
 package io.plumb.remote;
 
+import io.plumb.driver.DaemonThreads;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -30,28 +31,25 @@ final class WorkerProcess implements AutoCloseable {
 
   private WorkerProcess(Process process) {
     this.process = process;
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                  lines.add(line);
-                  Matcher matcher = LISTENING.matcher(line);
-                  if (matcher.find()) {
-                    port.complete(Integer.parseInt(matcher.group(1)));
-                  }
-                }
-              } catch (IOException e) {
-                // the process ended
+    DaemonThreads.start(
+        "worker-output",
+        () -> {
+          try (BufferedReader in =
+              new BufferedReader(
+                  new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+              lines.add(line);
+              Matcher matcher = LISTENING.matcher(line);
+              if (matcher.find()) {
+                port.complete(Integer.parseInt(matcher.group(1)));
               }
-              port.completeExceptionally(new IllegalStateException("ended: " + lines));
-            },
-            "worker-output");
-    reader.setDaemon(true);
-    reader.start();
+            }
+          } catch (IOException e) {
+            // the process ended
+          }
+          port.completeExceptionally(new IllegalStateException("ended: " + lines));
+        });
   }
 
   /** Starts a worker on a free loopback port with the test token, and waits until it listens. */

@@ -1,6 +1,7 @@
 package io.plumb.search;
 
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
@@ -44,9 +45,7 @@ public final class CapacityDriver extends EveryConsumerDriver {
     double changeAfter = fields.number("changeAfterSeconds", 0, false, 1e6).orElse(1e6);
     fields.rejectUnknownFields();
     changeAtNanos = System.nanoTime() + (long) (changeAfter * 1e9);
-    broker = new Thread(this::serve, "capacity-broker");
-    broker.setDaemon(true);
-    broker.start();
+    broker = DaemonThreads.start("capacity-broker", this::serve);
   }
 
   private void serve() {
