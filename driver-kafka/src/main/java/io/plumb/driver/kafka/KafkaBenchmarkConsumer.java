@@ -1,6 +1,7 @@
 package io.plumb.driver.kafka;
 
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
 import java.util.Collection;
@@ -89,9 +90,8 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
           }
         };
     consumer.subscribe(List.of(topic), new CommitOnRevoke());
-    this.pollThread = new Thread(this::pollLoop, "kafka-consumer-" + topic + "-" + subscription);
-    pollThread.setDaemon(true);
-    pollThread.start();
+    this.pollThread =
+        DaemonThreads.start("kafka-consumer-" + topic + "-" + subscription, this::pollLoop);
   }
 
   private void pollLoop() {

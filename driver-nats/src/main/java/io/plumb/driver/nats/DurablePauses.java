@@ -2,6 +2,7 @@ package io.plumb.driver.nats;
 
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.ServerInfo;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.MessageListener;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -39,12 +40,7 @@ final class DurablePauses implements AutoCloseable {
   private final JetStreamManagement management;
   private final Supplier<ServerInfo> server;
   private final ExecutorService requests =
-      Executors.newSingleThreadExecutor(
-          task -> {
-            Thread thread = new Thread(task, "plumb-nats-consumer-pause");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadExecutor(DaemonThreads.named("plumb-nats-consumer-pause"));
 
   /**
    * @param management the JetStream API on the driver's connection

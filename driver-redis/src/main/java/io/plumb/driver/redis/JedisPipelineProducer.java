@@ -1,6 +1,7 @@
 package io.plumb.driver.redis;
 
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.SendListener;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,9 +86,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
     this.queue = new ArrayBlockingQueue<>(maxPendingSends);
     // Connect before returning so a bad address fails createProducer, not the first send.
     this.connection = open();
-    this.sender = new Thread(this::run, "plumb-redis-jedis-sender-" + topic);
-    sender.setDaemon(true);
-    sender.start();
+    this.sender = DaemonThreads.start("plumb-redis-jedis-sender-" + topic, this::run);
   }
 
   private Connection open() {

@@ -1,6 +1,7 @@
 package io.plumb.driver.redis;
 
 import io.plumb.driver.BenchmarkProducer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.SendListener;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -88,9 +89,7 @@ final class PipelinedProducer implements BenchmarkProducer {
     this.encoder = encoder;
     // Connect before returning so a bad address fails createProducer, not the first send.
     connection.open();
-    this.sender = new Thread(this::run, "plumb-redis-sender-" + topic);
-    sender.setDaemon(true);
-    sender.start();
+    this.sender = DaemonThreads.start("plumb-redis-sender-" + topic, this::run);
   }
 
   @Override

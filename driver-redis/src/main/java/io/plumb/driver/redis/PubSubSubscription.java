@@ -1,5 +1,6 @@
 package io.plumb.driver.redis;
 
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.MessageListener;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
@@ -66,7 +67,8 @@ final class PubSubSubscription implements SharedSubscription {
     this.prefixLength = RedisKeys.prefixLength(topic);
     this.subscribed = new CountDownLatch(partitions);
     this.thread =
-        new Thread(
+        DaemonThreads.start(
+            "plumb-redis-subscriber-" + topic,
             () -> {
               try {
                 jedis.subscribe(pubSub, channels);
@@ -82,10 +84,7 @@ final class PubSubSubscription implements SharedSubscription {
                   subscribed.countDown();
                 }
               }
-            },
-            "plumb-redis-subscriber-" + topic);
-    thread.setDaemon(true);
-    thread.start();
+            });
     if (!subscribed.await(30, TimeUnit.SECONDS)) {
       close();
       throw new IllegalStateException("Redis did not confirm SUBSCRIBE to " + topic + " in 30 s");

@@ -1,5 +1,6 @@
 package io.plumb.driver.redis;
 
+import io.plumb.driver.DaemonThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -91,9 +92,7 @@ final class RedisEndpoint implements AutoCloseable {
               poolConfig,
               adminConfig,
               sentinelConfig);
-      this.watcher = new Thread(this::watch, "plumb-redis-primary-watch");
-      watcher.setDaemon(true);
-      watcher.start();
+      this.watcher = DaemonThreads.start("plumb-redis-primary-watch", this::watch);
     }
   }
 

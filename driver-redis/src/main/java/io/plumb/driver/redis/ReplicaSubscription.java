@@ -1,5 +1,6 @@
 package io.plumb.driver.redis;
 
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.MessageListener;
 import java.util.AbstractMap;
 import java.util.Arrays;
@@ -48,8 +49,7 @@ final class ReplicaSubscription implements SharedSubscription {
     this.params = XReadParams.xReadParams().count(batchSize).block(blockMillis);
     // Connect before returning: no replica to read from fails createConsumer.
     connection.connect();
-    this.thread = new Thread(this::run, "plumb-redis-replica-reader-" + topic);
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.named("plumb-redis-replica-reader-" + topic).newThread(this::run);
   }
 
   /** Adds a member; the first one starts the reader. */

@@ -3,6 +3,7 @@ package io.plumb.driver.redis;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.driver.MessageListener;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -86,9 +87,7 @@ final class StreamConsumer implements BenchmarkConsumer {
       throw e;
     }
     this.pendingPositions = startOfPending();
-    this.reader = new Thread(this::run, "plumb-redis-consumer-" + subscription);
-    reader.setDaemon(true);
-    reader.start();
+    this.reader = DaemonThreads.start("plumb-redis-consumer-" + subscription, this::run);
   }
 
   /**
