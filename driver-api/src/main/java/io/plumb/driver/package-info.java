@@ -9,8 +9,9 @@
  *
  * <p>To add a driver: implement {@link io.plumb.driver.BenchmarkDriver}, list the class in {@code
  * META-INF/services/io.plumb.driver.BenchmarkDriver}, and ship a YAML whose {@code driverClass}
- * names it; read its fields through {@link io.plumb.driver.DriverSettings}. The README's "Write a
- * driver" walks through {@code driver-nats}, the smallest real driver, from these interfaces to a
- * test against a real broker.
+ * names it; read its fields through {@link io.plumb.driver.DriverSettings}, and make the threads it
+ * starts for itself with {@link io.plumb.driver.DaemonThreads}. The README's "Write a driver" walks
+ * through {@code driver-nats}, the smallest real driver, from these interfaces to a test against a
+ * real broker.
  */
 package io.plumb.driver;
