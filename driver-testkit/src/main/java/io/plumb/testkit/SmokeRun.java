@@ -42,6 +42,15 @@ public record SmokeRun(
   }
 
   /**
+   * One producer and one consumer on one partition, 2,000 msg/s of 1 KB for {@code duration}: the
+   * run a fault cluster test makes, one ordered stream on which every loss, duplicate and
+   * reordering a fault causes shows, at a rate a 2-core host keeps while a node restarts.
+   */
+  public static SmokeRun oneStream(Duration duration) {
+    return new SmokeRun(1, 1, 1, 1, 2_000, duration, 1024);
+  }
+
+  /**
    * Messages of {@code messageSize} bytes, 20 a second for 2 s over one partition, one producer and
    * one consumer: few enough that a broker's largest message runs in any test's memory.
    */

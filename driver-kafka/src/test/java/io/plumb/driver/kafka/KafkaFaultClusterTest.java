@@ -35,14 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
  * under a power loss of every node (the test command must stay under 45 minutes).
  */
 class KafkaFaultClusterTest {
-  private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
+  private static final SmokeRun RUN = SmokeRun.oneStream(Duration.ofSeconds(40));
 
   /**
    * Long enough to recover in: the killed node's restart on the power-loss layer takes 10 to 35 s
    * on 2 cores and raises every latency while it runs, so recovery can come 20 s after the fault.
    */
-  private static final SmokeRun LONG_RUN =
-      new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(60), 1024);
+  private static final SmokeRun LONG_RUN = SmokeRun.oneStream(Duration.ofSeconds(60));
 
   @TempDir Path scratch;
 

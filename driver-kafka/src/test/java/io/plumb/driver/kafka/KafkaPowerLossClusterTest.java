@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * power loss thousands of acknowledged messages are on the brokers only.
  */
 class KafkaPowerLossClusterTest {
-  private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(10), 1024);
+  private static final SmokeRun RUN = SmokeRun.oneStream(Duration.ofSeconds(10));
 
   private static final Map<String, String> CONSUMER_BEHIND =
       Map.of(

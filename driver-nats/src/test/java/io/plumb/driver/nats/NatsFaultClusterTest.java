@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stream had no leader), publishing resumes on the new leader and consumers catch up.
  */
 class NatsFaultClusterTest {
-  private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
+  private static final SmokeRun RUN = SmokeRun.oneStream(Duration.ofSeconds(40));
   private static final Path DURABLE = Path.of("nats-jetstream-replicated.yaml");
 
   @TempDir Path scratch;

@@ -40,15 +40,14 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  */
 class RabbitMqFaultClusterTest {
-  private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
+  private static final SmokeRun RUN = SmokeRun.oneStream(Duration.ofSeconds(40));
 
   // The weak file's lost messages never come: 10 s of idle consumers end the drain rather than the
   // default 30 s (the final read then confirms what is missing).
   private static final OneFault KILL_LEADER = new OneFault("kill", "leader", 10, 10, 10);
 
   /** Long enough for all three nodes to boot again, which takes 20 to 45 s, and run after. */
-  private static final SmokeRun LONG_RUN =
-      new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(75), 1024);
+  private static final SmokeRun LONG_RUN = SmokeRun.oneStream(Duration.ofSeconds(75));
 
   private static final OneFault KILL_ALL = new OneFault("kill", "all", 5, 5, 10);
 

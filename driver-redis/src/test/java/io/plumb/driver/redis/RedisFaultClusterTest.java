@@ -38,16 +38,15 @@ import redis.clients.jedis.Jedis;
  */
 class RedisFaultClusterTest {
 
-  /** One producer and one consumer on one stream, 2,000 msg/s of 1 KB, 30 s measured. */
-  private static final SmokeRun RUN = new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(30), 1024);
+  /** One producer and one consumer on one stream, 30 s measured. */
+  private static final SmokeRun RUN = SmokeRun.oneStream(Duration.ofSeconds(30));
 
   /**
    * The same for 40 s, for the kill: 10 s before it give a pre-fault level that holds this shared
    * machine's noise, and the node restarted 20 s later leaves the failover's recovery undisturbed
    * by its full resync.
    */
-  private static final SmokeRun LONGER =
-      new SmokeRun(1, 1, 1, 1, 2_000, Duration.ofSeconds(40), 1024);
+  private static final SmokeRun LONGER = SmokeRun.oneStream(Duration.ofSeconds(40));
 
   @TempDir Path scratch;
 
