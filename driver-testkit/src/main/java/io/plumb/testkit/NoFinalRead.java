@@ -8,8 +8,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A driver whose file configures a mode that keeps no messages (core NATS, Redis Pub/Sub): there is
- * nothing to read at the end of a run, so the driver says why and refuses the read.
+ * A driver whose file configures a mode that cannot be read to its end: it keeps no messages (core
+ * NATS, Redis Pub/Sub, Pulsar's non-persistent topics) or reports no end to read to (RabbitMQ's
+ * streams over AMQP 0.9.1), so the driver says why and refuses the read.
  */
 public final class NoFinalRead {
 
