@@ -34,7 +34,7 @@ final class ReplicaSubscription implements SharedSubscription {
   private final Thread thread;
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile MessageListener[] members = new MessageListener[0];
-  private final ReaderConnection connection;
+  private final HeldConnection<ConsumerConnection> connection;
   private volatile boolean closed;
 
   ReplicaSubscription(
@@ -43,7 +43,7 @@ final class ReplicaSubscription implements SharedSubscription {
       int partitions,
       int batchSize,
       int blockMillis) {
-    this.connection = new ReaderConnection(connect, null);
+    this.connection = new HeldConnection<>(connect, null);
     this.streams = RedisKeys.partitions(topic, partitions);
     this.prefixLength = RedisKeys.prefixLength(topic);
     this.params = XReadParams.xReadParams().count(batchSize).block(blockMillis);

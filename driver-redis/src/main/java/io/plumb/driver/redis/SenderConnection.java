@@ -17,42 +17,35 @@ import redis.clients.jedis.exceptions.JedisDataException;
  */
 final class SenderConnection {
 
-  private final Supplier<ProducerConnection> connect;
-  private final Supplier<HostAndPort> primary; // null: a fixed server
+  private final HeldConnection<ProducerConnection> connection;
   private final ReplicaWait replicaWait; // null: no WAIT
   private final byte[] waitCommand;
 
-  // The sender's; read by close() and primaryChanged() only to abort it. Null while the sender has
-  // none (the last attempt to connect failed).
-  private volatile ProducerConnection connection;
-
+  /**
+   * @param primary the primary now; null for a fixed server
+   * @param replicaWait null for no WAIT
+   */
   SenderConnection(
       Supplier<ProducerConnection> connect,
       Supplier<HostAndPort> primary,
       ReplicaWait replicaWait) {
-    this.connect = connect;
-    this.primary = primary;
+    this.connection = new HeldConnection<>(connect, primary);
     this.replicaWait = replicaWait;
     this.waitCommand = replicaWait == null ? null : replicaWait.command();
   }
 
   /** Connects to the server {@code connect} names now; throws if it cannot be reached. */
   void open() {
-    connection = connect.get();
+    connection.connect();
   }
 
   /** The sender has a connection, and it goes to the primary as Sentinel names it now. */
   boolean connectedToPrimary() {
-    ProducerConnection c = connection;
-    return c != null && (primary == null || c.address().equals(primary.get()));
+    return connection.onPrimary();
   }
 
   void drop() {
-    ProducerConnection c = connection;
-    connection = null;
-    if (c != null) {
-      c.close();
-    }
+    connection.drop();
   }
 
   /**
@@ -60,18 +53,12 @@ final class SenderConnection {
    * batch in flight there.
    */
   void abortIfNotTo(HostAndPort now) {
-    ProducerConnection c = connection;
-    if (c != null && !c.address().equals(now)) {
-      c.abort();
-    }
+    connection.abortIfNotTo(now);
   }
 
   /** Aborts the connection, if any: a write or read blocked on it fails at once. */
   void abort() {
-    ProducerConnection c = connection;
-    if (c != null) {
-      c.abort();
-    }
+    connection.abort();
   }
 
   /** Writes the batch; false if the connection broke (its messages are failed). */
@@ -80,7 +67,7 @@ final class SenderConnection {
       batch.commands.write(waitCommand); // the batch is cleared when it completes
     }
     try {
-      connection.write(batch.commands.array(), batch.commands.length());
+      connection.get().write(batch.commands.array(), batch.commands.length());
       return true;
     } catch (JedisConnectionException e) {
       batch.failFrom(0, e);
@@ -90,9 +77,10 @@ final class SenderConnection {
 
   /** Reads one reply per message; false if the connection broke (the rest are failed). */
   boolean readReplies(SendBatch batch) {
+    ProducerConnection replies = connection.get(); // the sender's own: only it drops or replaces it
     for (int i = 0; i < batch.count(); i++) {
       try {
-        connection.reply();
+        replies.reply();
       } catch (JedisDataException e) {
         batch.failed(i, e);
       } catch (RuntimeException e) {
@@ -100,16 +88,16 @@ final class SenderConnection {
         return false;
       }
     }
-    return replicaWait == null || readWaitReply(batch);
+    return replicaWait == null || readWaitReply(replies, batch);
   }
 
   /**
    * Reads WAIT's reply: too few replicas, or an error reply (e.g. the server became a replica),
    * fails every message of the batch not failed already; false if the connection broke.
    */
-  private boolean readWaitReply(SendBatch batch) {
+  private boolean readWaitReply(ProducerConnection replies, SendBatch batch) {
     try {
-      RuntimeException shortfall = replicaWait.check(connection.reply());
+      RuntimeException shortfall = replicaWait.check(replies.reply());
       if (shortfall != null) {
         batch.failUnfailed(shortfall);
       }

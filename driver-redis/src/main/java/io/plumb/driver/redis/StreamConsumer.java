@@ -53,7 +53,7 @@ final class StreamConsumer implements BenchmarkConsumer {
   private final int prefixLength;
   private final XReadGroupParams params;
   private final XReadGroupParams pendingParams;
-  private final ReaderConnection connection;
+  private final HeldConnection<ConsumerConnection> connection;
   private final MessageListener listener;
   private final Thread reader;
   private final CountDownLatch closing = new CountDownLatch(1);
@@ -71,7 +71,7 @@ final class StreamConsumer implements BenchmarkConsumer {
       int batchSize,
       int blockMillis,
       MessageListener listener) {
-    this.connection = new ReaderConnection(connect, primary);
+    this.connection = new HeldConnection<>(connect, primary);
     this.group = StreamFields.bytes(subscription);
     this.consumerName = StreamFields.bytes(consumerName);
     this.streams = RedisKeys.partitions(topic, partitions);
