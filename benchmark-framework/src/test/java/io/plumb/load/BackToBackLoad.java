@@ -3,6 +3,7 @@ package io.plumb.load;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.ProducerThreadTimes;
 import io.plumb.stats.StatsCollector;
 import io.plumb.workload.KeyChooser;
 import io.plumb.workload.KeyDistributorType;
@@ -18,8 +19,21 @@ import java.util.concurrent.locks.LockSupport;
 final class BackToBackLoad {
   private BackToBackLoad() {}
 
-  /** What the loop did: its totals, the wall time it ran, and the one period of statistics. */
-  record Outcome(long sent, long nanosInSend, long wallNanos, PeriodStats period) {}
+  /**
+   * What the loop did: its totals, the wall time it ran, its thread's times (on a core and not),
+   * and the one period of statistics.
+   */
+  record Outcome(
+      long sent, long nanosInSend, long wallNanos, ProducerThreadTimes thread, PeriodStats period) {
+
+    /**
+     * The loop thread's time off a core while it ran: a thread descheduled between two clock
+     * readings around send() has that time counted as send()'s, whoever took the core.
+     */
+    long offCoreNanos() {
+      return Math.max(0, thread.wallNanos() - thread.cpuNanos());
+    }
+  }
 
   /**
    * A send() that spins {@code eachNanos} (0: returns at once) and, one in {@code blockEvery} (0:
@@ -95,7 +109,8 @@ final class BackToBackLoad {
       long wall = System.nanoTime() - started;
       PeriodStats.Builder period = new PeriodStats.Builder();
       stats.takePeriod(period);
-      return new Outcome(generator.sent(), generator.nanosInSend(), wall, period.build());
+      return new Outcome(
+          generator.sent(), generator.nanosInSend(), wall, generator.threadTimes(), period.build());
     }
   }
 }

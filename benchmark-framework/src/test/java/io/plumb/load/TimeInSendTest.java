@@ -33,8 +33,11 @@ class TimeInSendTest {
     assertTrue(run.sent() > SAMPLE_COUNT_AT_LEAST, run.toString());
     // Millions of sends that return at once (after reporting their completion): half the loop's
     // time is Plumb's own (header, schedule, clock), which counted as send()'s would put the share
-    // near 1 and make the loop look held by a broker. Measured: 0.50 on a 2-core VM.
-    assertTrue(run.nanosInSend() < 0.8 * run.wallNanos(), run.toString());
+    // near 1 and make the loop look held by a broker. Measured: 0.50 on a 2-core VM. Time the
+    // thread spent off its core (a busy host took it) lands mostly inside send()'s readings and
+    // is not Plumb's work either: the share is of the time the thread ran.
+    assertTrue(
+        run.nanosInSend() - run.offCoreNanos() < 0.8 * run.thread().cpuNanos(), run.toString());
   }
 
   /** Enough sends that one in SAMPLE_EVERY has been timed many times over. */
