@@ -4,12 +4,11 @@ import io.nats.client.support.JsonParseException;
 import io.nats.client.support.JsonParser;
 import io.nats.client.support.JsonValue;
 import io.nats.client.support.JsonValueUtils;
+import io.plumb.driver.AdminHttp;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,20 +52,9 @@ final class ServerSync {
   private static Reading read(HttpClient http, URI monitor)
       throws IOException, InterruptedException {
     URI varz = monitor.resolve("/varz");
-    HttpResponse<String> response;
+    String body = AdminHttp.get(http, varz, TIMEOUT);
     try {
-      response =
-          http.send(
-              HttpRequest.newBuilder(varz).timeout(TIMEOUT).build(),
-              HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new IOException(varz + ": " + describe(e), e);
-    }
-    if (response.statusCode() != 200) {
-      throw new IOException(varz + ": HTTP " + response.statusCode());
-    }
-    try {
-      return reading(JsonParser.parse(response.body()), monitor);
+      return reading(JsonParser.parse(body), monitor);
     } catch (JsonParseException e) {
       throw new IOException(varz + ": not JSON (" + e.getMessage() + ")", e);
     }
@@ -107,10 +95,5 @@ final class ServerSync {
     return readings.stream()
         .map(r -> r.server() + " " + r.policy())
         .collect(Collectors.joining(", "));
-  }
-
-  private static String describe(IOException e) {
-    String message = e.getMessage();
-    return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
   }
 }

@@ -3,11 +3,10 @@ package io.plumb.driver.pulsar;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.plumb.driver.AdminHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,20 +48,7 @@ final class BookieJournalSync {
     HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     List<Reading> readings = new ArrayList<>();
     for (URI endpoint : endpoints) {
-      URI config = endpoint.resolve(PATH);
-      HttpResponse<String> response;
-      try {
-        response =
-            http.send(
-                HttpRequest.newBuilder(config).timeout(TIMEOUT).build(),
-                HttpResponse.BodyHandlers.ofString());
-      } catch (IOException e) {
-        throw new IOException(config + ": " + describe(e), e);
-      }
-      if (response.statusCode() != 200) {
-        throw new IOException(config + ": HTTP " + response.statusCode());
-      }
-      readings.add(reading(response.body(), endpoint));
+      readings.add(reading(AdminHttp.get(http, endpoint.resolve(PATH), TIMEOUT), endpoint));
     }
     return readings;
   }
@@ -135,15 +121,5 @@ final class BookieJournalSync {
                 Collectors.toMap(
                     Reading::bookie, Reading::journalSyncData, (first, again) -> first));
     return registered.stream().allMatch(b -> Boolean.valueOf(expected).equals(byBookie.get(b)));
-  }
-
-  /** The first message along the causes (the JDK's ConnectException carries its own only there). */
-  private static String describe(IOException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && !t.getMessage().isBlank()) {
-        return t.getMessage();
-      }
-    }
-    return e.getClass().getSimpleName();
   }
 }
