@@ -18,16 +18,19 @@ public final class NoFinalRead {
 
   /**
    * {@code driver} gives {@code why} as its reason for no final read, and its {@link
-   * FinalReader#readToEnd} throws {@link IllegalStateException} rather than read.
+   * FinalReader#readToEnd} throws {@link IllegalStateException} rather than read, in the words of
+   * {@link FinalReader#requireFinalRead}: "no final read: " and the reason.
    *
    * @throws AssertionError otherwise
    */
   public static void assertRefused(FinalReader driver, String why) {
     assertEquals(Optional.of(why), driver.whyNoFinalRead());
-    assertThrows(
-        IllegalStateException.class,
-        () ->
-            driver.readToEnd(
-                "any", "any", new KeyedMessages(1, 1).reading(), Duration.ofSeconds(1)));
+    IllegalStateException refusal =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                driver.readToEnd(
+                    "any", "any", new KeyedMessages(1, 1).reading(), Duration.ofSeconds(1)));
+    assertEquals("no final read: " + why, refusal.getMessage());
   }
 }

@@ -303,9 +303,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLo
   @Override
   public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
       throws Exception {
-    if (whyNoFinalRead().isPresent()) {
-      throw new IllegalStateException(whyNoFinalRead().get());
-    }
+    requireFinalRead();
     int partitions = partitions(topic);
     try (Jedis jedis = endpoint.connectAgreedPrimary(timeout)) {
       return StreamFinalRead.read(jedis, topic, partitions, sink, timeout);
