@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.plumb.driver.DaemonThreads;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -202,25 +203,22 @@ class ManyTopicsTest {
   }
 
   private static Thread drain(java.io.InputStream stream, List<String> into) {
-    Thread thread =
-        new Thread(
-            () -> {
-              try (var reader =
-                  new java.io.BufferedReader(
-                      new java.io.InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                  synchronized (into) {
-                    into.add(line);
-                  }
-                }
-              } catch (IOException e) {
-                // the process ended
+    return DaemonThreads.start(
+        "plumb-test-drain",
+        () -> {
+          try (var reader =
+              new java.io.BufferedReader(
+                  new java.io.InputStreamReader(stream, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+              synchronized (into) {
+                into.add(line);
               }
-            });
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
+            }
+          } catch (IOException e) {
+            // the process ended
+          }
+        });
   }
 
   private static void assertNoStackTrace(Run run) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.cli.CapturedConsole;
+import io.plumb.driver.DaemonThreads;
 import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
@@ -87,22 +88,20 @@ class FaultCommandTest {
     Path home = startThreeNodes(28_850);
     long victim = nodes.node(2).pid().orElseThrow();
     Path result = dir.resolve("result.json");
-    Thread killer =
-        new Thread(
-            () -> {
-              // The plan is checked (all nodes running) before this line is printed, and the
-              // fault is due 1 s of warm-up and 2 s of measuring later.
-              try {
-                while (!cli.out().contains("fault plan ")) {
-                  Thread.sleep(20);
-                }
-              } catch (InterruptedException e) {
-                return;
-              }
-              ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
-            });
-    killer.setDaemon(true);
-    killer.start();
+    DaemonThreads.start(
+        "plumb-test-node-killer",
+        () -> {
+          // The plan is checked (all nodes running) before this line is printed, and the
+          // fault is due 1 s of warm-up and 2 s of measuring later.
+          try {
+            while (!cli.out().contains("fault plan ")) {
+              Thread.sleep(20);
+            }
+          } catch (InterruptedException e) {
+            return;
+          }
+          ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
+        });
 
     int status = runPlan("  - {at: 2s, action: kill, target: node 2, duration: 500ms}", result, 4);
 

@@ -25,7 +25,8 @@ public final class TestNode {
       server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
       while (true) {
         Socket client = server.accept();
-        Thread thread = new Thread(() -> serve(client));
+        // Only this class's directory is on the node's class path: no driver-api DaemonThreads.
+        Thread thread = new Thread(() -> serve(client), "plumb-test-node-" + port + "-client");
         thread.setDaemon(true);
         thread.start();
       }
