@@ -257,9 +257,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   public String readToEnd(String topic, String subscription, MessageListener sink, Duration timeout)
       throws Exception {
     requireFinalRead();
-    Integer known = pulsarTopics.partitionsOf(topic);
-    int partitions =
-        known != null ? known : admin.topics().getPartitionedTopicMetadata(topic).partitions;
+    int partitions = pulsarTopics.partitions(topic, timeout);
     return PulsarFinalRead.read(client, topic, partitions, sink, timeout);
   }
 

@@ -1,5 +1,6 @@
 package io.plumb.driver.pulsar;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -84,15 +85,8 @@ final class PulsarLeaders {
 
   /** Partition 0 of a partitioned topic, or the topic itself when it has no partitions. */
   private String partitionZero(String topic) throws Exception {
-    Integer partitions = topics.partitionsOf(topic);
-    if (partitions == null) {
-      partitions =
-          admin
-              .topics()
-              .getPartitionedTopicMetadataAsync(topic)
-              .get(LEADER_READ_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-              .partitions;
-    }
-    return partitions > 0 ? topic + "-partition-0" : topic;
+    return topics.partitions(topic, Duration.ofSeconds(LEADER_READ_TIMEOUT_SECONDS)) > 0
+        ? topic + "-partition-0"
+        : topic;
   }
 }

@@ -1,10 +1,12 @@
 package io.plumb.driver.pulsar;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.pulsar.client.admin.PulsarAdmin;
@@ -30,9 +32,20 @@ final class PulsarTopics {
     return Collections.unmodifiableMap(createdTopics);
   }
 
-  /** The partition count of a topic this instance created; null for any other topic. */
-  Integer partitionsOf(String topic) {
-    return createdTopics.get(topic);
+  /**
+   * The partition count of {@code topic}: the one this instance created it with, else what the
+   * broker reports (0 for a topic without partitions), waiting at most {@code timeout} for it.
+   */
+  int partitions(String topic, Duration timeout) throws Exception {
+    Integer created = createdTopics.get(topic);
+    if (created != null) {
+      return created;
+    }
+    return admin
+        .topics()
+        .getPartitionedTopicMetadataAsync(topic)
+        .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .partitions;
   }
 
   CompletableFuture<Void> create(String topic, int partitions) {
