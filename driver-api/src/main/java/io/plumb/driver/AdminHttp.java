@@ -6,6 +6,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads a broker's own HTTP endpoint (a monitoring port, a storage node's configuration), for a
@@ -15,6 +17,31 @@ import java.time.Duration;
 public final class AdminHttp {
 
   private AdminHttp() {}
+
+  /** Makes a value of one endpoint's answer; throws naming what in it is wrong. */
+  @FunctionalInterface
+  public interface AnswerReader<T> {
+    T read(String body, URI endpoint) throws IOException;
+  }
+
+  /**
+   * Asks every endpoint in turn for {@code path} ({@code /varz}, resolved against each) and reads
+   * each answer, in order, on one client whose connections and requests wait at most {@code
+   * timeout}.
+   *
+   * @throws IOException naming the first endpoint that gave no answer, or whose answer could not be
+   *     read
+   */
+  public static <T> List<T> getEach(
+      List<URI> endpoints, String path, Duration timeout, AnswerReader<T> reader)
+      throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    List<T> answers = new ArrayList<>();
+    for (URI endpoint : endpoints) {
+      answers.add(reader.read(get(http, endpoint.resolve(path), timeout), endpoint));
+    }
+    return answers;
+  }
 
   /**
    * The body of a {@code GET uri} answered with 200.

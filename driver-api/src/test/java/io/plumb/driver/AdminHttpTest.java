@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,37 @@ class AdminHttpTest {
     URI missing = base.resolve("/nothing-here");
     IOException e = assertThrows(IOException.class, () -> AdminHttp.get(http, missing, TIMEOUT));
     assertEquals(missing + ": HTTP 404", e.getMessage());
+  }
+
+  @Test
+  void everyEndpointIsAskedInOrderAndTheFirstWithoutAnAnswerIsNamed() throws Exception {
+    URI other = URI.create("http://localhost:" + server.getAddress().getPort());
+    assertEquals(
+        List.of(base + " {\"server_name\":\"n1\"}", other + " {\"server_name\":\"n1\"}"),
+        AdminHttp.getEach(
+            List.of(base, other), "/varz", TIMEOUT, (body, endpoint) -> endpoint + " " + body));
+
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> AdminHttp.getEach(List.of(base, other), "/nothing-here", TIMEOUT, (b, u) -> b));
+    assertEquals(base + "/nothing-here: HTTP 404", e.getMessage());
+  }
+
+  @Test
+  void aReadersRefusalOfAnAnswerEndsTheReadings() {
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                AdminHttp.getEach(
+                    List.of(base),
+                    "/varz",
+                    TIMEOUT,
+                    (body, endpoint) -> {
+                      throw new IOException(endpoint + "/varz: not a server's answer");
+                    }));
+    assertEquals(base + "/varz: not a server's answer", e.getMessage());
   }
 
   @Test

@@ -8,9 +8,7 @@ import io.plumb.driver.AdminHttp;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -27,6 +25,7 @@ final class ServerSync {
   private static final long DEFAULT_INTERVAL_NANOS = Duration.ofMinutes(2).toNanos();
 
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
+  private static final String VARZ = "/varz";
 
   /**
    * One server's answer.
@@ -41,22 +40,15 @@ final class ServerSync {
 
   /** Every monitoring endpoint's answer, in order; fails naming the first that gave none. */
   static List<Reading> read(List<URI> monitors) throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-    List<Reading> readings = new ArrayList<>();
-    for (URI monitor : monitors) {
-      readings.add(read(http, monitor));
-    }
-    return readings;
+    return AdminHttp.getEach(monitors, VARZ, TIMEOUT, ServerSync::reading);
   }
 
-  private static Reading read(HttpClient http, URI monitor)
-      throws IOException, InterruptedException {
-    URI varz = monitor.resolve("/varz");
-    String body = AdminHttp.get(http, varz, TIMEOUT);
+  /** One server's /varz answer, as its body came. */
+  static Reading reading(String body, URI monitor) throws IOException {
     try {
       return reading(JsonParser.parse(body), monitor);
     } catch (JsonParseException e) {
-      throw new IOException(varz + ": not JSON (" + e.getMessage() + ")", e);
+      throw new IOException(monitor.resolve(VARZ) + ": not JSON (" + e.getMessage() + ")", e);
     }
   }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nats.client.support.JsonParser;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
@@ -27,7 +26,13 @@ class ServerSyncTest {
   }
 
   private static ServerSync.Reading reading(String json) throws Exception {
-    return ServerSync.reading(JsonParser.parse(json), MONITOR);
+    return ServerSync.reading(json, MONITOR);
+  }
+
+  @Test
+  void anAnswerThatIsNotJsonIsRefusedNamingTheUrl() {
+    IOException e = assertThrows(IOException.class, () -> reading("<html>monitor</html>"));
+    assertTrue(e.getMessage().startsWith("http://127.0.0.1:8222/varz: not JSON ("), e.getMessage());
   }
 
   @Test

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.driver.AdminHttp;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,12 +44,7 @@ final class BookieJournalSync {
 
   /** Every endpoint's answer, in order; fails naming the first that gave none. */
   static List<Reading> read(List<URI> endpoints) throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-    List<Reading> readings = new ArrayList<>();
-    for (URI endpoint : endpoints) {
-      readings.add(reading(AdminHttp.get(http, endpoint.resolve(PATH), TIMEOUT), endpoint));
-    }
-    return readings;
+    return AdminHttp.getEach(endpoints, PATH, TIMEOUT, BookieJournalSync::reading);
   }
 
   /**
