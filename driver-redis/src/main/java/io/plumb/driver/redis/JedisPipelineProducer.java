@@ -11,9 +11,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
@@ -40,8 +38,6 @@ final class JedisPipelineProducer implements BenchmarkProducer {
   private record Pending(
       int partition, String key, byte[] header, byte[] payload, long token, SendListener l) {}
 
-  private final Supplier<HostAndPort> primary;
-  private final JedisClientConfig config;
   private final boolean streams;
   private final byte[][] keys;
   private final XAddParams xaddParams;
@@ -51,17 +47,18 @@ final class JedisPipelineProducer implements BenchmarkProducer {
   private final long maxBlockMillis;
   private final BlockingQueue<Pending> queue;
   private final Thread sender;
-  private final boolean followPrimary;
+  private final HeldConnection<ProducerConnection> connection; // the sender's; aborted by others
   private volatile boolean closed;
   private volatile boolean stalled;
-  private volatile SocketKeeper sockets;
-  private Connection connection; // the sender's
   private int roundRobin; // the calling thread's
 
+  /**
+   * @param connect opens a connection to the primary of the moment
+   * @param primary the primary now, which the sender follows; null for a fixed server
+   */
   JedisPipelineProducer(
+      Supplier<ProducerConnection> connect,
       Supplier<HostAndPort> primary,
-      boolean followPrimary,
-      JedisClientConfig config,
       boolean streams,
       String topic,
       int partitions,
@@ -70,9 +67,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
       int maxPendingSends,
       long maxBlockMillis,
       ReplicaWait replicaWait) {
-    this.primary = primary;
-    this.followPrimary = followPrimary;
-    this.config = config;
+    this.connection = new HeldConnection<>(connect, primary);
     this.streams = streams;
     this.keys = RedisKeys.partitions(topic, partitions);
     this.xaddParams =
@@ -85,15 +80,8 @@ final class JedisPipelineProducer implements BenchmarkProducer {
     this.maxBlockMillis = maxBlockMillis;
     this.queue = new ArrayBlockingQueue<>(maxPendingSends);
     // Connect before returning so a bad address fails createProducer, not the first send.
-    this.connection = open();
+    connection.connect();
     this.sender = DaemonThreads.start("plumb-redis-jedis-sender-" + topic, this::run);
-  }
-
-  private Connection open() {
-    SocketKeeper s = new SocketKeeper(primary.get(), config);
-    Connection c = new Connection(s, config);
-    sockets = s;
-    return c;
   }
 
   @Override
@@ -154,10 +142,10 @@ final class JedisPipelineProducer implements BenchmarkProducer {
         queue.drainTo(batch, depth - 1);
         boolean connecting = false;
         try {
-          if (connection == null || (followPrimary && !sockets.address().equals(primary.get()))) {
-            drop();
+          if (!connection.onPrimary()) {
+            connection.drop();
             connecting = true;
-            connection = open();
+            connection.connect();
             connecting = false;
           }
           send(batch);
@@ -166,7 +154,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
           for (Pending p : batch) {
             p.l().sendCompleted(p.token(), p.partition(), e);
           }
-          drop();
+          connection.drop();
           if (connecting) {
             Thread.sleep(PipelinedProducer.RECONNECT_PAUSE_MILLIS);
           }
@@ -176,7 +164,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      drop();
+      connection.drop();
       failQueued();
     }
   }
@@ -193,7 +181,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
    * if the connection broke before the replies were read.
    */
   private void send(List<Pending> batch) {
-    Pipeline pipeline = new Pipeline(connection);
+    Pipeline pipeline = new Pipeline(connection.get().connection());
     List<Response<?>> replies = new ArrayList<>(batch.size());
     for (Pending p : batch) {
       if (streams) {
@@ -237,20 +225,9 @@ final class JedisPipelineProducer implements BenchmarkProducer {
     }
   }
 
-  private void drop() {
-    Connection c = connection;
-    connection = null;
-    if (c != null) {
-      c.close();
-    }
-  }
-
   /** Sentinel named a new primary: a connection to another server is aborted at once. */
   void primaryChanged(HostAndPort now) {
-    SocketKeeper s = sockets;
-    if (s != null && !s.address().equals(now)) {
-      s.abort();
-    }
+    connection.abortIfNotTo(now);
   }
 
   @Override
@@ -258,10 +235,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
     closed = true;
     sender.join(TimeUnit.SECONDS.toMillis(30));
     if (sender.isAlive()) {
-      SocketKeeper s = sockets;
-      if (s != null) {
-        s.abort();
-      }
+      connection.abort();
       sender.join();
     }
     failQueued(); // a send that raced with close

@@ -172,9 +172,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLo
       if (config.producer() == RedisDriverConfig.Producer.JEDIS) {
         JedisPipelineProducer producer =
             new JedisPipelineProducer(
-                endpoint::primary,
-                endpoint.sentinels(),
-                endpoint.dataConfig(),
+                endpoint::openProducer,
+                endpoint.primaryToFollow(),
                 config.mode() == RedisDriverConfig.Mode.STREAMS,
                 topic,
                 n,
