@@ -218,6 +218,23 @@ await_node() {
   ctl "$1" await.out await_startup --timeout "$START_TIMEOUT"
 }
 
+# Waits until node n, launched while its peers were down, runs; launches it again (at most twice)
+# if its boot ends first. Nodes booting together after every node stopped can end one another's
+# boot: RabbitMQ 3.10's feature-flag sync with a peer still booting fails ({badmap,undefined}) and
+# that node's VM exits, while the others wait for its tables until their own start times out.
+await_node_relaunching() {
+  local n=$1 attempt
+  for attempt in 1 2 3; do
+    await_node "$n" && return 0
+    # Still running, yet not started within the timeout: launching again would not help.
+    nodes_up "$n" && return 1
+    ((attempt < 3)) || return 1
+    echo "node $n $(nodes_get "$n" NODE): its boot ended while its peers waited for it" \
+      "(see $(nodes_get "$n" LOG)); launching it again"
+    launch_node "$n" || return 1
+  done
+}
+
 # Boots node n and waits until it is ready.
 boot_node() {
   launch_node "$1" && await_node "$1"
@@ -446,7 +463,7 @@ start_node() {
   done
   local -A awaiting=()
   for other in "${waiting[@]}"; do
-    await_node "$other" &
+    await_node_relaunching "$other" &
     awaiting[$other]=$!
   done
   for other in "${waiting[@]}"; do
