@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The bottleneck verdict on real runs whose cause the test itself sets up: producer threads starved
  * of CPU are the generator's limit, a send() that blocks is the broker's.
  */
+@Tag("host-timing")
 class BottleneckEvidenceTest {
   @TempDir Path dir;
 

@@ -7,6 +7,7 @@ import io.plumb.result.RunReport;
 import io.plumb.workload.WorkloadYaml;
 import java.nio.file.Path;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * latencies spread evenly from 500 ms down to zero — not one slow message among thousands of fast
  * ones, which is what timing from the actual send (coordinated omission) shows.
  */
+@Tag("host-timing")
 class OpenLoopStallTest {
   private static final long MS = 1_000_000;
 

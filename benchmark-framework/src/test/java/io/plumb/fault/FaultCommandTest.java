@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/benchmark --faults}: refusals before any load, and a whole run against the loopback
  * driver with its "cluster" of {@link TestNode} processes, from plan to result file.
  */
+@Tag("host-timing")
 class FaultCommandTest {
   @TempDir Path dir;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.load.BackToBackLoad.SpinningProducer;
 import io.plumb.stats.PeriodStats;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * message is still stamped within its group's span, a send that blocks blurs at most the others of
  * its group, and sends longer than the limit are each timed on their own.
  */
+@Tag("host-timing")
 class SharedClockReadingTest {
   private static final long BLOCK_NANOS = 20_000;
 

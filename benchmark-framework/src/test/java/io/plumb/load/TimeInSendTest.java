@@ -2,6 +2,7 @@ package io.plumb.load;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
  * driver's time and not Plumb's own work, also when the loop sends back to back and times only one
  * send in {@link ProducerLoop#SAMPLE_EVERY} on its own.
  */
+@Tag("host-timing")
 class TimeInSendTest {
   private static final long SPIN_NANOS = 20_000;
 

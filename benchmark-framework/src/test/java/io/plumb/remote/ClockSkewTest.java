@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sample may fall below 5 ms by more than that uncertainty (none negative, then), the median must
  * lie near 5 ms, and the console, the result and the report must carry the ± beside the figures.
  */
+@Tag("host-timing")
 class ClockSkewTest {
   private static final Path LIBFAKETIME =
       Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");

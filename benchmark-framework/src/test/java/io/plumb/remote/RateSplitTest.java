@@ -14,12 +14,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Producers spread over OMB's producer half of the workers; the total rate stays the workload's.
  */
+@Tag("host-timing")
 class RateSplitTest {
   @TempDir Path dir;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * thread may be reading them, so these read their own threads' figures, or look for a wait far
  * longer than any real one.
  */
+@Tag("host-timing")
 class CoreWaitsTest {
   @TempDir Path dir;
 

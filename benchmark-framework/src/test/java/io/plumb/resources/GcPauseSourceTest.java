@@ -13,6 +13,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test needs no JVM of its own (as {@code -XX:+ExplicitGCInvokesConcurrent} would) and no test-only
  * API.
  */
+@Tag("host-timing")
 class GcPauseSourceTest {
   private static final String PERIODIC = "G1PeriodicGCInterval";
 

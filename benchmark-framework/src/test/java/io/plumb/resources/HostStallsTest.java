@@ -9,6 +9,7 @@ import io.plumb.result.RunReport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * measured phase, as a hypervisor taking the VM's CPUs would. The measured phase is known to have
  * begun when the run's producer thread is watched for its waits for a core ({@link CoreWaits}).
  */
+@Tag("host-timing")
 class HostStallsTest {
   private static final long STOPPED_MILLIS = 300;
 

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Where JFR cannot start, the collectors' MXBeans count the pauses instead, and the source says so
  * and why: the result's gcSource is this description.
  */
+@Tag("host-timing")
 class PauseFallbackTest {
 
   @Test

@@ -23,9 +23,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A rate change mid-load on the loopback driver, two producers on two producer threads. */
+@Tag("host-timing")
 class LocalWorkerAdjustRateTest {
   private static final double OLD_RATE = 500;
   private static final double NEW_RATE = 2_500;
