@@ -223,12 +223,11 @@ await_node() {
 # boot: RabbitMQ 3.10's feature-flag sync with a peer still booting fails ({badmap,undefined}) and
 # that node's VM exits, while the others wait for its tables until their own start times out.
 await_node_relaunching() {
-  local n=$1 attempt
-  for attempt in 1 2 3; do
-    await_node "$n" && return 0
+  local n=$1 relaunched=0
+  until await_node "$n"; do
     # Still running, yet not started within the timeout: launching again would not help.
-    nodes_up "$n" && return 1
-    ((attempt < 3)) || return 1
+    if nodes_up "$n" || ((relaunched == 2)); then return 1; fi
+    relaunched=$((relaunched + 1))
     echo "node $n $(nodes_get "$n" NODE): its boot ended while its peers waited for it" \
       "(see $(nodes_get "$n" LOG)); launching it again"
     launch_node "$n" || return 1

@@ -2,6 +2,8 @@ package io.plumb.driver.kafka;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.plumb.fault.LocalCluster;
+import io.plumb.testkit.NodeKill;
 import io.plumb.testkit.WholeCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,13 +109,10 @@ final class LocalKafkaCluster {
 
   /** SIGKILL to the node's process, as its state file names it; returns once it is gone. */
   static void kill(String node) throws Exception {
-    Path env = stateDir().resolve("nodes").resolve(node).resolve("node.env");
-    long pid =
-        Long.parseLong(value(env, "PID").orElseThrow(() -> new AssertionError("no PID in " + env)));
-    ProcessHandle process =
-        ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("node " + node + " is down"));
-    process.destroyForcibly();
-    process.onExit().get(30, TimeUnit.SECONDS);
+    NodeKill.kill(
+        LocalCluster.of("kafka")
+            .node(node)
+            .orElseThrow(() -> new AssertionError("no node " + node + " under " + stateDir())));
   }
 
   static void stopNode(String node) throws Exception {

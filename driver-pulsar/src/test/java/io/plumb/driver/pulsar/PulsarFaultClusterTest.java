@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
-import io.plumb.fault.ClusterNode;
 import io.plumb.fault.FaultOutcome;
 import io.plumb.fault.LocalCluster;
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
+import io.plumb.testkit.NodeKill;
 import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.charset.StandardCharsets;
@@ -125,10 +125,7 @@ class PulsarFaultClusterTest {
       before.await(30);
       assertEquals(50, before.acknowledged().size(), "before the kill");
 
-      ClusterNode broker = CLUSTER.node("broker").orElseThrow();
-      ProcessHandle process = ProcessHandle.of(broker.pid().orElseThrow()).orElseThrow();
-      process.destroyForcibly();
-      process.onExit().get(10, TimeUnit.SECONDS);
+      NodeKill.kill(CLUSTER.node("broker").orElseThrow());
       Sends during = Sends.start(producer, "during", 50);
       PulsarClusterNodes.script(CLUSTER, "start-node", "broker");
       // Each completes once: acknowledged once the producer is back, or failed by the timeout.

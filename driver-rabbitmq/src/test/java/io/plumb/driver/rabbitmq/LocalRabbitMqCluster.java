@@ -8,7 +8,6 @@ import io.plumb.fault.LocalCluster;
 import io.plumb.testkit.WholeCluster;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -112,17 +111,22 @@ final class LocalRabbitMqCluster {
   }
 
   private static void script(String command, String node) throws Exception {
-    Path script = CLUSTER.script();
     Process process =
-        new ProcessBuilder(script.toString(), command, node)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
+        command(command, node).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     if (!process.waitFor(300, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      fail(script + " " + command + " " + node + " took over 300 s");
+      fail(CLUSTER.script() + " " + command + " " + node + " took over 300 s");
     }
-    assertEquals(0, process.exitValue(), script + " " + command + " " + node);
+    assertEquals(0, process.exitValue(), CLUSTER.script() + " " + command + " " + node);
+  }
+
+  /** Starts {@code rabbitmq.sh COMMAND NODE}; its output and errors are the process's input. */
+  static Process launch(String command, String node) throws IOException {
+    return command(command, node).start();
+  }
+
+  private static ProcessBuilder command(String command, String node) {
+    return new ProcessBuilder(CLUSTER.script().toString(), command, node).redirectErrorStream(true);
   }
 
   private LocalRabbitMqCluster() {}

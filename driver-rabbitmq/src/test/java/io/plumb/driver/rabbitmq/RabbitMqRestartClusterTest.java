@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.plumb.fault.ClusterNode;
 import io.plumb.fault.LocalCluster;
+import io.plumb.testkit.NodeKill;
 import io.plumb.testkit.WholeCluster;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,15 +29,15 @@ class RabbitMqRestartClusterTest {
   @Test
   void aNodeWhoseBootEndsWhilePeersWaitIsLaunchedAgain() throws Exception {
     for (ClusterNode node : CLUSTER.numberedNodes()) {
-      kill(node);
+      NodeKill.kill(node);
     }
     assertEquals(0, CLUSTER.numberedNodes().stream().filter(ClusterNode::running).count());
     LocalRabbitMqCluster.startNode("1");
     LocalRabbitMqCluster.startNode("2");
 
-    Process last = script("start-node", "3");
+    Process last = LocalRabbitMqCluster.launch("start-node", "3");
     awaitStartupOf(node("1"), last);
-    kill(node("1"));
+    NodeKill.kill(node("1"));
     if (!last.waitFor(150, TimeUnit.SECONDS)) {
       last.destroyForcibly();
       fail("start-node 3 still waiting after 150 s");
@@ -75,20 +73,5 @@ class RabbitMqRestartClusterTest {
 
   private static ClusterNode node(String number) {
     return CLUSTER.node(number).orElseThrow();
-  }
-
-  private static void kill(ClusterNode node) throws Exception {
-    if (node.pid().isEmpty() || !node.running()) {
-      return;
-    }
-    ProcessHandle process = ProcessHandle.of(node.pid().getAsLong()).orElseThrow();
-    process.destroyForcibly();
-    process.onExit().get(10, TimeUnit.SECONDS);
-  }
-
-  private static Process script(String... arguments) throws IOException {
-    List<String> command = new ArrayList<>(List.of(CLUSTER.script().toString()));
-    command.addAll(List.of(arguments));
-    return new ProcessBuilder(command).redirectErrorStream(true).start();
   }
 }
