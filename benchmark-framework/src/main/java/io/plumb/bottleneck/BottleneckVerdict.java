@@ -25,12 +25,14 @@ import java.util.Map;
  *       cores, steal);
  *   <li><b>pushed back by the broker</b> when send() blocked them at least twice as long as they
  *       waited for a core (the client's buffer was full or it waited for the broker), or when the
- *       broker acknowledged under 98% of what was sent (acknowledgements slowed) and the threads
- *       were not starved;
+ *       broker acknowledged under 98% of what was sent (acknowledgements slowed) and the threads'
+ *       own time does not say generator-bound;
  *   <li><b>undecided</b> otherwise: both causes within a factor of two of each other, slow
- *       acknowledgements from starved threads, or no thread times (then the reason says so). Where
- *       a host does not report run-queue time, off-core time outside send() counts as waiting for a
- *       core and off-core time inside send() cannot be told apart (undecided when it is most).
+ *       acknowledgements while the threads' own time says generator-bound (threads that ran all
+ *       along or waited for a core can starve the client's I/O thread, which slows acknowledgements
+ *       as a slow broker would), or no thread times (then the reason says so). Where a host does
+ *       not report run-queue time, off-core time outside send() counts as waiting for a core and
+ *       off-core time inside send() cannot be told apart (undecided when it is most).
  * </ul>
  *
  * The hosts' CPU pressure (the share of time some task waited for a CPU), the worker's CPU share of
@@ -154,8 +156,9 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
           String.format(
               "the broker acknowledged only %.0f msg/s of the %.0f sent",
               e.acknowledgedRate(), e.achievedRate());
-      Kind kind =
-          threads == Kind.GENERATOR_BOUND && starved(t) ? Kind.UNDECIDED : Kind.BROKER_PUSHBACK;
+      // The threads' time says generator-bound: the slow acknowledgements may be the broker's or
+      // the starved client's, and the evidence cannot tell which.
+      Kind kind = threads == Kind.GENERATOR_BOUND ? Kind.UNDECIDED : Kind.BROKER_PUSHBACK;
       return new BottleneckVerdict(
           kind, behind + ". " + kind.label() + ": " + acks + "; " + evidence + ".", figures);
     }
@@ -184,11 +187,6 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
       return Kind.BROKER_PUSHBACK;
     }
     return Kind.UNDECIDED;
-  }
-
-  /** The threads waited for a core, not merely ran all along. */
-  private static boolean starved(ThreadEvidence t) {
-    return t.runDelayKnown() && t.waitedForCpuShare() >= MIN_OFF_CPU_SHARE;
   }
 
   /** The host's figures as a clause to append (", the worker used ..., steal ..."), or "". */

@@ -87,7 +87,7 @@ class BottleneckVerdictTest {
   }
 
   @Test
-  void slowAcknowledgementsAreTheBrokerUnlessTheThreadsWereStarved() {
+  void slowAcknowledgementsAreTheBrokerUnlessTheThreadsSayGeneratorBound() {
     BottleneckVerdict slowAcks =
         BottleneckVerdict.judge(evidence(8_000, 5_000, 20_000, 80 * MS, threads(10, 50, 5)));
     assertEquals(BottleneckVerdict.Kind.BROKER_PUSHBACK, slowAcks.kind(), slowAcks.reason());
@@ -95,6 +95,26 @@ class BottleneckVerdictTest {
     BottleneckVerdict starved =
         BottleneckVerdict.judge(evidence(8_000, 5_000, 20_000, 80 * MS, threads(5, 40, 60)));
     assertEquals(BottleneckVerdict.Kind.UNDECIDED, starved.kind(), starved.reason());
+  }
+
+  @Test
+  void slowAcknowledgementsFromThreadsThatRanAllAlongAreUndecided() {
+    // Ran 9.5 s of 10, waited 0.1 s for a core, send() blocked them 1%: the threads were CPU-bound,
+    // and busy producer threads can starve the client's I/O thread, which slows acknowledgements.
+    ThreadEvidence cpuBound = new ThreadEvidence(10 * S, S / 10, 95 * S / 10, S / 10);
+    assertEquals(BottleneckVerdict.Kind.GENERATOR_BOUND, BottleneckVerdict.threadsSay(cpuBound));
+    BottleneckVerdict verdict =
+        BottleneckVerdict.judge(evidence(8_000, 7_500, 20_000, 80 * MS, cpuBound));
+    assertEquals(BottleneckVerdict.Kind.UNDECIDED, verdict.kind(), verdict.reason());
+    assertTrue(
+        verdict.reason().contains("undecided: the broker acknowledged only 7500 msg/s of the 8000"),
+        verdict.reason());
+    // A thread that waited for a core more than twice as long as send() blocked it, under the
+    // starvation share: still the threads' own time says generator-bound.
+    assertEquals(
+        BottleneckVerdict.Kind.UNDECIDED,
+        BottleneckVerdict.judge(evidence(8_000, 7_500, 20_000, 80 * MS, threads(5, 70, 18)))
+            .kind());
   }
 
   @Test
