@@ -11,6 +11,7 @@ import io.plumb.remote.DistributedWorkers;
 import io.plumb.result.Counters;
 import io.plumb.result.Percentiles;
 import io.plumb.result.RunReport;
+import io.plumb.result.UntimedAcknowledgements;
 import io.plumb.result.WindowSummary;
 import io.plumb.stats.PeriodStats;
 import io.plumb.worker.Worker;
@@ -217,17 +218,21 @@ final class ConsoleReporter implements RunListener {
     }
     header.append(String.format("%10s", "max"));
     out.println(header);
-    row("publish (from intended)", report.measured().publishLatency());
-    row("service time (from send)", report.measured().serviceTime());
-    row("send delay", report.measured().sendDelay());
+    UntimedAcknowledgements untimed = UntimedAcknowledgements.of(report.measured());
+    UntimedAcknowledgements none = new UntimedAcknowledgements(0, 0);
+    row("publish (from intended)", report.measured().publishLatency(), none);
+    row("service time (from send)", report.measured().serviceTime(), untimed);
+    row("send delay", report.measured().sendDelay(), untimed);
     Histogram endToEnd = report.measured().endToEndLatency();
     OptionalLong uncertainty = clockUncertaintyNanos.get();
     if (uncertainty.isPresent() && endToEnd.getTotalCount() > 0) {
       CrossHostLatency crossHost = CrossHostLatency.of(uncertainty.getAsLong(), endToEnd);
-      row("end-to-end " + crossHost.plusMinus(), endToEnd);
+      row("end-to-end " + crossHost.plusMinus(), endToEnd, none);
+      untimed.line().ifPresent(out::println);
       out.println("Clocks       " + crossHost.line());
     } else {
-      row("end-to-end", endToEnd);
+      row("end-to-end", endToEnd, none);
+      untimed.line().ifPresent(out::println);
     }
     if (report.measuredSeconds() == 0) {
       out.println("Verdict      nothing was measured");
@@ -253,10 +258,11 @@ final class ConsoleReporter implements RunListener {
             report.resources().producerLongestCoreWaitMillis())
         .ifPresent(out::println);
     ResourceLines.print(out, report.resources());
-    if (c.untimedAcknowledgements() + c.negativeEndToEnd() + c.foreign() > 0) {
+    // Untimed acknowledgements have their own line under the latencies they leave out.
+    if (c.negativeEndToEnd() + c.foreign() > 0) {
       out.printf(
-          "Also         untimed acknowledgements %,d | negative end-to-end (clocks disagree) %,d | foreign messages %,d%n",
-          c.untimedAcknowledgements(), c.negativeEndToEnd(), c.foreign());
+          "Also         negative end-to-end (clocks disagree) %,d | foreign messages %,d%n",
+          c.negativeEndToEnd(), c.foreign());
     }
     for (String error : report.errors()) {
       out.println("Error        " + error);
@@ -293,19 +299,22 @@ final class ConsoleReporter implements RunListener {
     out.println("Report       " + command);
   }
 
-  private void row(String name, Histogram histogram) {
+  /** One latency's row; a figure {@code untimed} says may read low carries a star. */
+  private void row(String name, Histogram histogram, UntimedAcknowledgements untimed) {
     StringBuilder line = new StringBuilder(String.format("  %-24s", name));
     for (double percentile : Percentiles.REPORTED) {
       line.append(
-          String.format(
-              "%10s",
-              histogram.getTotalCount() == 0
-                  ? "-"
-                  : ms(Percentiles.millis(histogram, percentile))));
+          cell(
+              histogram,
+              Percentiles.millis(histogram, percentile),
+              untimed.mayReadLow(percentile)));
     }
-    line.append(
-        String.format(
-            "%10s", histogram.getTotalCount() == 0 ? "-" : ms(Percentiles.maxMillis(histogram))));
+    line.append(cell(histogram, Percentiles.maxMillis(histogram), untimed.mayReadLow(100)));
     out.println(line);
+  }
+
+  private static String cell(Histogram histogram, double millis, boolean mayReadLow) {
+    return String.format(
+        "%10s", histogram.getTotalCount() == 0 ? "-" : ms(millis) + (mayReadLow ? "*" : ""));
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.plumb.result.UntimedAcknowledgements;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -122,7 +123,10 @@ final class ReportPage {
     ArrayNode nines = data.putArray("nines");
     for (Chart family : NINES) {
       ObjectNode chart = nines.addObject();
-      chart.put("id", family.field()).put("title", family.title()).put("note", family.note());
+      chart
+          .put("id", family.field())
+          .put("title", family.title())
+          .put("note", family.note() + untimedNote(family, results, labels));
       ArrayNode series = chart.putArray("series");
       for (int i = 0; i < results.size(); i++) {
         Histogram histogram = results.get(i).histograms().get(family.field());
@@ -174,6 +178,31 @@ final class ReportPage {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * For service time, which leaves out acknowledgements whose send time was no longer held, each
+   * result's count of them and the percentile above which its curve may read low; "" otherwise.
+   */
+  private static String untimedNote(Chart family, List<ResultFile> results, List<String> labels) {
+    if (!family.field().equals("serviceTime")) {
+      return "";
+    }
+    StringBuilder note = new StringBuilder();
+    for (int i = 0; i < results.size(); i++) {
+      var latency = results.get(i).json().path("latency");
+      long untimed = latency.path("untimedAcknowledgements").asLong(0);
+      if (untimed > 0) {
+        note.append(
+            String.format(
+                "; %s leaves out %,d acknowledgements whose send time was no longer held, so above"
+                    + " %s it may read low",
+                labels.get(i),
+                untimed,
+                UntimedAcknowledgements.label(latency.path("untimedFromPercentile").asDouble())));
+      }
+    }
+    return note.toString();
   }
 
   private static List<String> nodeNames(com.fasterxml.jackson.databind.JsonNode fault) {

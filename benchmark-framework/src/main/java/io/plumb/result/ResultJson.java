@@ -83,6 +83,12 @@ public final class ResultJson {
     latency.set("serviceTime", family(run.measured().serviceTime()));
     latency.set("sendDelay", family(run.measured().sendDelay()));
     latency.set("endToEnd", family(run.measured().endToEndLatency()));
+    // Service time and send delay leave these out; their top share may read low (see the record).
+    UntimedAcknowledgements untimed = UntimedAcknowledgements.of(run.measured());
+    latency.put("untimedAcknowledgements", untimed.untimed());
+    if (untimed.untimed() > 0) {
+      latency.put("untimedFromPercentile", untimed.fromPercentile());
+    }
 
     ObjectNode phases = json.putObject("phases");
     phases.put("warmupSeconds", run.warmupSeconds());

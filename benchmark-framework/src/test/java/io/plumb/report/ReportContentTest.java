@@ -91,6 +91,26 @@ class ReportContentTest {
   }
 
   @Test
+  void theServiceTimeChartSaysWhichResultsLeaveOutUntimedAcknowledgements() throws IOException {
+    assertFalse(report("timed", List.of(small, large)).contains("send time was no longer held"));
+
+    ObjectNode result = (ObjectNode) MAPPER.readTree(small.toFile());
+    ObjectNode latency = (ObjectNode) result.path("latency");
+    latency.put("untimedAcknowledgements", 360);
+    latency.put("untimedFromPercentile", 98.2);
+    Path untimed = dir.resolve("untimed.json");
+    MAPPER.writeValue(untimed.toFile(), result);
+
+    String page = report("untimed", List.of(untimed, large));
+    assertTrue(
+        page.contains(
+            "from the actual send, as OMB measures; size-100 · Loopback leaves out 360"
+                + " acknowledgements whose send time was no longer held, so above p98.2 it may read"
+                + " low"),
+        page);
+  }
+
+  @Test
   void histogramsGoBesideTheReportAsHgrmInMicroseconds() throws IOException {
     report("hgrm", List.of(small, large));
     for (Path result : List.of(small, large)) {
