@@ -13,9 +13,6 @@ final class Drain {
   /** Every error line the drain adds starts so; a final read that ran replaces them. */
   static final String ERROR_PREFIX = "drain: ";
 
-  /** Consumers that received nothing for this long at the end of the drain are stalled. */
-  private static final long STALLED_AFTER_NANOS = 5_000_000_000L;
-
   private Drain() {}
 
   static DeliveryBalance.DrainOutcome run(RunContext run) {
@@ -58,7 +55,10 @@ final class Drain {
       }
       if (System.nanoTime() > deadline) {
         missing = exact(run, missing);
-        boolean stalled = System.nanoTime() - lastProgress > STALLED_AFTER_NANOS;
+        // Stalled by the same idle time that ends a drain whose sends all completed: consumers
+        // quiet for less may still deliver (after a fault, a rebalance can take that long).
+        long quietNanos = System.nanoTime() - lastProgress;
+        boolean stalled = quietNanos > idle.toNanos();
         outcome =
             stalled
                 ? DeliveryBalance.DrainOutcome.STALLED
@@ -72,8 +72,13 @@ final class Drain {
                     Math.max(0, whole.sent() - whole.acknowledged() - whole.failed()),
                     missing,
                     stalled
-                        ? "consumers had stopped receiving, so they count as lost"
-                        : "consumers were still catching up, so they count as in flight, not lost"));
+                        ? String.format(
+                            "consumers had received nothing for %d s, so they count as lost",
+                            quietNanos / 1_000_000_000L)
+                        : String.format(
+                            "consumers had received nothing for %.1f s, less than the drain's idle"
+                                + " time of %d s, so they count as in flight, not lost",
+                            quietNanos / 1e9, idle.toSeconds())));
         break;
       }
       if (run.waitOrAbort(Duration.ofMillis(50))) {

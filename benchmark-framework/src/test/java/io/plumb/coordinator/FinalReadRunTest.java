@@ -99,6 +99,30 @@ class FinalReadRunTest {
   }
 
   @Test
+  void consumersQuietForLessThanTheIdleTimeWhenTheDrainTimesOutLeaveTheMissingInFlight()
+      throws Exception {
+    // The drain's 7 s end before its 10 s idle time: consumers quiet since the load stopped have
+    // not been quiet long enough to call the missing lost (they were, before, after 5 s).
+    RunOptions options = RunOptions.defaults().withDrainTimeout(Duration.ofSeconds(7));
+    RunReport report =
+        LoopbackRuns.run(dir, WORKLOAD, "dropAfterMessages: 3000\ndroppedMessages: 123\n", options);
+    assertEquals(0, report.counters().lost());
+    assertEquals(123, report.counters().inFlight());
+    List<String> drain =
+        report.errors().stream().filter(line -> line.startsWith("drain: ")).toList();
+    assertEquals(1, drain.size(), drain.toString());
+    assertTrue(
+        drain.get(0).startsWith("drain: after 7 s, 0 send(s) had not completed and 123"),
+        drain.get(0));
+    assertTrue(
+        drain
+            .get(0)
+            .endsWith(
+                "less than the drain's idle time of 10 s, so they count as in flight, not lost"),
+        drain.get(0));
+  }
+
+  @Test
   void withoutTheCapabilityTheDrainJudgesAndTheResultSaysWhy() throws Exception {
     RunReport report = run("dropAfterMessages: 3000\ndroppedMessages: 123\n");
     FinalReadFigures read = report.finalRead();

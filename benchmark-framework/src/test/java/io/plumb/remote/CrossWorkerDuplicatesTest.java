@@ -40,15 +40,15 @@ class CrossWorkerDuplicatesTest {
           .text();
 
   /**
-   * Dropped messages never arrive, so the drain runs to its end; consumers idle for 5 s by then
-   * make them lost rather than in flight.
+   * Dropped messages never arrive, so the drain ends when consumers have received nothing for its
+   * idle time (10 s, within the 12 s timeout): that makes them lost rather than in flight.
    */
   private static final RunOptions OPTIONS =
       new RunOptions(
           Optional.of(Duration.ofSeconds(1)),
           false,
           Duration.ofSeconds(60),
-          Duration.ofSeconds(7),
+          Duration.ofSeconds(12),
           Map.of());
 
   @TempDir Path dir;
