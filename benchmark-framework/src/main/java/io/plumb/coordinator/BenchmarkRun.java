@@ -179,8 +179,12 @@ public final class BenchmarkRun {
     try {
       counters = DeliveryCount.of(run, drained, loadStarted);
     } catch (RuntimeException e) {
-      // What the periods counted is still worth writing; loss cannot be judged without the sets.
-      String message = "counting messages: " + (e.getMessage() == null ? e : e.getMessage());
+      // What the periods counted is still worth writing; loss cannot be judged without the sets,
+      // and a 0 there must not read as nothing lost.
+      String message =
+          "counting messages: "
+              + (e.getMessage() == null ? e : e.getMessage())
+              + "; loss is not judged without the sequence sets (lost and inFlight read 0)";
       failure = failure == null ? message : failure;
       run.errors().add(message);
       counters = DeliveryCount.of(run, drained, false);

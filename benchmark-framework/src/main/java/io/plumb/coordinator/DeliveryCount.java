@@ -4,6 +4,7 @@ import io.plumb.result.Counters;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.SequenceRanges;
 import io.plumb.worker.LastCount;
+import io.plumb.worker.TotalsMissingException;
 import io.plumb.worker.WorkerSpecs.Totals;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,8 @@ final class DeliveryCount {
   /**
    * @param loadStarted false when the run ended before any load: nothing was sent, so the workers'
    *     sequence sets (millions of producers' worth in a many-topic run) are not asked for
+   * @throws TotalsMissingException when a worker's sets are missing, its period already added to
+   *     the run's measurement
    */
   static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome, boolean loadStarted) {
     RunPlan plan = loadStarted ? run.plan() : null;
@@ -73,7 +76,14 @@ final class DeliveryCount {
     if (plan != null) {
       // A run cut short has no final period: the counts would come from the last period taken
       // and the loss from sets read later. One read gives both, so they add up.
-      LastCount last = run.worker().lastCount();
+      LastCount last;
+      try {
+        last = run.worker().lastCount();
+      } catch (TotalsMissingException e) {
+        // The counts stay the run's; the caller writes them without judging loss.
+        run.measurement().add(Phase.DRAIN, e.period(), 0);
+        throw e;
+      }
       run.measurement().add(Phase.DRAIN, last.period(), 0);
       totals = last.totals();
     }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.resources.ResourceSource;
 import io.plumb.stats.ClockCorrections;
 import io.plumb.stats.PeriodStats;
+import io.plumb.worker.LastCount;
+import io.plumb.worker.TotalsMissingException;
 import io.plumb.worker.Worker;
+import io.plumb.worker.WorkerException;
 import io.plumb.worker.WorkerSpecs.ConsumerSpec;
 import io.plumb.worker.WorkerSpecs.DriverInfo;
 import io.plumb.worker.WorkerSpecs.DriverSetup;
@@ -259,6 +262,20 @@ public final class DistributedWorkers implements Worker {
   @Override
   public Totals totals() {
     return harvest.totals();
+  }
+
+  /**
+   * The default's order (period, then sets), but a worker whose sets are missing fails the count
+   * with the period kept: it already holds the surviving workers' last deliveries.
+   */
+  @Override
+  public LastCount lastCount() {
+    PeriodStats period = takePeriod();
+    try {
+      return new LastCount(period, harvest.totals());
+    } catch (WorkerException e) {
+      throw new TotalsMissingException(e.getMessage(), period, e);
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.plumb.remote;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.SequenceRanges;
 import io.plumb.worker.Worker;
+import io.plumb.worker.WorkerException;
 import io.plumb.worker.WorkerSpecs.Totals;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,13 @@ final class Harvest {
    * merged as sets: one subscription's consumers may sit on several workers, and a message the
    * broker delivered to two of them (a redelivery after a rebalance) is one distinct message and
    * one duplicate that neither worker could see on its own.
+   *
+   * <p>Only every worker's sets together say what was lost: without one worker's, what its
+   * consumers received would count as missing, its producers' acknowledgements would vanish and so
+   * would the duplicates across it. A worker lost now or earlier therefore fails the call rather
+   * than leaving a smaller merge to be judged.
+   *
+   * @throws WorkerException naming each worker whose sets are missing
    */
   Totals totals() {
     Map<Integer, SequenceRanges> acked = new LinkedHashMap<>();
@@ -64,6 +72,15 @@ final class Harvest {
     Map<String, Map<Integer, SequenceRanges>> received = new LinkedHashMap<>();
     long duplicates = 0;
     List<Totals> each = fleet.tolerant(fleet.live(), Worker::totals);
+    List<String> missing =
+        fleet.all().stream()
+            .filter(member -> member.lost != null)
+            .map(member -> "worker " + member.name() + " (lost: " + member.lost + ")")
+            .toList();
+    if (!missing.isEmpty()) {
+      throw new WorkerException(
+          "the sequence sets of " + String.join(", ", missing) + " are missing");
+    }
     for (Totals totals : each) {
       totals
           .ackedByProducer()
