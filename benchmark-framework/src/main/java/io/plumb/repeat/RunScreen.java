@@ -1,14 +1,16 @@
 package io.plumb.repeat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.bottleneck.BottleneckVerdict;
 import java.util.Optional;
 
 /**
  * Which runs a comparison or summary leaves out by default, and why: a run cut short, one that lost
  * messages, or one whose generator could not keep its schedule measured something other than the
  * configuration it names (a lossy run's latencies lack the messages that were lost; a generator-
- * bound run's latencies are partly the load generator's), and a peak search whose peak was the
- * generator's or that held no rate for the full duration. {@code --include-all} keeps them.
+ * bound run's latencies are partly the load generator's), as may one whose bottleneck verdict was
+ * undecided; and a peak search whose peak was the generator's or that held no rate for the full
+ * duration. {@code --include-all} keeps them.
  */
 public final class RunScreen {
   private RunScreen() {}
@@ -37,6 +39,16 @@ public final class RunScreen {
       JsonNode reasons = result.path("generatorBoundReasons");
       String why = reasons.isArray() && !reasons.isEmpty() ? reasons.get(0).asText() : "";
       return Optional.of("generator-bound" + (why.isEmpty() ? "" : " (" + why + ")"));
+    }
+    // Producers behind, or late, with evidence that points both ways: the figures may be partly
+    // the generator's, which a comparison would credit to the configuration. (A peak round is
+    // judged by its search above.)
+    JsonNode bottleneck = result.path("bottleneck");
+    if (!search.isObject()
+        && BottleneckVerdict.Kind.UNDECIDED.label().equals(bottleneck.path("verdict").asText())) {
+      String why = bottleneck.path("reason").asText("");
+      return Optional.of(
+          "undecided whether the generator limited it" + (why.isEmpty() ? "" : " (" + why + ")"));
     }
     return Optional.empty();
   }

@@ -123,6 +123,25 @@ class PairedComparisonTest {
     assertEquals("generator-bound peak (the host)", RunScreen.reasonToLeaveOut(host).orElseThrow());
   }
 
+  @Test
+  void aRunWhoseBottleneckVerdictWasUndecidedIsLeftOutButAPeakRoundIsJudgedByItsSearch() {
+    ObjectNode undecided = SyntheticResults.run(0, 1000, 1, 5000);
+    undecided
+        .putObject("bottleneck")
+        .put("verdict", "undecided")
+        .put("reason", "producers sent 900 msg/s, 10.0% below the target");
+    assertEquals(
+        "undecided whether the generator limited it (producers sent 900 msg/s, 10.0% below the"
+            + " target)",
+        RunScreen.reasonToLeaveOut(undecided).orElseThrow());
+    ObjectNode broker = SyntheticResults.run(0, 1000, 1, 5000);
+    broker.putObject("bottleneck").put("verdict", "pushed back by the broker");
+    assertTrue(RunScreen.reasonToLeaveOut(broker).isEmpty());
+    ObjectNode peak = searched(SyntheticResults.run(0, 1000, 1, 5000), 1000);
+    peak.putObject("bottleneck").put("verdict", "undecided");
+    assertTrue(RunScreen.reasonToLeaveOut(peak).isEmpty());
+  }
+
   private static ObjectNode searched(ObjectNode result, double stablePeak) {
     result.putObject("search").put("stablePeakMsgPerSec", stablePeak).put("generatorBound", false);
     return result;
