@@ -247,6 +247,12 @@ public final class EventRing {
     put(header(PROBE, subscription, 0), 0, 0, 0);
   }
 
+  /**
+   * The most producers, and the most subscriptions, one worker can record: an event carries the
+   * worker-local index in 24 bits.
+   */
+  public static final int MAX_INDEXES = 1 << 24;
+
   private static long header(int type, int index, int partition) {
     return ((long) type << 56) | ((long) (index & 0xFF_FFFF) << 32) | (partition & 0xFFFF_FFFFL);
   }

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -51,6 +52,8 @@ public final class StatsCollector implements AutoCloseable {
   private final ConcurrentLinkedQueue<FutureTask<?>> questions = new ConcurrentLinkedQueue<>();
   private final AtomicReference<String> firstSendFailure = new AtomicReference<>();
   private final AtomicReference<String> firstConsumerError = new AtomicReference<>();
+  // Counted before the collector adds them, so that a refusal is the caller's own exception.
+  private final AtomicLong subscriptionsAdded = new AtomicLong();
   private final Thread thread;
   private volatile boolean stopping;
   private volatile boolean stopped;
@@ -124,6 +127,7 @@ public final class StatsCollector implements AutoCloseable {
     if (topics.size() != subscriptions.size()) {
       throw new IllegalArgumentException(topics.size() + " topics, " + subscriptions.size());
     }
+    requireIndexes("subscriptions", subscriptionsAdded.addAndGet(topics.size()));
     return ask(
         () -> {
           int first = this.subscriptions.length;
@@ -140,11 +144,26 @@ public final class StatsCollector implements AutoCloseable {
 
   /** Makes room for producers numbered below {@code producers} (worker-local indexes). */
   public void expectProducers(int producers) {
+    requireIndexes("producers", producers);
     ask(
         () -> {
           publish.expectProducers(producers);
           return null;
         });
+  }
+
+  /**
+   * Refuses more than {@link EventRing#MAX_INDEXES} of {@code what} on this worker, where an
+   * event's index would wrap and credit one to another.
+   */
+  private static void requireIndexes(String what, long count) {
+    if (count > EventRing.MAX_INDEXES) {
+      throw new IllegalArgumentException(
+          String.format(
+              "this worker would hold %,d %s; one worker records at most %,d: spread them over"
+                  + " more workers (--workers)",
+              count, what, EventRing.MAX_INDEXES));
+    }
   }
 
   /**
