@@ -126,14 +126,32 @@ final class FaultSteps {
       start = end;
     }
     PeriodStats measured = measurement.measured();
-    return FaultAnalysis.figures(
-        plan,
-        schedule.records(),
-        schedule.measureStart(),
-        run.worker().publishTimeline(lost),
-        periods,
-        Math.max(0, measured.duplicates() - duplicates),
-        Math.max(0, measured.outOfOrder() - outOfOrder));
+    FaultFigures figures =
+        FaultAnalysis.figures(
+            plan,
+            schedule.records(),
+            schedule.measureStart(),
+            run.worker().publishTimeline(lost),
+            periods,
+            Math.max(0, measured.duplicates() - duplicates),
+            Math.max(0, measured.outOfOrder() - outOfOrder));
+    return withWarmUp(figures, measurement);
+  }
+
+  /**
+   * {@code figures} with the warm-up's duplicates and reorderings before the first fault: the run's
+   * counters include them, and the analysis sees only the measured and drained periods.
+   */
+  static FaultFigures withWarmUp(FaultFigures figures, Measurement measurement) {
+    PeriodStats whole = measurement.wholeRun();
+    PeriodStats measured = measurement.measured();
+    return new FaultFigures(
+        figures.faults(),
+        figures
+            .beforeFirstFault()
+            .plusWarmUp(
+                Math.max(0, whole.duplicates() - measured.duplicates()),
+                Math.max(0, whole.outOfOrder() - measured.outOfOrder())));
   }
 
   /** kafka from io.plumb.driver.kafka.KafkaBenchmarkDriver: the deploy script's name. */
