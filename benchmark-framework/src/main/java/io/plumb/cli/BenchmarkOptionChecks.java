@@ -154,6 +154,15 @@ final class BenchmarkOptionChecks {
    */
   private void refuseWhatFaultsCannotJoin(List<Workload> loaded, boolean slo, boolean sweep) {
     refuseManyRunsAndPeaks("--faults", "single fixed-rate runs", "faults", loaded, slo, sweep);
+    for (Workload workload : loaded) {
+      if (workload.consumerBacklogSizeGB() > 0) {
+        // Paused, then draining consumers: no steady level to judge a fault's recovery against.
+        throw new BadInputException(
+            "--faults: "
+                + workload.file()
+                + " builds a backlog (consumerBacklogSizeGB); faults need a steady-state workload");
+      }
+    }
     if (command.remote.remote()) {
       throw new BadInputException(
           "--faults: needs the in-process worker, on the host whose cluster it acts on; drop --workers");

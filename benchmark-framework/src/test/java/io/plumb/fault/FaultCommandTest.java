@@ -305,6 +305,23 @@ class FaultCommandTest {
     assertPlanRefused(
         "fault 1: field 'action': 'crash' is not an action",
         "  - {at: 1s, action: crash, target: node 1}");
+    cli.clearErr();
+    Path backlog =
+        WorkloadYaml.oneTopic()
+            .messageSize(64)
+            .rate(1000)
+            .seconds(3)
+            .with("consumerBacklogSizeGB: 1\n")
+            .writeTo(dir.resolve("backlog.yaml"));
+    assertBadInput(
+        "--faults: "
+            + backlog
+            + " builds a backlog (consumerBacklogSizeGB); faults need a steady-state workload",
+        "--faults",
+        plan(kill).toString(),
+        "-d",
+        LoopbackDriverFile.write(dir).toString(),
+        backlog.toString());
   }
 
   /**
