@@ -22,7 +22,9 @@ import java.util.Optional;
  *       end;
  *   <li>consumers kept up: the backlog did not grow by 2% of the delivery rate per second or more,
  *       with more than 20 ms of messages (and over 20) waiting at the end;
- *   <li>for a latency-target search, the target percentile met its limit.
+ *   <li>for a latency-target search, the target percentile met its limit; a miss where the run's
+ *       own verdict found the producers' late sends a material part of the tail (see {@code
+ *       GeneratorVerdict}) is generator-bound, not the broker's.
  * </ol>
  *
  * The thresholds are relative to the rate, so the same judge works at 100 msg/s and 1M msg/s.
@@ -122,8 +124,15 @@ public final class StepJudge {
     if (target.isPresent()) {
       LatencyTarget goal = target.get();
       if (probe.latencyNanos() < 0 || probe.latencyNanos() > goal.limitNanos()) {
-        return new StepVerdict(
-            StepVerdict.Kind.LATENCY_TARGET_MISSED, latencyAgainst(goal, probe, "is above"));
+        String missed = latencyAgainst(goal, probe, "is above");
+        if (!probe.generatorBoundReasons().isEmpty()) {
+          // The run's own verdict: producers kept the rate but sent so late that the tail is
+          // partly the generator's, so the miss is not the broker's to own.
+          return new StepVerdict(
+              StepVerdict.Kind.GENERATOR_BOUND,
+              missed + ", but " + probe.generatorBoundReasons().get(0));
+        }
+        return new StepVerdict(StepVerdict.Kind.LATENCY_TARGET_MISSED, missed);
       }
     }
     if (unclear != null) {

@@ -66,6 +66,48 @@ class StepJudgeTest {
   }
 
   @Test
+  void aMissedLatencyTargetIsTheGeneratorsWhenTheRunFoundItsLateSendsInTheTail() {
+    StepJudge judge = new StepJudge(Optional.of(LatencyTarget.parse("p99 publish <= 5ms")));
+    String late =
+        "producers kept the rate but sent late: send delay p99 6.00 ms is 75% of the publish"
+            + " latency p99 (8.00 ms); that tail is partly the generator's";
+    StepVerdict verdict = judge.judge(missedBy(8_000_000, List.of(late)));
+    assertEquals(StepVerdict.Kind.GENERATOR_BOUND, verdict.kind(), verdict.reason());
+    assertTrue(verdict.reason().endsWith(", but " + late), verdict.reason());
+    // Without the run's generator verdict the miss is the broker's.
+    assertEquals(
+        StepVerdict.Kind.LATENCY_TARGET_MISSED, judge.judge(missedBy(8_000_000, List.of())).kind());
+  }
+
+  /** {@link #grew}'s steady probe with a latency of {@code latencyNanos} and these reasons. */
+  private static ProbeOutcome missedBy(long latencyNanos, List<String> generatorBoundReasons) {
+    ProbeOutcome steady = grew(0, 0);
+    return new ProbeOutcome(
+        steady.targetRate(),
+        steady.seconds(),
+        steady.publishRate(),
+        steady.acknowledgeRate(),
+        steady.consumeRate(),
+        steady.subscriptions(),
+        steady.unacknowledgedSlope(),
+        steady.backlogSlope(),
+        steady.backlogAtEnd(),
+        steady.scheduleLagAtEnd(),
+        steady.sendDelayP50Nanos(),
+        steady.sendDelayP99Nanos(),
+        latencyNanos,
+        steady.failedSends(),
+        steady.consumerErrors(),
+        steady.producerThreads(),
+        generatorBoundReasons,
+        steady.incompleteReason(),
+        steady.resultTimeSeconds(),
+        steady.workerCpuShare(),
+        steady.stealShare(),
+        steady.latencySpread());
+  }
+
+  @Test
   void aLongerProbeIsLongEnoughToTellFivePercentFromTheSwing() {
     // 2 x 0.4 s / 0.05 = 16 s; never shorter than twice the probe run, never over the longest.
     assertEquals(Duration.ofSeconds(16), StepJudge.probeLongEnough(grew(300, 400), 0.05));
