@@ -7,9 +7,9 @@ import java.util.concurrent.locks.LockSupport;
  * 10 to 30 us of CPU on a virtual machine (more on an idle one, whose CPU leaves and re-enters its
  * idle state each time), whatever the wait. Waking for every message at 10,000 msg/s would cost a
  * quarter of a core; spinning until each send, more. So efficient pacing gives a worker {@link
- * #WAKE_UPS_PER_SECOND} wake-ups a second, shared by its producer threads, and sends what fell due
- * meanwhile, each message still stamped with its intended time; precise pacing wakes early and
- * spins.
+ * #WAKE_UPS_PER_SECOND} wake-ups a second, shared by its producer threads, but at least one a
+ * millisecond to each, and sends what fell due meanwhile, each message still stamped with its
+ * intended time; precise pacing wakes early and spins.
  */
 final class Pacer {
   /** A wait this short spins in either mode: a park would cost more and land later. */
@@ -17,6 +17,13 @@ final class Pacer {
 
   /** Efficient pacing's wake-ups a second for a whole worker: about 0.05 of a core. */
   static final int WAKE_UPS_PER_SECOND = 2_000;
+
+  /**
+   * Efficient pacing's longest interval between a thread's wake-ups, whatever the threads: shared
+   * among the 16 threads of a 16-core worker, 2,000 wake-ups would leave each thread's sends up to
+   * 8 ms late, a send delay that shows in every latency figure.
+   */
+  static final long MAX_WAKE_INTERVAL_NANOS = 1_000_000;
 
   /** Shorter parks are not worth their wake-up. */
   private static final long MIN_PARK_NANOS = 10_000;
@@ -38,7 +45,13 @@ final class Pacer {
   Pacer(WorkerClock clock, Pacing pacing, int threads) {
     this.clock = clock;
     this.pacing = pacing;
-    this.minWakeInterval = 1_000_000_000L * threads / WAKE_UPS_PER_SECOND;
+    this.minWakeInterval =
+        Math.min(MAX_WAKE_INTERVAL_NANOS, 1_000_000_000L * threads / WAKE_UPS_PER_SECOND);
+  }
+
+  /** Efficient pacing's fewest nanoseconds between two wake-ups of this thread. */
+  long minWakeInterval() {
+    return minWakeInterval;
   }
 
   /** Called once on the producer thread before it waits the first time. */

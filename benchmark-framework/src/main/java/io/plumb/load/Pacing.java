@@ -8,10 +8,11 @@ package io.plumb.load;
 public enum Pacing {
   /**
    * Parks between sends, the worker's producer threads waking 2,000 times a second in all (each
-   * every 0.5 ms with one thread, 1 ms with two), and sends what fell due meanwhile; waits under 20
-   * us spin. At 10,000 msg/s the generator uses under a tenth of a core, and sends go out up to 0.5
-   * to 1 ms after their intended time; from about 50,000 msg/s per thread the waits are short
-   * enough to spin and sends are on time to microseconds.
+   * every 0.5 ms with one thread, 1 ms with two or more: a worker of more threads wakes 1,000 times
+   * a second per thread), and sends what fell due meanwhile; waits under 20 us spin. At 10,000
+   * msg/s the generator uses under a tenth of a core, and sends go out up to 0.5 to 1 ms after
+   * their intended time; from about 50,000 msg/s per thread the waits are short enough to spin and
+   * sends are on time to microseconds.
    */
   EFFICIENT,
 
