@@ -49,9 +49,9 @@ public record UntimedAcknowledgements(long timed, long untimed) {
     return Optional.of(
         String.format(
             "Untimed      %,d of %,d acknowledgements (%.2f%%) came after their producer let go of"
-                + " their send time (it keeps about 2 s of sends): service time and send delay"
-                + " leave them out, so above %s they may read low (marked *); publish and"
-                + " end-to-end latency count them",
+                + " their send time (it keeps about 2 s of sends at its starting rate): service"
+                + " time and send delay leave them out, so above %s they may read low (marked *);"
+                + " publish and end-to-end latency count them",
             untimed, timed + untimed, 100 * share(), label(fromPercentile())));
   }
 

@@ -53,9 +53,9 @@ class UntimedServiceTimeTest {
     assertFalse(untimed.mayReadLow(95));
     assertEquals(
         "Untimed      360 of 20,000 acknowledgements (1.80%) came after their producer let go of"
-            + " their send time (it keeps about 2 s of sends): service time and send delay leave"
-            + " them out, so above p98.2 they may read low (marked *); publish and end-to-end"
-            + " latency count them",
+            + " their send time (it keeps about 2 s of sends at its starting rate): service time"
+            + " and send delay leave them out, so above p98.2 they may read low (marked *); publish"
+            + " and end-to-end latency count them",
         untimed.line().orElseThrow());
   }
 
