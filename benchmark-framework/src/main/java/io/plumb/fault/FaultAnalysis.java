@@ -31,8 +31,13 @@ import java.util.function.Supplier;
  * <p>The figures of each fault:
  *
  * <ul>
- *   <li>Unavailability starts at the first of those messages that failed or stalled (never before
- *       the fault) and ends with the first acknowledgement of a message due in a later slice.
+ *   <li>Unavailability is the longest window without acknowledgements that the fault's own sends
+ *       opened ({@link UnavailabilityAnalysis}): sends from one usual service time before it (in
+ *       flight when it landed) until one before the next fault. Each window is one fault's, so an
+ *       outage that began under an earlier fault counts for a later one only from the later one's
+ *       own sends. Without those figures (nothing sent in the span), it starts at the first of the
+ *       fault's messages that failed or stalled (never before the fault) and ends with the first
+ *       acknowledgement of a message due in a later slice.
  *   <li>Recovery is judged against the level before the first fault: {@link RecoveryBaseline}.
  * </ul>
  */

@@ -14,8 +14,8 @@ import java.util.List;
  * @param undoneSeconds when the node was let go again (thawed, reconnected, up again); null if not
  * @param unavailableSeconds the longest unavailability of any partition or producer ({@link
  *     Unavailability#headlineSeconds()}: from an actual send until that partition or producer next
- *     acknowledged anything) when one went without acknowledgements longer than its usual slowest
- *     publish; null when none did
+ *     acknowledged anything, of the windows this fault's own sends opened) when one went without
+ *     acknowledgements longer than its usual slowest publish; null when none did
  * @param availableAgain false when the worst partition had not acknowledged again by the end
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window

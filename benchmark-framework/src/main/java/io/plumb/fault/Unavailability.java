@@ -8,8 +8,9 @@ import java.util.List;
  * the actual send of a message to a partition (producer) and ends at the first acknowledgement that
  * partition (producer) gave after it; a failed send ends nothing. Lengths are in seconds.
  *
- * @param worstPartitionSeconds the longest such window of any partition that overlaps the fault's
- *     span (from its application until the next fault's, or the end); null when nothing was sent
+ * @param worstPartitionSeconds the longest such window of any partition that the fault's own sends
+ *     opened (sent from one usual service time before it until one before the next fault, or the
+ *     end); null when nothing was sent
  * @param worstPartition which partition, as {@code topic/partition}
  * @param partitionsAffected partitions with a window in the span longer than {@code
  *     affectedAboveSeconds}

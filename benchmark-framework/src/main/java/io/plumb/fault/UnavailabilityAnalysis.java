@@ -35,16 +35,21 @@ final class UnavailabilityAnalysis {
     long end = outages.latest();
     long bar =
         Math.max(outages.sliceNanos(), slowestServiceBefore(outages, measureStart, firstFault));
-    // A window that opens within one usual service time before the next fault is that fault's: its
-    // sends were in flight when it hit. Counted here too, the second of two faults' outage (an
-    // every-node power loss after one node's) was charged to the first as well, because those
-    // sends went out while the first fault's span still ran.
+    // A fault owns the windows its own sends opened: those starting from one usual service time
+    // before it (those sends were in flight when it hit) until one before the next fault, so every
+    // window is one fault's. Each slice's unacknowledged sends open a window of their own, so an
+    // outage still running when a fault lands counts for it from its own sends only. Taken by any
+    // overlap instead, the second of two faults' outage (an every-node power loss after one node's)
+    // was charged to the first as well, and an outage that began under an earlier fault was charged
+    // in full again to a later one that did nothing (12 s for both; the later one's sends waited
+    // 7).
+    long startsFrom = applied - bar;
     long startsBefore = spanEnd == Long.MAX_VALUE ? spanEnd : spanEnd - bar;
     Window worstPartition = Window.NONE;
     String worstPartitionName = null;
     int affected = 0;
     for (SendOutages.Keyed partition : outages.partitions()) {
-      Window window = partition.slices().longestWindow(applied, startsBefore, end);
+      Window window = partition.slices().longestWindow(startsFrom, startsBefore, end);
       if (window.nanos() > bar) {
         affected++;
       }
@@ -56,7 +61,7 @@ final class UnavailabilityAnalysis {
     Window worstProducer = Window.NONE;
     String worstProducerName = null;
     for (SendOutages.Keyed producer : outages.producers()) {
-      Window window = producer.slices().longestWindow(applied, startsBefore, end);
+      Window window = producer.slices().longestWindow(startsFrom, startsBefore, end);
       if (window.nanos() > worstProducer.nanos()) {
         worstProducer = window;
         worstProducerName = producer.name();

@@ -78,11 +78,12 @@ public final class OutageSlices {
 
   /**
    * The longest window that starts at an actual send and ends at the first acknowledgement after
-   * it, among the windows that overlap {@code [from, until)}; a window no acknowledgement ended
-   * runs to {@code end} and is marked open. Exact for the first send of a slice; for sends after a
-   * slice's last acknowledgement it starts at the slice's last send, so it can be short by less
-   * than one slice. Windows that open and close within one slice (under one slice long) are not
-   * seen.
+   * it, among the windows that start in {@code [from, until)}; a window no acknowledgement ended
+   * runs to {@code end} and is marked open. Every slice's unacknowledged sends start a window of
+   * their own, so an outage that began before {@code from} still shows, from the first such send at
+   * or after {@code from}. Exact for the first send of a slice; for sends after a slice's last
+   * acknowledgement it starts at the slice's last send, so it can be short by less than one slice.
+   * Windows that open and close within one slice (under one slice long) are not seen.
    */
   public Window longestWindow(long from, long until, long end) {
     Window longest = Window.NONE;
@@ -111,8 +112,8 @@ public final class OutageSlices {
   }
 
   private static Window longer(Window best, Window candidate, long from, long until) {
-    boolean overlaps = candidate.start() < until && candidate.end() > from;
-    return overlaps && candidate.nanos() > best.nanos() ? candidate : best;
+    boolean startsIn = candidate.start() >= from && candidate.start() < until;
+    return startsIn && candidate.nanos() > best.nanos() ? candidate : best;
   }
 
   private static long earliest(long a, long b) {

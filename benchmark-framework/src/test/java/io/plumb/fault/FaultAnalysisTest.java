@@ -218,6 +218,46 @@ class FaultAnalysisTest {
   }
 
   @Test
+  void anOutageThatBeganUnderAnEarlierFaultCountsForALaterOneOnlyFromItsOwnSends() {
+    // Fault 1 kills the leader at 10 s and the partition acknowledges nothing until 22 s; fault 2
+    // kills a follower at 15 s and does nothing. Fault 2's sends waited from 15 s to 22 s: 7 s,
+    // not the 12 s window that fault 1's sends opened at 10 s.
+    FaultSpec second = TestKills.node(2, 8, "3", 15, 2);
+    FaultPlan twoFaults = TestKills.plan(kill, second);
+    long first = START + 10 * SECOND;
+    long later = START + 15 * SECOND;
+    long resumed = START + 22 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    timeline.outages().nameProducers(0, List.of("t"), new int[] {40});
+    for (long t = START; t < START + 30 * SECOND; t += MS) {
+      long acknowledged = t >= first && t < resumed ? resumed : t + 2 * MS;
+      timeline.acknowledged(t, acknowledged);
+      timeline.outages().acknowledged(0, 0, t, t, acknowledged);
+    }
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 30; s++) {
+      periods.add(period(s, s >= 10 && s < 22 ? 0 : 1000, 5 * MS, 0));
+    }
+
+    List<FaultOutcome> faults =
+        FaultAnalysis.figures(
+                twoFaults,
+                List.of(
+                    applied(first),
+                    new FaultRecord(second, List.of("3"), null, later, later + 2 * SECOND, null)),
+                START,
+                timeline.snapshot(),
+                periods,
+                0,
+                0)
+            .faults();
+
+    assertEquals(12.0, faults.get(0).unavailableSeconds(), 0.02, "the window its sends opened");
+    assertEquals(7.0, faults.get(1).unavailableSeconds(), 0.02, "from its own sends at 15 s");
+    assertTrue(faults.get(1).availableAgain());
+  }
+
+  @Test
   void recoveryIsJudgedAgainstEveryMessageBeforeTheFaultNotTheWorstSecond() {
     List<FaultAnalysis.Period> periods = new ArrayList<>();
     for (int s = 0; s < 20; s++) {
