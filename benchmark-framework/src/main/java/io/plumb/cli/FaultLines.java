@@ -103,7 +103,11 @@ final class FaultLines {
     }
     if (u.worstProducerSeconds() != null) {
       text.append(
-          String.format(", worst producer %s %.3f s", u.worstProducer(), u.worstProducerSeconds()));
+          String.format(
+              ", worst producer %s %.3f s%s",
+              u.worstProducer(),
+              u.worstProducerSeconds(),
+              u.producerAvailableAgain() ? "" : " (not available again by the end)"));
     }
     text.append(String.format(" (resolution %.3f s)", u.resolutionSeconds()));
     u.goodput().acknowledgedPerSecond().stream()

@@ -16,7 +16,8 @@ import java.util.List;
  *     Unavailability#headlineSeconds()}: from an actual send until that partition or producer next
  *     acknowledged anything, of the windows this fault's own sends opened) when one went without
  *     acknowledgements longer than its usual slowest publish; null when none did
- * @param availableAgain false when the worst partition had not acknowledged again by the end
+ * @param availableAgain false when a window the headline counts, the worst partition's or the worst
+ *     producer's, was still open at the end ({@link Unavailability#availableAgain()})
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window
  * @param recoverySeconds from the fault until a period whose consumer throughput was back to at
@@ -87,7 +88,7 @@ public record FaultOutcome(
         appliedSeconds,
         undoneSeconds,
         measured ? figures.headlineSeconds() : unavailableSeconds,
-        measured ? figures.partitionsAvailableAgain() : availableAgain,
+        measured ? figures.availableAgain() : availableAgain,
         longestPublishSeconds,
         recoverySeconds,
         publishFailures,

@@ -21,6 +21,7 @@ import java.util.List;
  * @param worstProducerSeconds the same window per producer (any partition's acknowledgement ends
  *     it; failed sends whose partition is unknown count here)
  * @param worstProducer which producer, by id
+ * @param producerAvailableAgain false when the worst producer's window was still open at the end
  * @param resolutionSeconds the slice width windows are measured at: a window may be short by less
  *     than this, and windows shorter than it are not seen
  * @param goodput acknowledged messages per second around the fault
@@ -33,6 +34,7 @@ public record Unavailability(
     Double affectedAboveSeconds,
     Double worstProducerSeconds,
     String worstProducer,
+    boolean producerAvailableAgain,
     double resolutionSeconds,
     Goodput goodput) {
 
@@ -54,6 +56,21 @@ public record Unavailability(
       return partition != null ? partition : producer;
     }
     return Math.max(partition, producer);
+  }
+
+  /**
+   * False when a window the headline counts (the worst partition's or the worst producer's, beyond
+   * {@code affectedAboveSeconds}) was still open at the end. The worst partition's alone said
+   * available again of a producer whose every send failed to the end before a partition was named
+   * (a driver that names none, Pulsar's send timeouts): that producer's window is the headline.
+   */
+  public boolean availableAgain() {
+    boolean partitionOpen = partitionsAffected > 0 && !partitionsAvailableAgain;
+    boolean producerOpen =
+        !producerAvailableAgain
+            && worstProducerSeconds != null
+            && (affectedAboveSeconds == null || worstProducerSeconds > affectedAboveSeconds);
+    return !partitionOpen && !producerOpen;
   }
 
   /** Whether anything was measured: a partition or a producer was sent to in the span. */

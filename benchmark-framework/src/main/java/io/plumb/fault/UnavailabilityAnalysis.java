@@ -79,6 +79,7 @@ final class UnavailabilityAnalysis {
         bar / 1e9,
         seconds(worstProducer),
         worstProducerName,
+        !worstProducer.open(),
         outages.sliceNanos() / 1e9,
         goodput(
             outages,

@@ -1,5 +1,6 @@
 package io.plumb.cli;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.fault.FaultOutcome;
@@ -20,6 +21,7 @@ class FaultLinesTest {
             0.05,
             0.02,
             "7",
+            true,
             0.01,
             new Unavailability.Goodput(7.0, 0.1, List.of(2_000.0, 1_500.0, 2_000.0)));
     FaultOutcome fault =
@@ -57,5 +59,55 @@ class FaultLinesTest {
                 + " 0.1 s"),
         line);
     assertTrue(!line.contains("never"), line);
+  }
+
+  @Test
+  void aProducerStillUnavailableAtTheEndIsSaidSoWhenTheDriverNamesNoPartitions() {
+    Unavailability figures =
+        new Unavailability(
+            null,
+            null,
+            0,
+            true,
+            0.01,
+            9.995,
+            "40",
+            false,
+            0.01,
+            new Unavailability.Goodput(7.0, 0.1, List.of(1_000.0, 0.0)));
+    FaultOutcome fault =
+        new FaultOutcome(
+                1,
+                "kill",
+                "leader",
+                List.of("2"),
+                null,
+                10,
+                5.0,
+                10.0,
+                15.0,
+                null,
+                true,
+                10.0,
+                null,
+                10_000,
+                0,
+                0,
+                0,
+                0,
+                null,
+                null,
+                null,
+                null)
+            .withUnavailability(figures);
+
+    String line = FaultLines.describe(fault);
+
+    assertFalse(fault.availableAgain(), fault.toString());
+    assertTrue(
+        line.contains(
+            "per partition unknown (the driver names no partitions), worst producer 40 9.995 s"
+                + " (not available again by the end)"),
+        line);
   }
 }

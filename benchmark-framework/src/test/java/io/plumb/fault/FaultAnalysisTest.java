@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.stats.PeriodCounts;
 import io.plumb.stats.PeriodStats;
+import io.plumb.stats.PublishRecorder;
 import io.plumb.stats.PublishTimeline;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,6 +109,38 @@ class FaultAnalysisTest {
     assertEquals(10.0, outcome.unavailableSeconds(), 0.011);
     assertNull(outcome.recoverySeconds());
     assertEquals(10_000, outcome.publishFailures());
+  }
+
+  @Test
+  void aProducerWhoseSendsFailToTheEndIsNotAvailableAgainWhenTheDriverNamesNoPartitions() {
+    // Every send fails from the fault to the end, before the client names a partition (Pulsar's
+    // send timeouts): no partition's window opens, and the producer's is the headline.
+    long fault = START + 10 * SECOND;
+    PublishTimeline timeline = new PublishTimeline(SECOND);
+    timeline.outages().nameProducers(0, List.of("t"), new int[] {40});
+    for (long t = START; t < START + 20 * SECOND; t += MS) {
+      if (t < fault) {
+        timeline.acknowledged(t, t + 2 * MS);
+        timeline.outages().acknowledged(0, -1, t, t, t + 2 * MS);
+      } else {
+        timeline.failed(t);
+        timeline.outages().failed(0, -1, t, PublishRecorder.UNKNOWN, t + 5 * MS);
+      }
+    }
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      periods.add(period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
+    }
+
+    FaultOutcome outcome =
+        FaultAnalysis.figures(
+                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+            .faults()
+            .get(0);
+
+    assertEquals(10.0, outcome.unavailableSeconds(), 0.02, "the producer's window");
+    assertNull(outcome.unavailability().worstPartitionSeconds(), "no partition was named");
+    assertFalse(outcome.availableAgain(), "the producer's window was open at the end");
   }
 
   @Test

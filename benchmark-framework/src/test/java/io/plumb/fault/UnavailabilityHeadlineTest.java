@@ -12,7 +12,8 @@ class UnavailabilityHeadlineTest {
 
   private static Unavailability figures(
       Double partition, int affected, Double producer, double bar) {
-    return new Unavailability(partition, "t/0", affected, true, bar, producer, "0", 0.01, GOODPUT);
+    return new Unavailability(
+        partition, "t/0", affected, true, bar, producer, "0", true, 0.01, GOODPUT);
   }
 
   private static Double headline(Unavailability figures) {
