@@ -120,87 +120,158 @@ public final class FaultSchedule implements AutoCloseable {
       hit = resolve(spec);
       for (ClusterNode node : hit) {
         if (!node.running()) {
-          // Nothing was done: the fault must not read as applied.
           throw new FaultException(
               node + " is gone (PID " + node.values().getOrDefault("PID", "") + " is not running)");
         }
       }
-      // Stamped as the action starts (the moment a kill lands), published once it has taken
-      // effect, so whoever sees the fault applied sees its effect too.
-      long appliedAt = clock.getAsLong();
-      List<String> names = hit.stream().map(ClusterNode::name).toList();
-      List<NetworkCut> cuts;
-      try {
-        cuts = apply(spec, hit);
-      } finally {
-        update(index, records[index].withApplied(names, appliedAt));
-      }
-      progress.accept(
-          "fault " + spec.index() + ": " + spec.action().word() + " " + describe(spec, hit));
-      boolean stopped =
-          spec.duration().isPresent()
-              ? waitUntil(appliedAt + spec.duration().get().toNanos())
-              : waitUntil(Long.MAX_VALUE);
-      undo(index, spec, hit, cuts, stopped);
     } catch (FaultException e) {
-      update(index, records[index].withError(e.getMessage()));
-      progress.accept("fault " + spec.index() + ": " + e.getMessage());
+      failed(index, spec, e.getMessage());
+      return;
     }
-  }
-
-  private List<NetworkCut> apply(FaultSpec spec, List<ClusterNode> hit) {
-    List<NetworkCut> cuts = new ArrayList<>();
-    // Kills land on every node hit at one instant; a power loss drops unsynced data only after
-    // every one of them is dead.
-    switch (spec.action()) {
-      case POWER_LOSS -> control.powerLoss(hit);
-      case KILL -> control.kill(hit);
-      default -> hit.forEach(node -> applyTo(node, spec, cuts));
-    }
-    return cuts;
-  }
-
-  private void applyTo(ClusterNode node, FaultSpec spec, List<NetworkCut> cuts) {
-    String table = "plumb_fault_" + spec.index() + "_" + node.name().replaceAll("\\W", "_");
-    switch (spec.action()) {
-      case KILL, POWER_LOSS -> throw new IllegalStateException("applied to all nodes at once");
-      case FREEZE -> control.freeze(node);
-      case RESTART -> control.stop(node);
-      case ISOLATE -> cuts.add(NetworkCut.isolate(table, node));
-      case PARTITION ->
-          cuts.add(
-              NetworkCut.partition(
-                  table,
-                  node,
-                  cluster.nodes().stream().filter(n -> !n.name().equals(node.name())).toList()));
-    }
-  }
-
-  private void undo(
-      int index, FaultSpec spec, List<ClusterNode> hit, List<NetworkCut> cuts, boolean early) {
+    // Stamped as the action starts (the moment a kill lands), published once it has taken
+    // effect, so whoever sees the fault applied sees its effect too.
+    long appliedAt = clock.getAsLong();
+    Applied applied = new Applied();
     try {
-      for (NetworkCut cut : cuts) {
-        cut.heal();
+      apply(spec, hit, applied);
+    } catch (RuntimeException e) {
+      // Any failure, not only a FaultException: what took effect must be undone all the same.
+      String problem = e instanceof FaultException ? e.getMessage() : e.toString();
+      if (applied.nothing()) {
+        // Nothing was done: the fault must not read as applied, nor cut the run's windows.
+        failed(index, spec, problem);
+        return;
       }
-      for (ClusterNode node : hit) {
-        switch (spec.action()) {
-          case FREEZE -> control.thaw(node);
-          case KILL, RESTART, POWER_LOSS -> control.start(node);
-          default -> {}
-        }
+      // Part of it took effect: one node of several frozen or cut off, nodes killed before a
+      // later one would not die or a layer would not drop. That part is undone at once, not at
+      // the fault's planned end: the run fails on this fault whatever follows (FaultFailures), so
+      // keeping in effect a fault the plan did not ask for measures nothing, while a node left
+      // frozen, cut off or down (a cut is a table in the kernel, which outlives the run) would
+      // spoil the drain, the final read and the next run.
+      update(index, records[index].withApplied(applied.names(), appliedAt).withError(problem));
+      progress.accept("fault " + spec.index() + ": " + problem + "; undoing what was applied");
+      undo(index, spec, applied, " (the fault failed partway)");
+      return;
+    }
+    update(index, records[index].withApplied(applied.names(), appliedAt));
+    progress.accept(
+        "fault " + spec.index() + ": " + spec.action().word() + " " + describe(spec, hit));
+    boolean stopped =
+        spec.duration().isPresent()
+            ? waitUntil(appliedAt + spec.duration().get().toNanos())
+            : waitUntil(Long.MAX_VALUE);
+    undo(index, spec, applied, stopped ? " (load stopped)" : "");
+  }
+
+  private void failed(int index, FaultSpec spec, String problem) {
+    update(index, records[index].withError(problem));
+    progress.accept("fault " + spec.index() + ": " + problem);
+  }
+
+  /**
+   * What of a fault has taken effect: the nodes it froze, cut off or took down, and its cuts.
+   * Filled step by step, so that when a step fails it holds exactly what must be undone.
+   */
+  private record Applied(List<ClusterNode> nodes, List<NetworkCut> cuts) {
+    Applied() {
+      this(new ArrayList<>(), new ArrayList<>());
+    }
+
+    boolean nothing() {
+      return nodes.isEmpty() && cuts.isEmpty();
+    }
+
+    List<String> names() {
+      return nodes.stream().map(ClusterNode::name).toList();
+    }
+  }
+
+  private void apply(FaultSpec spec, List<ClusterNode> hit, Applied applied) {
+    try {
+      // Kills land on every node hit at one instant; a power loss drops unsynced data only after
+      // every one of them is dead.
+      switch (spec.action()) {
+        case POWER_LOSS -> control.powerLoss(hit);
+        case KILL -> control.kill(hit);
+        case RESTART -> hit.forEach(control::stop);
+        case FREEZE ->
+            hit.forEach(
+                node -> {
+                  control.freeze(node);
+                  applied.nodes().add(node);
+                });
+        case ISOLATE, PARTITION ->
+            hit.forEach(
+                node -> {
+                  applied.cuts().add(cut(node, spec));
+                  applied.nodes().add(node);
+                });
       }
-      update(index, records[index].withUndone(clock.getAsLong()));
-      progress.accept(
-          "fault "
-              + spec.index()
-              + ": "
-              + undoneWord(spec)
-              + " "
-              + hit.stream().map(ClusterNode::toString).collect(Collectors.joining(", "))
-              + (early ? " (load stopped)" : ""));
+    } finally {
+      if (startsAgain(spec.action())) {
+        // Every node down now was taken down by this fault, even one whose kill, stop or drop
+        // reported a failure: each is started again. One still running is left alone, as a
+        // second copy beside it would fight it for its ports and data.
+        hit.stream().filter(node -> !node.running()).forEach(applied.nodes()::add);
+      }
+    }
+  }
+
+  private static boolean startsAgain(FaultAction action) {
+    return switch (action) {
+      case KILL, RESTART, POWER_LOSS -> true;
+      case FREEZE, ISOLATE, PARTITION -> false;
+    };
+  }
+
+  private NetworkCut cut(ClusterNode node, FaultSpec spec) {
+    String table = "plumb_fault_" + spec.index() + "_" + node.name().replaceAll("\\W", "_");
+    return spec.action() == FaultAction.ISOLATE
+        ? NetworkCut.isolate(table, node)
+        : NetworkCut.partition(
+            table,
+            node,
+            cluster.nodes().stream().filter(n -> !n.name().equals(node.name())).toList());
+  }
+
+  /**
+   * Undoes every step in {@code applied}, each tried even when one before it failed, so that one
+   * node that will not start again leaves no other down, frozen or cut off.
+   */
+  private void undo(int index, FaultSpec spec, Applied applied, String why) {
+    List<String> problems = new ArrayList<>();
+    for (NetworkCut cut : applied.cuts()) {
+      attempt(problems, cut::heal);
+    }
+    for (ClusterNode node : applied.nodes()) {
+      switch (spec.action()) {
+        case FREEZE -> attempt(problems, () -> control.thaw(node));
+        case KILL, RESTART, POWER_LOSS -> attempt(problems, () -> control.start(node));
+        case ISOLATE, PARTITION -> {}
+      }
+    }
+    if (!problems.isEmpty()) {
+      String problem = String.join("; ", problems);
+      update(index, records[index].withError("undoing: " + problem));
+      progress.accept("fault " + spec.index() + ": undoing failed: " + problem);
+      return;
+    }
+    update(index, records[index].withUndone(clock.getAsLong()));
+    progress.accept(
+        "fault "
+            + spec.index()
+            + ": "
+            + undoneWord(spec)
+            + " "
+            + applied.nodes().stream().map(ClusterNode::toString).collect(Collectors.joining(", "))
+            + why);
+  }
+
+  private static void attempt(List<String> problems, Runnable step) {
+    try {
+      step.run();
     } catch (FaultException e) {
-      update(index, records[index].withError("undoing: " + e.getMessage()));
-      progress.accept("fault " + spec.index() + ": undoing failed: " + e.getMessage());
+      problems.add(e.getMessage());
     }
   }
 

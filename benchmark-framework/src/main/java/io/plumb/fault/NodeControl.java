@@ -3,6 +3,7 @@ package io.plumb.fault;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -25,19 +26,23 @@ final class NodeControl {
    * SIGKILL to every node's process first, then waits until each is gone (its ports free for a
    * restart). Signalling one node and waiting for it before the next spread "all nodes at once"
    * over seconds: a JVM with a large heap takes 1 to 2 s to die on a busy host, and the nodes still
-   * running went on acknowledging meanwhile.
+   * running went on acknowledging meanwhile. Each node is waited for even when one before it did
+   * not die, so that every node that did is down when this fails, and is started again.
    */
   void kill(List<ClusterNode> nodes) {
     List<ProcessHandle> processes = nodes.stream().map(NodeControl::process).toList();
     processes.forEach(ProcessHandle::destroyForcibly);
+    List<String> alive = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
       ProcessHandle process = processes.get(i);
       try {
         process.onExit().get(10, TimeUnit.SECONDS);
       } catch (Exception e) {
-        throw new FaultException(
-            nodes.get(i) + " (PID " + process.pid() + ") did not die after SIGKILL");
+        alive.add(nodes.get(i) + " (PID " + process.pid() + ")");
       }
+    }
+    if (!alive.isEmpty()) {
+      throw new FaultException(String.join(", ", alive) + " did not die after SIGKILL");
     }
   }
 

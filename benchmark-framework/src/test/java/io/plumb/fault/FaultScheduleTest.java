@@ -11,6 +11,7 @@ import io.plumb.input.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -277,6 +278,100 @@ class FaultScheduleTest {
     for (int node = 1; node <= 3; node++) {
       assertTrue(nodes.node(node).running(), "node " + node + " untouched");
     }
+  }
+
+  /**
+   * Isolating both nodes of two, where node 2's cut cannot be made: node 1's cut is healed at once
+   * (its table would otherwise stay in the kernel past the run), and the fault reads as applied to
+   * node 1 with the reason it failed.
+   */
+  @Test
+  void aCutThatFailsOnItsSecondNodeIsHealedOnTheFirstAtOnce() throws Exception {
+    nodes = new TestCluster(dir, 2, BASE_PORT + 170);
+    withoutCgroup(nodes.node(2));
+    // Not checked first: the check would refuse node 2, and the failure must come at the fault.
+    FaultSchedule schedule =
+        schedule(plan("at: 0s", "action: isolate", "target: all", "duration: 60s"));
+    try {
+      schedule.start();
+      awaitUndone(schedule, "healed at once");
+      assertTrue(TestNode.ping(nodes.port(1)), "clients reach node 1 again");
+      schedule.loadStopped();
+
+      FaultRecord record = schedule.records().get(0);
+      assertTrue(record.applied(), record.toString());
+      assertEquals(List.of("1"), record.nodes());
+      assertEquals("node 2 has no cgroup", record.error());
+      assertTrue(
+          progress.contains("fault 1: reconnected node 1 (the fault failed partway)"),
+          progress.toString());
+    } finally {
+      schedule.loadStopped();
+      // Should the cut have outlived the fault, it must not outlive the test.
+      new ProcessBuilder("nft", "delete", "table", "inet", "plumb_fault_1_1")
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start()
+          .waitFor();
+    }
+  }
+
+  /**
+   * A power loss of both nodes whose second drop fails: both nodes were killed, so both start again
+   * at once rather than stay down through the drain.
+   */
+  @Test
+  void aPowerLossWhoseDropFailsAfterTheKillStartsEveryNodeAgain() throws Exception {
+    Path tool = dir.resolve("plumb-power-loss");
+    Files.writeString(
+        tool,
+        String.join(
+            "\n",
+            "#!/usr/bin/env bash",
+            "case \"$1 $3\" in \"drop \"*/2/layer.sock) echo 'no such device' >&2; exit 1 ;; esac",
+            ""));
+    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+    nodes = new TestCluster(dir, "testbroker", 2, BASE_PORT + 180, tool);
+    List<Long> before =
+        List.of(nodes.node(1).pid().orElseThrow(), nodes.node(2).pid().orElseThrow());
+    FaultSchedule schedule =
+        started("at: 0s", "action: power-loss", "target: all", "duration: 60s");
+
+    awaitUndone(schedule, "started again at once");
+    schedule.loadStopped();
+    FaultRecord record = schedule.records().get(0);
+    assertTrue(record.applied(), record.toString());
+    assertEquals(List.of("1", "2"), record.nodes());
+    assertTrue(
+        record.error().startsWith("dropping the unsynced data of node 2 failed with exit 1"),
+        record.toString());
+    for (int n = 1; n <= 2; n++) {
+      assertNotEquals(before.get(n - 1), nodes.node(n).pid().orElseThrow(), "node " + n);
+      assertTrue(TestNode.ping(nodes.port(n)), "node " + n + " answers again");
+    }
+  }
+
+  /** A fault whose first step fails did nothing: it reads as not applied, and cuts no window. */
+  @Test
+  void aFaultThatFailsBeforeAnyStepTookEffectIsNotApplied() throws Exception {
+    nodes = new TestCluster(dir, 2, BASE_PORT + 190);
+    withoutCgroup(nodes.node(2));
+    FaultSchedule schedule =
+        schedule(plan("at: 0s", "action: isolate", "target: node 2", "duration: 1s"));
+    schedule.start();
+    awaitTrue(() -> schedule.records().get(0).error() != null, "failed");
+    schedule.loadStopped();
+
+    FaultRecord record = schedule.records().get(0);
+    assertFalse(record.applied(), record.toString());
+    assertEquals(List.of(), record.nodes());
+    assertEquals("node 2 has no cgroup", record.error());
+  }
+
+  /** Empties the node's recorded cgroup, so that no cut of it can be made. */
+  private static void withoutCgroup(ClusterNode node) throws IOException {
+    Path env = node.envFile();
+    Files.writeString(env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP="));
   }
 
   /** A schedule of {@code plan} on the test's cluster, for a driver that cannot name any node. */
