@@ -9,11 +9,18 @@ import java.util.Arrays;
  * whose sends failed or stalled, and the first acknowledgement of a send intended at or after it.
  *
  * <p>Kept only for runs that need it (a fault plan), by the {@link StatsCollector}'s thread. Slices
- * are {@link #SLICE_NANOS} wide, counted from the first intended time recorded.
+ * are {@link #SLICE_NANOS} wide, counted from the first intended time recorded, or from up to a
+ * second before the earliest when an earlier send came back later (see {@link #slice}).
  */
 public final class PublishTimeline {
   /** 10 ms: fine enough for sub-second faults, 100 slices a second of run. */
   public static final long SLICE_NANOS = 10_000_000L;
+
+  /**
+   * The fewest slices the timeline grows by in front: a second, so that the sends in flight when
+   * the first recorded one came back, arriving later in any order, cost a copy a second at most.
+   */
+  private static final int GROW_FRONT_SLICES = 100;
 
   private final long stallNanos;
   private long origin = Long.MIN_VALUE;
@@ -78,8 +85,20 @@ public final class PublishTimeline {
       origin = intended;
     }
     long index = Math.floorDiv(intended - origin, SLICE_NANOS);
-    if (index < 0 || index > Integer.MAX_VALUE - 1) {
-      return -1; // before the first send recorded (a late probe): nothing to learn from it
+    if (index < 0) {
+      // Due before the first send recorded, yet recorded after it: acknowledgements of other
+      // producers and partitions come back in any order, and a failure only once its timeout ran
+      // out. The run counts it, so the timeline grows in front to hold it; dropped, it went
+      // missing from every fault's figures and from those before the first fault.
+      long front = Math.max(-index, GROW_FRONT_SLICES);
+      if (front > Integer.MAX_VALUE - 1 - used) {
+        return -1; // over 248 days before the first send: a clock gone wrong, not a send
+      }
+      growFront((int) front);
+      index += front;
+    }
+    if (index > Integer.MAX_VALUE - 1) {
+      return -1; // over 248 days after the first send: a clock gone wrong, not a send
     }
     int slice = (int) index;
     if (slice >= acked.length) {
@@ -95,6 +114,25 @@ public final class PublishTimeline {
     }
     used = Math.max(used, slice + 1);
     return slice;
+  }
+
+  /** Adds {@code slices} empty slices in front of the first, moving the origin back. */
+  private void growFront(int slices) {
+    acked = shifted(acked, slices, 0);
+    failed = shifted(failed, slices, 0);
+    stalled = shifted(stalled, slices, 0);
+    lost = shifted(lost, slices, 0);
+    slowest = shifted(slowest, slices, 0);
+    firstAck = shifted(firstAck, slices, Long.MAX_VALUE);
+    origin -= slices * SLICE_NANOS;
+    used += slices;
+  }
+
+  private static long[] shifted(long[] values, int by, long empty) {
+    long[] grown = new long[values.length + by];
+    System.arraycopy(values, 0, grown, by, values.length);
+    Arrays.fill(grown, 0, by, empty);
+    return grown;
   }
 
   private static long[] filled(int length) {
