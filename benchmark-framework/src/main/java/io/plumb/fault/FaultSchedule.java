@@ -27,7 +27,7 @@ public final class FaultSchedule implements AutoCloseable {
   private final LeaderSource leaders;
   private final LongSupplier clock;
   private final Consumer<String> progress;
-  private final NodeControl control;
+  private final FaultActions actions;
   private final FaultRecord[] records;
   private final CountDownLatch loadStopped = new CountDownLatch(1);
   private final List<Thread> threads = new ArrayList<>();
@@ -49,7 +49,7 @@ public final class FaultSchedule implements AutoCloseable {
     this.leaders = leaders;
     this.clock = clock;
     this.progress = progress;
-    this.control = new NodeControl(cluster);
+    this.actions = new FaultActions(cluster);
     this.records = new FaultRecord[plan.faults().size()];
     for (int i = 0; i < records.length; i++) {
       FaultSpec spec = plan.faults().get(i);
@@ -131,9 +131,9 @@ public final class FaultSchedule implements AutoCloseable {
     // Stamped as the action starts (the moment a kill lands), published once it has taken
     // effect, so whoever sees the fault applied sees its effect too.
     long appliedAt = clock.getAsLong();
-    Applied applied = new Applied();
+    FaultActions.Applied applied = new FaultActions.Applied();
     try {
-      apply(spec, hit, applied);
+      actions.apply(spec, hit, applied);
     } catch (RuntimeException e) {
       // Any failure, not only a FaultException: what took effect must be undone all the same.
       String problem = e instanceof FaultException ? e.getMessage() : e.toString();
@@ -168,88 +168,9 @@ public final class FaultSchedule implements AutoCloseable {
     progress.accept("fault " + spec.index() + ": " + problem);
   }
 
-  /**
-   * What of a fault has taken effect: the nodes it froze, cut off or took down, and its cuts.
-   * Filled step by step, so that when a step fails it holds exactly what must be undone.
-   */
-  private record Applied(List<ClusterNode> nodes, List<NetworkCut> cuts) {
-    Applied() {
-      this(new ArrayList<>(), new ArrayList<>());
-    }
-
-    boolean nothing() {
-      return nodes.isEmpty() && cuts.isEmpty();
-    }
-
-    List<String> names() {
-      return nodes.stream().map(ClusterNode::name).toList();
-    }
-  }
-
-  private void apply(FaultSpec spec, List<ClusterNode> hit, Applied applied) {
-    try {
-      // Kills land on every node hit at one instant; a power loss drops unsynced data only after
-      // every one of them is dead.
-      switch (spec.action()) {
-        case POWER_LOSS -> control.powerLoss(hit);
-        case KILL -> control.kill(hit);
-        case RESTART -> hit.forEach(control::stop);
-        case FREEZE ->
-            hit.forEach(
-                node -> {
-                  control.freeze(node);
-                  applied.nodes().add(node);
-                });
-        case ISOLATE, PARTITION ->
-            hit.forEach(
-                node -> {
-                  applied.cuts().add(cut(node, spec));
-                  applied.nodes().add(node);
-                });
-      }
-    } finally {
-      if (startsAgain(spec.action())) {
-        // Every node down now was taken down by this fault, even one whose kill, stop or drop
-        // reported a failure: each is started again. One still running is left alone, as a
-        // second copy beside it would fight it for its ports and data.
-        hit.stream().filter(node -> !node.running()).forEach(applied.nodes()::add);
-      }
-    }
-  }
-
-  private static boolean startsAgain(FaultAction action) {
-    return switch (action) {
-      case KILL, RESTART, POWER_LOSS -> true;
-      case FREEZE, ISOLATE, PARTITION -> false;
-    };
-  }
-
-  private NetworkCut cut(ClusterNode node, FaultSpec spec) {
-    String table = "plumb_fault_" + spec.index() + "_" + node.name().replaceAll("\\W", "_");
-    return spec.action() == FaultAction.ISOLATE
-        ? NetworkCut.isolate(table, node)
-        : NetworkCut.partition(
-            table,
-            node,
-            cluster.nodes().stream().filter(n -> !n.name().equals(node.name())).toList());
-  }
-
-  /**
-   * Undoes every step in {@code applied}, each tried even when one before it failed, so that one
-   * node that will not start again leaves no other down, frozen or cut off.
-   */
-  private void undo(int index, FaultSpec spec, Applied applied, String why) {
-    List<String> problems = new ArrayList<>();
-    for (NetworkCut cut : applied.cuts()) {
-      attempt(problems, cut::heal);
-    }
-    for (ClusterNode node : applied.nodes()) {
-      switch (spec.action()) {
-        case FREEZE -> attempt(problems, () -> control.thaw(node));
-        case KILL, RESTART, POWER_LOSS -> attempt(problems, () -> control.start(node));
-        case ISOLATE, PARTITION -> {}
-      }
-    }
+  /** Undoes what of the fault took effect, and records and tells how that went. */
+  private void undo(int index, FaultSpec spec, FaultActions.Applied applied, String why) {
+    List<String> problems = actions.undo(spec, applied);
     if (!problems.isEmpty()) {
       String problem = String.join("; ", problems);
       update(index, records[index].withError("undoing: " + problem));
@@ -261,26 +182,10 @@ public final class FaultSchedule implements AutoCloseable {
         "fault "
             + spec.index()
             + ": "
-            + undoneWord(spec)
+            + FaultActions.undoneWord(spec)
             + " "
             + applied.nodes().stream().map(ClusterNode::toString).collect(Collectors.joining(", "))
             + why);
-  }
-
-  private static void attempt(List<String> problems, Runnable step) {
-    try {
-      step.run();
-    } catch (FaultException e) {
-      problems.add(e.getMessage());
-    }
-  }
-
-  private static String undoneWord(FaultSpec spec) {
-    return switch (spec.action()) {
-      case FREEZE -> "thawed";
-      case KILL, RESTART, POWER_LOSS -> "started again";
-      case ISOLATE, PARTITION -> "reconnected";
-    };
   }
 
   private List<ClusterNode> resolve(FaultSpec spec) {
