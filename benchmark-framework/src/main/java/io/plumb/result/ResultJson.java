@@ -32,9 +32,8 @@ public final class ResultJson {
     json.put("topics", run.workload().topics());
     json.put("partitions", run.workload().partitionsPerTopic());
     json.put("producersPerTopic", run.workload().producersPerTopic());
-    json.put(
-        "consumersPerTopic",
-        run.workload().subscriptionsPerTopic() * run.workload().consumerPerSubscription());
+    // OMB's name and meaning: the consumers of each subscription, whatever the subscriptions.
+    json.put("consumersPerTopic", run.workload().consumerPerSubscription());
     timelines(json, run);
     aggregated(json, "PublishLatency", run.measured().publishLatency(), 1e6, false);
     aggregated(json, "PublishDelayLatency", run.measured().sendDelay(), 1e3, true);

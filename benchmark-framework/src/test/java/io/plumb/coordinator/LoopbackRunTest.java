@@ -49,6 +49,8 @@ class LoopbackRunTest {
     JsonNode json = ResultJson.render(report);
     assertEquals("loopback-e2e", json.get("workload").asText());
     assertEquals("Loopback", json.get("driver").asText());
+    // As OMB writes it: consumerPerSubscription, not subscriptions x consumers (4 here).
+    assertEquals(2, json.get("consumersPerTopic").asInt());
     assertEquals(2, json.get("publishRate").size(), "one rate sample per measured second");
     // Open loop: sends that fell behind during warm-up catch up while measuring, so allow above.
     double rate = json.get("throughput").get("publishRateMsgPerSec").asDouble();
