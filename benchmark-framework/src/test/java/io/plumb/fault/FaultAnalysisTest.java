@@ -96,15 +96,7 @@ class FaultAnalysisTest {
         timeline.failed(t);
       }
     }
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      periods.add(period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
-    }
-    FaultOutcome outcome =
-        FaultAnalysis.figures(
-                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
-            .faults()
-            .get(0);
+    FaultOutcome outcome = receivingStopsAtTheFault(fault, timeline);
     assertFalse(outcome.availableAgain());
     assertEquals(10.0, outcome.unavailableSeconds(), 0.011);
     assertNull(outcome.recoverySeconds());
@@ -127,16 +119,7 @@ class FaultAnalysisTest {
         timeline.outages().failed(0, -1, t, PublishRecorder.UNKNOWN, t + 5 * MS);
       }
     }
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      periods.add(period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
-    }
-
-    FaultOutcome outcome =
-        FaultAnalysis.figures(
-                plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
-            .faults()
-            .get(0);
+    FaultOutcome outcome = receivingStopsAtTheFault(fault, timeline);
 
     assertEquals(10.0, outcome.unavailableSeconds(), 0.02, "the producer's window");
     assertNull(outcome.unavailability().worstPartitionSeconds(), "no partition was named");
@@ -375,6 +358,21 @@ class FaultAnalysisTest {
 
   private FaultRecord applied(long at) {
     return new FaultRecord(kill, List.of("2"), "leader of partition 0", at, at + 5 * SECOND, null);
+  }
+
+  /**
+   * The outcome of one fault at {@code fault} (10 s into a 20 s run) on {@code timeline}, with
+   * consumers receiving 1,000 msg/s until the fault and nothing after it.
+   */
+  private FaultOutcome receivingStopsAtTheFault(long fault, PublishTimeline timeline) {
+    List<FaultAnalysis.Period> periods = new ArrayList<>();
+    for (int s = 0; s < 20; s++) {
+      periods.add(period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
+    }
+    return FaultAnalysis.figures(
+            plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
+        .faults()
+        .get(0);
   }
 
   private static FaultAnalysis.Period period(int second, long received, long p99, long duplicates) {
