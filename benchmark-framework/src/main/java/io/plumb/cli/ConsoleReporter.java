@@ -219,19 +219,21 @@ final class ConsoleReporter implements RunListener {
     header.append(String.format("%10s", "max"));
     out.println(header);
     UntimedAcknowledgements untimed = UntimedAcknowledgements.of(report.measured());
-    UntimedAcknowledgements none = new UntimedAcknowledgements(0, 0);
-    row("publish (from intended)", report.measured().publishLatency(), none);
+    row(
+        "publish (from intended)",
+        report.measured().publishLatency(),
+        UntimedAcknowledgements.NONE);
     row("service time (from send)", report.measured().serviceTime(), untimed);
     row("send delay", report.measured().sendDelay(), untimed);
     Histogram endToEnd = report.measured().endToEndLatency();
     OptionalLong uncertainty = clockUncertaintyNanos.get();
     if (uncertainty.isPresent() && endToEnd.getTotalCount() > 0) {
       CrossHostLatency crossHost = CrossHostLatency.of(uncertainty.getAsLong(), endToEnd);
-      row("end-to-end " + crossHost.plusMinus(), endToEnd, none);
+      row("end-to-end " + crossHost.plusMinus(), endToEnd, UntimedAcknowledgements.NONE);
       untimed.line().ifPresent(out::println);
       out.println("Clocks       " + crossHost.line());
     } else {
-      row("end-to-end", endToEnd, none);
+      row("end-to-end", endToEnd, UntimedAcknowledgements.NONE);
       untimed.line().ifPresent(out::println);
     }
     if (report.measuredSeconds() == 0) {

@@ -135,16 +135,15 @@ final class FaultSteps {
             periods,
             Math.max(0, measured.duplicates() - duplicates),
             Math.max(0, measured.outOfOrder() - outOfOrder));
-    return withWarmUp(figures, measurement);
+    return withWarmUp(figures, measurement.wholeRun(), measured);
   }
 
   /**
    * {@code figures} with the warm-up's duplicates and reorderings before the first fault: the run's
-   * counters include them, and the analysis sees only the measured and drained periods.
+   * counters ({@code whole}) include them, and the analysis sees only the measured and drained
+   * periods ({@code measured}).
    */
-  static FaultFigures withWarmUp(FaultFigures figures, Measurement measurement) {
-    PeriodStats whole = measurement.wholeRun();
-    PeriodStats measured = measurement.measured();
+  static FaultFigures withWarmUp(FaultFigures figures, PeriodStats whole, PeriodStats measured) {
     return new FaultFigures(
         figures.faults(),
         figures

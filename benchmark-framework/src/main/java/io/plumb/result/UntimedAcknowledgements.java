@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param untimed acknowledgements whose send time was no longer held
  */
 public record UntimedAcknowledgements(long timed, long untimed) {
+  /** For a latency every acknowledgement carries (publish, end-to-end): nothing left out. */
+  public static final UntimedAcknowledgements NONE = new UntimedAcknowledgements(0, 0);
 
   public static UntimedAcknowledgements of(PeriodStats measured) {
     return new UntimedAcknowledgements(

@@ -57,6 +57,12 @@ public final class EventRing {
    */
   private static final int BATCH = 32;
 
+  /**
+   * The most producers, and the most subscriptions, one worker can record: an event carries the
+   * worker-local index in 24 bits.
+   */
+  public static final int MAX_INDEXES = 1 << 24;
+
   // Owner-side state, in an array of its own with its slots well inside it: the collector reads
   // this object's fields on every pass, and an owner write to a field beside them would move that
   // cache line between cores on every event (measured: it halved the ring's throughput).
@@ -246,12 +252,6 @@ public final class EventRing {
   public void probe(int subscription) {
     put(header(PROBE, subscription, 0), 0, 0, 0);
   }
-
-  /**
-   * The most producers, and the most subscriptions, one worker can record: an event carries the
-   * worker-local index in 24 bits.
-   */
-  public static final int MAX_INDEXES = 1 << 24;
 
   private static long header(int type, int index, int partition) {
     return ((long) type << 56) | ((long) (index & 0xFF_FFFF) << 32) | (partition & 0xFFFF_FFFFL);

@@ -26,7 +26,8 @@ class FaultWarmUpCountsTest {
     // As the analysis found them: 10 in periods before the fault, 30 and the drain's 3 after it.
     FaultFigures analysed = new FaultFigures(List.of(), new BeforeFirstFault(0, 0, 0, 10, 0));
 
-    FaultFigures figures = FaultSteps.withWarmUp(analysed, measurement);
+    FaultFigures figures =
+        FaultSteps.withWarmUp(analysed, measurement.wholeRun(), measurement.measured());
 
     assertEquals(15, figures.beforeFirstFault().duplicates());
     assertEquals(5 + 40 + 3, measurement.wholeRun().duplicates(), "the run's own count");

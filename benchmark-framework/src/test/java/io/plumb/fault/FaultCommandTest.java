@@ -13,7 +13,6 @@ import io.plumb.workload.WorkloadYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -259,21 +258,14 @@ class FaultCommandTest {
    * many of the cluster's node processes were alive at that moment.
    */
   private Path fakeLayerTool(Path home, Path calls) throws IOException {
-    Path tool = dir.resolve("plumb-power-loss");
-    Files.writeString(
-        tool,
-        String.join(
-            "\n",
-            "#!/usr/bin/env bash",
-            "alive=0",
-            "for env in " + home.resolve(".plumb/loopback/nodes") + "/*/node.env; do",
-            "  pid=$(sed -n 's/^PID=//p' \"$env\")",
-            "  if kill -0 \"$pid\" 2>/dev/null; then alive=$((alive + 1)); fi",
-            "done",
-            "echo \"$1 $3 alive=$alive\" >>" + calls,
-            ""));
-    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return tool;
+    return TestCluster.bashScript(
+        dir.resolve("plumb-power-loss"),
+        "alive=0",
+        "for env in " + home.resolve(".plumb/loopback/nodes") + "/*/node.env; do",
+        "  pid=$(sed -n 's/^PID=//p' \"$env\")",
+        "  if kill -0 \"$pid\" 2>/dev/null; then alive=$((alive + 1)); fi",
+        "done",
+        "echo \"$1 $3 alive=$alive\" >>" + calls);
   }
 
   @Test

@@ -4,23 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.input.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -168,49 +162,6 @@ class FaultScheduleTest {
   }
 
   @Test
-  void plansThatCannotWorkOnThisClusterAreRefusedBeforeAnyLoad() throws Exception {
-    nodes = new TestCluster(dir, 3, BASE_PORT + 60);
-    String late = refusal(() -> schedule(plan("at: 90s", "action: kill", "target: node 1")));
-    assertTrue(
-        late.endsWith(": fault 1: field 'at': 90 s is past the end of the measured phase (60 s)"),
-        late);
-
-    String missing = refusal(() -> schedule(plan("at: 1s", "action: kill", "target: node 7")));
-    assertTrue(
-        missing.endsWith(
-            "field 'target': no node 7 in the testbroker cluster (its nodes: 1, 2, 3)"),
-        missing);
-
-    String leader = refusal(() -> schedule(plan("at: 1s", "action: kill", "target: leader")));
-    assertTrue(
-        leader.endsWith(
-            "field 'target': the testbroker driver cannot name leader; it can name: random, node N"),
-        leader);
-  }
-
-  @Test
-  void aClusterOfOneNodeIsNoPlaceForFaults() throws Exception {
-    nodes = new TestCluster(dir, 1, BASE_PORT + 70);
-    String refused = refusal(() -> schedule(plan("at: 1s", "action: kill", "target: node 1")));
-    assertTrue(
-        refused.endsWith(
-            ": faults need a cluster, and testbroker has 1 node: start one with deploy/local/testbroker.sh start --nodes 3"),
-        refused);
-  }
-
-  @Test
-  void aTargetTheDriverCannotNameIsRefusedWithTheTargetsItCan() throws Exception {
-    nodes = new TestCluster(dir, 3, BASE_PORT + 80);
-    String refused =
-        refusal(() -> schedule(plan("at: 1s", "action: kill", "target: bookie"), leaderIsNode(1)));
-    assertTrue(
-        refused.endsWith(
-            ": fault 1: field 'target': the testbroker driver cannot name bookie; it can name: leader (leader of the test), followers, random, node N"),
-        refused);
-    assertEquals(1, refused.lines().count());
-  }
-
-  @Test
   void followersAreEveryNumberedNodeButTheOneTheDriversRoleNames() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 90);
     FaultSchedule schedule =
@@ -223,47 +174,11 @@ class FaultScheduleTest {
   }
 
   @Test
-  void aCutOfANodeOutsideItsRecordedCgroupIsRefusedBeforeAnyLoad() throws Exception {
-    nodes = new TestCluster(dir, 3, BASE_PORT + 100);
-    // Node 2's state file names node 3's cgroup: a cut would match node 3's sockets, not node 2's.
-    Path env = nodes.node(2).envFile();
-    String cgroup3 = nodes.node(3).cgroup().orElseThrow().toString();
-    Files.writeString(
-        env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP=" + cgroup3));
-    long pid = nodes.node(2).pid().orElseThrow();
-
-    String refused =
-        refusal(
-            () -> schedule(plan("at: 1s", "action: isolate", "target: node 2", "duration: 1s")));
-    assertTrue(
-        refused.contains(
-            ": fault 1: field 'action': isolate would cut nothing: node 2 (PID "
-                + pid
-                + ") runs in cgroup /plumb-test-2, not in /"),
-        refused);
-    assertTrue(refused.endsWith("a cut would match nothing"), refused);
-    // A kill needs no cgroup: the same cluster takes it.
-    schedule(plan("at: 1s", "action: kill", "target: node 2")).check(Duration.ofSeconds(60));
-  }
-
-  @Test
-  void aNodeThatCouldNotJoinACgroupCannotBeCut() throws Exception {
-    nodes = new TestCluster(dir, 3, BASE_PORT + 110);
-    Path env = nodes.node(1).envFile();
-    Files.writeString(env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP="));
-    String refused =
-        refusal(
-            () -> schedule(plan("at: 1s", "action: partition", "target: node 3", "duration: 1s")));
-    assertTrue(refused.contains(": fault 1: field 'action': partition cannot be done"), refused);
-    assertTrue(refused.contains("node 1 runs in no cgroup of its own"));
-  }
-
-  @Test
   void aRoleTheBrokerNamesAsNoNodeFailsTheFaultWithItsReason() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 120);
     FaultSchedule schedule =
         started(
-            leaders(Optional.of("127.0.0.1:1")),
+            TestPlans.leaders("127.0.0.1:1"),
             "at: 0s",
             "action: kill",
             "target: leader",
@@ -288,7 +203,7 @@ class FaultScheduleTest {
   @Test
   void aCutThatFailsOnItsSecondNodeIsHealedOnTheFirstAtOnce() throws Exception {
     nodes = new TestCluster(dir, 2, BASE_PORT + 170);
-    withoutCgroup(nodes.node(2));
+    TestPlans.withoutCgroup(nodes.node(2));
     // Not checked first: the check would refuse node 2, and the failure must come at the fault.
     FaultSchedule schedule =
         schedule(plan("at: 0s", "action: isolate", "target: all", "duration: 60s"));
@@ -322,15 +237,10 @@ class FaultScheduleTest {
    */
   @Test
   void aPowerLossWhoseDropFailsAfterTheKillStartsEveryNodeAgain() throws Exception {
-    Path tool = dir.resolve("plumb-power-loss");
-    Files.writeString(
-        tool,
-        String.join(
-            "\n",
-            "#!/usr/bin/env bash",
-            "case \"$1 $3\" in \"drop \"*/2/layer.sock) echo 'no such device' >&2; exit 1 ;; esac",
-            ""));
-    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path tool =
+        TestCluster.bashScript(
+            dir.resolve("plumb-power-loss"),
+            "case \"$1 $3\" in \"drop \"*/2/layer.sock) echo 'no such device' >&2; exit 1 ;; esac");
     nodes = new TestCluster(dir, "testbroker", 2, BASE_PORT + 180, tool);
     List<Long> before =
         List.of(nodes.node(1).pid().orElseThrow(), nodes.node(2).pid().orElseThrow());
@@ -355,7 +265,7 @@ class FaultScheduleTest {
   @Test
   void aFaultThatFailsBeforeAnyStepTookEffectIsNotApplied() throws Exception {
     nodes = new TestCluster(dir, 2, BASE_PORT + 190);
-    withoutCgroup(nodes.node(2));
+    TestPlans.withoutCgroup(nodes.node(2));
     FaultSchedule schedule =
         schedule(plan("at: 0s", "action: isolate", "target: node 2", "duration: 1s"));
     schedule.start();
@@ -368,25 +278,13 @@ class FaultScheduleTest {
     assertEquals("node 2 has no cgroup", record.error());
   }
 
-  /** Empties the node's recorded cgroup, so that no cut of it can be made. */
-  private static void withoutCgroup(ClusterNode node) throws IOException {
-    Path env = node.envFile();
-    Files.writeString(env, Files.readString(env).replaceAll("(?m)^CGROUP=.*$", "CGROUP="));
-  }
-
   /** A schedule of {@code plan} on the test's cluster, for a driver that cannot name any node. */
   private FaultSchedule schedule(FaultPlan plan) {
-    return schedule(plan, leaders(null));
+    return schedule(plan, TestPlans.namesNoNode());
   }
 
   private FaultSchedule schedule(FaultPlan plan, LeaderSource leaders) {
     return new FaultSchedule(plan, nodes.cluster(), leaders, System::nanoTime, progress::add);
-  }
-
-  /** The message that refuses {@code schedule} when it is checked against a 60 s run. */
-  private static String refusal(ThrowingSupplier<FaultSchedule> schedule) {
-    return assertThrows(BadInputException.class, () -> schedule.get().check(Duration.ofSeconds(60)))
-        .getMessage();
   }
 
   /** What node {@code from}'s probe of node {@code to} finds: reachable or unreachable. */
@@ -398,39 +296,12 @@ class FaultScheduleTest {
   }
 
   private FaultPlan plan(String... entry) throws IOException {
-    Path file = dir.resolve("plan.yaml");
-    StringBuilder text = new StringBuilder("faults:\n");
-    for (int i = 0; i < entry.length; i++) {
-      text.append(i == 0 ? "  - " : "    ").append(entry[i]).append('\n');
-    }
-    Files.writeString(file, text);
-    return FaultPlan.read(file);
-  }
-
-  /**
-   * A broker that names {@code leader} (and so its followers); null: a driver that cannot name any
-   * node.
-   */
-  private static LeaderSource leaders(Optional<String> leader) {
-    return new LeaderSource() {
-      @Override
-      public Map<String, String> targets() {
-        return leader == null
-            ? Map.of()
-            : Map.of("leader", "leader of the test", "followers", "all but the test's leader");
-      }
-
-      @Override
-      public Optional<String> locate(String target) {
-        assertEquals("leader", target, "the only role this broker names");
-        return leader;
-      }
-    };
+    return TestPlans.plan(dir, entry);
   }
 
   /** A broker that names node {@code node} its leader. */
   private LeaderSource leaderIsNode(int node) {
-    return leaders(Optional.of("127.0.0.1:" + nodes.port(node)));
+    return TestPlans.leaderIsNode(nodes, node);
   }
 
   /** The process's state letter from /proc: 'T' while stopped. */
@@ -452,7 +323,7 @@ class FaultScheduleTest {
 
   /** A schedule of {@code entry}, checked against a 30 s run as before any load, then started. */
   private FaultSchedule started(String... entry) throws Exception {
-    return started(leaders(null), entry);
+    return started(TestPlans.namesNoNode(), entry);
   }
 
   /** The same with {@code leaders} naming the roles a target may take. */

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * A local cluster of {@link TestNode} processes with a deploy script of the same shape as the
  * brokers' ({@code start-node N}, {@code stop-node N}, state in {@code nodes/<n>/node.env}, each
  * node in a cgroup of its own through {@code deploy/local/node-cgroup.sh}), so fault schedules act
- * on real processes and real sockets.
+ * on real processes and real sockets. A node's cgroup is named by its port, which no two clusters
+ * of the tests share, so that clusters of tests running at once never cut each other's nodes.
  */
 final class TestCluster implements AutoCloseable {
   private static final Path NODE_CGROUP =
@@ -73,47 +74,49 @@ final class TestCluster implements AutoCloseable {
     Files.createDirectories(script.getParent());
     String java = ProcessHandle.current().info().command().orElse("java");
     String classes = Path.of("target", "test-classes").toAbsolutePath().toString();
-    Files.writeString(
+    bashScript(
         script,
-        String.join(
-            "\n",
-            "#!/usr/bin/env bash",
-            "set -euo pipefail",
-            "dir=\"$PLUMB_STATE_DIR/" + broker + "/nodes/$2\"",
-            "port=$((" + basePort + " + $2))",
-            "case \"$1\" in",
-            "  start-node)",
-            "    mkdir -p \"$dir\"",
-            "    setsid "
-                + NODE_CGROUP
-                + " run plumb-test-$2 "
-                + java
-                + " -cp "
-                + classes
-                + " io.plumb.fault.TestNode $port </dev/null >\"$dir/out.log\" 2>&1 &",
-            "    pid=$!",
-            "    printf 'NODE=%s\\nPID=%s\\nPORTS=%s\\nNAME=127.0.0.1:%s\\nCGROUP=%s\\n' \"$2\" \"$pid\" \"$port\" \"$port\" \"$("
-                + NODE_CGROUP
-                + " path plumb-test-$2 $pid)\" >\"$dir/node.env\"",
-            // As a broker script started with --power-loss-layer records its node's layer.
-            "    layer=\"$PLUMB_STATE_DIR/" + broker + "/layer-tool\"",
-            "    instead=\"$PLUMB_STATE_DIR/" + broker + "/power-loss-$2.env\"",
-            "    if [ -f \"$instead\" ]; then cat \"$instead\" >>\"$dir/node.env\";",
-            "    elif [ -f \"$layer\" ]; then printf 'POWER_LOSS_TOOL=%s\\nPOWER_LOSS_CONTROL=%s\\n'"
-                + " \"$(cat \"$layer\")\" \"$dir/layer.sock\" >>\"$dir/node.env\"; fi",
-            "    for i in $(seq 100); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && exit 0; sleep 0.1; done",
-            "    echo \"node $2 did not listen on $port\" >&2; exit 1 ;;",
-            "  stop-node)",
-            "    pid=$(sed -n 's/^PID=//p' \"$dir/node.env\")",
-            "    kill -TERM \"$pid\" 2>/dev/null || true",
-            "    while kill -0 \"$pid\" 2>/dev/null; do sleep 0.05; done ;;",
-            "esac",
-            ""));
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        "set -euo pipefail",
+        "dir=\"$PLUMB_STATE_DIR/" + broker + "/nodes/$2\"",
+        "port=$((" + basePort + " + $2))",
+        "case \"$1\" in",
+        "  start-node)",
+        "    mkdir -p \"$dir\"",
+        "    setsid "
+            + NODE_CGROUP
+            + " run plumb-test-$port "
+            + java
+            + " -cp "
+            + classes
+            + " io.plumb.fault.TestNode $port </dev/null >\"$dir/out.log\" 2>&1 &",
+        "    pid=$!",
+        "    printf 'NODE=%s\\nPID=%s\\nPORTS=%s\\nNAME=127.0.0.1:%s\\nCGROUP=%s\\n' \"$2\" \"$pid\" \"$port\" \"$port\" \"$("
+            + NODE_CGROUP
+            + " path plumb-test-$port $pid)\" >\"$dir/node.env\"",
+        // As a broker script started with --power-loss-layer records its node's layer.
+        "    layer=\"$PLUMB_STATE_DIR/" + broker + "/layer-tool\"",
+        "    instead=\"$PLUMB_STATE_DIR/" + broker + "/power-loss-$2.env\"",
+        "    if [ -f \"$instead\" ]; then cat \"$instead\" >>\"$dir/node.env\";",
+        "    elif [ -f \"$layer\" ]; then printf 'POWER_LOSS_TOOL=%s\\nPOWER_LOSS_CONTROL=%s\\n'"
+            + " \"$(cat \"$layer\")\" \"$dir/layer.sock\" >>\"$dir/node.env\"; fi",
+        "    for i in $(seq 100); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && exit 0; sleep 0.1; done",
+        "    echo \"node $2 did not listen on $port\" >&2; exit 1 ;;",
+        "  stop-node)",
+        "    pid=$(sed -n 's/^PID=//p' \"$dir/node.env\")",
+        "    kill -TERM \"$pid\" 2>/dev/null || true",
+        "    while kill -0 \"$pid\" 2>/dev/null; do sleep 0.05; done ;;",
+        "esac");
     this.cluster = new LocalCluster(broker, stateRoot.resolve(broker), script);
     for (int node = 1; node <= nodes; node++) {
       run(script.toString(), "start-node", Integer.toString(node));
     }
+  }
+
+  /** Writes {@code lines} to {@code file} as an executable bash script, and returns the file. */
+  static Path bashScript(Path file, String... lines) throws IOException {
+    Files.writeString(file, "#!/usr/bin/env bash\n" + String.join("\n", lines) + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return file;
   }
 
   LocalCluster cluster() {
