@@ -4,6 +4,8 @@ import com.rabbitmq.client.Address;
 import com.rabbitmq.client.AddressResolver;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.impl.recovery.RecordedConsumer;
+import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
 import java.util.ArrayList;
@@ -15,13 +17,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * serves every connection, from the first URI: its credentials, virtual host and TLS hold for all
  * the URIs, which differ only in host and port. The client's automatic recovery reconnects a lost
  * connection (to the next address that answers), reopens its channels with their prefetch and
- * confirm mode, redeclares what it declared and restarts its consumers; sends on the lost
- * connection fail (see {@link PartitionPublisher}).
+ * confirm mode, redeclares what it declared and restarts its consumers, except a stream queue's
+ * (see {@link #CONSUMERS_NOT_RECOVERED}); sends on the lost connection fail (see {@link
+ * PartitionPublisher}).
  */
 final class AmqpConnections {
   private final ConnectionFactory factory;
   private final List<Address> addresses;
   private final AtomicInteger nextAddress = new AtomicInteger();
+
+  /**
+   * The client restarts a consumer with the arguments it was first registered with: a stream
+   * queue's consumer would read again from its first {@code x-stream-offset} ("first"), delivering
+   * the whole stream a second time (every message received before the loss counted as a duplicate).
+   * With stream queues, {@link AmqpConsumer} consumes again itself, after the last offset it
+   * delivered.
+   */
+  private static final TopologyRecoveryFilter CONSUMERS_NOT_RECOVERED =
+      new TopologyRecoveryFilter() {
+        @Override
+        public boolean filterConsumer(RecordedConsumer consumer) {
+          return false;
+        }
+      };
 
   private AmqpConnections(ConnectionFactory factory, List<Address> addresses) {
     this.factory = factory;
@@ -52,6 +70,9 @@ final class AmqpConnections {
     }
     factory.setAutomaticRecoveryEnabled(true);
     factory.setTopologyRecoveryEnabled(true);
+    if (config.queueType() == QueueType.STREAM) {
+      factory.setTopologyRecoveryFilter(CONSUMERS_NOT_RECOVERED);
+    }
     factory.setNetworkRecoveryInterval(config.recoveryIntervalMs());
     factory.setRequestedHeartbeat(config.heartbeatSeconds());
     factory.setConnectionTimeout(5_000);

@@ -37,10 +37,12 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Faults: when the connection is lost, the client's automatic recovery reconnects (to the next
  * node that answers), declares each queue again, and restarts its consumers; the broker requeues
- * what was delivered but not acknowledged, so those messages may arrive twice. When the broker
- * cancels a consumer itself (its queue went away with its node, as a classic queue does) or closes
- * its channel, this consumer declares the queue again on a new channel and consumes from it, every
- * {@code recoveryIntervalMs} until that works, unless the topic is being deleted.
+ * what was delivered but not acknowledged, so those messages may arrive twice. A stream queue's
+ * consumer is not restarted by the client, which would read from its first offset again: this
+ * consumer consumes it again itself once the connection is back, after the last offset delivered.
+ * When the broker cancels a consumer itself (its queue went away with its node, as a classic queue
+ * does) or closes its channel, this consumer declares the queue again on a new channel and consumes
+ * from it, every {@code recoveryIntervalMs} until that works, unless the topic is being deleted.
  *
  * <p>Pause and resume (backlog workloads): {@link #pause} sends {@code basic.cancel} for each
  * partition queue's consumer; what the broker already sent within the prefetch window still reaches
@@ -59,6 +61,9 @@ import java.util.concurrent.TimeoutException;
 final class AmqpConsumer implements BenchmarkConsumer {
 
   private static final long CANCEL_TIMEOUT_SECONDS = 30;
+
+  /** Where a stream queue's consumer starts, and the header naming each delivery's offset. */
+  static final String STREAM_OFFSET = "x-stream-offset";
 
   private final Connection connection;
   private final MessageListener listener;
@@ -114,7 +119,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
       } else {
         Map<String, Object> arguments = Map.of();
         if (queueType == QueueType.STREAM) {
-          arguments = Map.of("x-stream-offset", streamOffset < 0 ? (Object) "first" : streamOffset);
+          arguments = Map.of(STREAM_OFFSET, streamOffset < 0 ? (Object) "first" : streamOffset);
         }
         // Keep the tag basicConsume returns: DefaultConsumer learns it only when handleConsumeOk
         // is dispatched, which may come after a quick reassignment has already cancelled it.
@@ -334,7 +339,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
       Map<String, Object> headers = properties.getHeaders();
       AmqpHeader.deliver(headers, body, partition, listener);
       if (queueType == QueueType.STREAM) {
-        Object offset = headers == null ? null : headers.get("x-stream-offset");
+        Object offset = headers == null ? null : headers.get(STREAM_OFFSET);
         if (offset instanceof Number n) {
           lastStreamOffset = n.longValue();
         }
@@ -393,8 +398,15 @@ final class AmqpConsumer implements BenchmarkConsumer {
         // recover a channel on its own, so consume again on a new one.
         cancelled.complete(null);
         resubscribeLater(partition, this);
+      } else if (queueType == QueueType.STREAM) {
+        // A lost connection, whose recovery does not restart a stream queue's consumer (it would
+        // read from the first offset again): consume again after the last offset delivered, once
+        // the connection is back.
+        cancelled.complete(null);
+        resubscribeLater(partition, this);
       }
-      // A lost connection: the client's automatic recovery reopens the channel and consumes again.
+      // Any other queue's consumer, on a lost connection: the client's automatic recovery reopens
+      // the channel and consumes again.
     }
   }
 }
