@@ -75,7 +75,10 @@ final class SenderConnection {
     }
   }
 
-  /** Reads one reply per message; false if the connection broke (the rest are failed). */
+  /**
+   * Reads one reply per message; false if the connection broke (the rest are failed, and with a
+   * {@link ReplicaWait} the whole batch).
+   */
   boolean readReplies(SendBatch batch) {
     ProducerConnection replies = connection.get(); // the sender's own: only it drops or replaces it
     for (int i = 0; i < batch.count(); i++) {
@@ -85,6 +88,11 @@ final class SenderConnection {
         batch.failed(i, e);
       } catch (RuntimeException e) {
         batch.failFrom(i, e);
+        if (replicaWait != null) {
+          // The messages answered before the break are on the primary, but WAIT never confirmed
+          // their replication: a failover may lose them, so they are not acknowledged either.
+          batch.failUnfailed(e);
+        }
         return false;
       }
     }
