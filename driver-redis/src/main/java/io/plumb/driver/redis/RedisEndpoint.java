@@ -62,7 +62,7 @@ final class RedisEndpoint implements AutoCloseable {
 
   private RedisEndpoint(RedisDriverConfig config) {
     this.config = config;
-    this.dataConfig = clientConfig(config, DATA_SOCKET_TIMEOUT_MILLIS);
+    this.dataConfig = clientConfig(config, dataSocketTimeoutMillis(config.replicaWait()));
     JedisClientConfig adminConfig = clientConfig(config, ADMIN_SOCKET_TIMEOUT_MILLIS);
     this.sentinelConfig =
         DefaultJedisClientConfig.builder()
@@ -94,6 +94,21 @@ final class RedisEndpoint implements AutoCloseable {
               sentinelConfig);
       this.watcher = DaemonThreads.start("plumb-redis-primary-watch", this::watch);
     }
+  }
+
+  /**
+   * The socket timeout of a producer's or consumer's own connection: {@link
+   * #DATA_SOCKET_TIMEOUT_MILLIS}, or longer when the file's WAIT blocks nearly as long (a second
+   * more than WAIT's timeout). A WAIT is a producer's read that blocks by design: a socket timeout
+   * before its answer would fail batches the replicas confirm in time, and drop the connection.
+   * (Jedis lifts the timeout itself for a consumer's blocking XREADGROUP.)
+   *
+   * @param wait the file's WAIT, or null for none
+   */
+  static int dataSocketTimeoutMillis(ReplicaWait wait) {
+    return wait == null
+        ? DATA_SOCKET_TIMEOUT_MILLIS
+        : Math.max(DATA_SOCKET_TIMEOUT_MILLIS, wait.timeoutMillis() + 1_000);
   }
 
   static RedisEndpoint open(RedisDriverConfig config) {

@@ -209,6 +209,47 @@ class PipelinedProducerTest {
     delete(topic, 1);
   }
 
+  /**
+   * A file's WAIT may block longer than a silent server is given: the producer's connection must
+   * still wait for WAIT's own answer rather than time out first, which would fail the batch (and
+   * drop the connection) even when the replicas confirm it before the WAIT's timeout.
+   */
+  @Test
+  void aWaitBlockingLongerThanTheSocketTimeoutGetsItsOwnAnswer() throws Exception {
+    int waitMillis = RedisEndpoint.DATA_SOCKET_TIMEOUT_MILLIS + 500;
+    ReplicaWait wait = new ReplicaWait(1, waitMillis);
+    HostAndPort address = new HostAndPort("127.0.0.1", PORT);
+    DefaultJedisClientConfig config =
+        DefaultJedisClientConfig.builder()
+            .clientName("pp-long-wait")
+            .socketTimeoutMillis(RedisEndpoint.dataSocketTimeoutMillis(wait))
+            .build();
+    String topic = topic();
+    int messages = 2;
+    Completions done =
+        Completions.sendAll(
+            new PipelinedProducer(
+                () -> ProducerConnection.open(address, config),
+                CommandEncoder.xadd(RedisKeys.partitions(topic, 1), 0),
+                topic,
+                1,
+                messages,
+                messages,
+                wait),
+            messages,
+            i -> null,
+            i -> new byte[] {(byte) i});
+    // The single server has no replica: WAIT answers 0 once its own timeout has passed.
+    done.assertEachFailedOnceWith(
+        ReplicaWait.ReplicationShortfall.class,
+        "WAIT 1 "
+            + waitMillis
+            + " answered 0: fewer replicas than asked confirmed the batch within "
+            + waitMillis
+            + " ms");
+    delete(topic, 1);
+  }
+
   @Test
   void entriesHoldThePayloadAndKeyBytesThatWereSent() throws Exception {
     String topic = topic();
