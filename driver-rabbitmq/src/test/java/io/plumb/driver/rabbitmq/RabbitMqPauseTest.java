@@ -1,31 +1,20 @@
 package io.plumb.driver.rabbitmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.Recoverable;
-import com.rabbitmq.client.RecoverableConnection;
-import com.rabbitmq.client.RecoveryListener;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.driver.MessageListener;
-import io.plumb.driver.SendListener;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,101 +45,40 @@ class RabbitMqPauseTest {
     String topic = DriverRoundTrip.newTopicName("plumb-test-pause");
     try (Connection admin = factory.newConnection("plumb-test-admin")) {
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
-      Map<String, Integer> received = new ConcurrentHashMap<>();
-      AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
+      DistinctMessages messages = new DistinctMessages();
       BenchmarkConsumer consumer =
-          driver
-              .createConsumer(topic, "sub", counting(received, consumerFailure))
-              .get(30, TimeUnit.SECONDS);
+          driver.createConsumer(topic, "sub", messages.listener()).get(30, TimeUnit.SECONDS);
       BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
 
-      send(producer, 0);
-      awaitReceived(received, BATCH);
+      DistinctMessages.send(producer, 0, BATCH);
+      messages.awaitDistinct(BATCH);
 
       consumer.pause();
       // Pause returns at once; the broker lists no consumer on any partition queue soon after.
       awaitQueues(admin, topic, depths -> depths.consumers() == 0, "no consumers");
-      assertEquals(BATCH, received.size(), "delivered before the pause took effect");
+      assertEquals(BATCH, messages.distinct(), "delivered before the pause took effect");
 
       // A lost connection while paused: the client's recovery must not consume again.
-      CountDownLatch recovered = new CountDownLatch(1);
-      ((RecoverableConnection) ((AmqpConsumer) consumer).connection())
-          .addRecoveryListener(
-              new RecoveryListener() {
-                @Override
-                public void handleRecovery(Recoverable recoverable) {
-                  recovered.countDown();
-                }
+      DistinctMessages.loseConnection(consumer, topic);
 
-                @Override
-                public void handleRecoveryStarted(Recoverable recoverable) {}
-              });
-      assertEquals(1, Broker.closeConnections("plumb-consumer-" + topic + "-sub", 30));
-      assertTrue(recovered.await(30, TimeUnit.SECONDS), "connection not recovered in 30 s");
-
-      send(producer, BATCH);
+      DistinctMessages.send(producer, BATCH, BATCH);
       // Everything published while paused waits in the queues, with nobody consuming them.
       Depths waiting = awaitQueues(admin, topic, d -> d.ready() == BATCH, BATCH + " ready");
       assertEquals(0, waiting.consumers(), waiting.toString());
-      assertEquals(BATCH, received.size(), "delivered while paused");
+      assertEquals(BATCH, messages.distinct(), "delivered while paused");
 
       consumer.resume();
-      awaitReceived(received, 2 * BATCH);
+      messages.awaitDistinct(2 * BATCH);
       awaitQueues(admin, topic, d -> d.ready() == 0 && d.consumers() == PARTITIONS, "drained");
       producer.close();
       consumer.close();
-      assertEquals(2 * BATCH, received.size());
-      received.forEach((text, count) -> assertEquals(1, count, text + " received"));
-      assertEquals(null, consumerFailure.get());
+      assertEquals(0, messages.repeated(), "messages received more than once");
+      assertEquals(null, messages.consumerFailure());
     } finally {
       try (driver) {
         driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
       }
     }
-  }
-
-  private static MessageListener counting(
-      Map<String, Integer> received, AtomicReference<Throwable> failure) {
-    return new MessageListener() {
-      @Override
-      public void received(byte[] payload, int partition) {
-        received.merge(new String(payload, StandardCharsets.UTF_8), 1, Integer::sum);
-      }
-
-      @Override
-      public void failed(Throwable error) {
-        failure.compareAndSet(null, error);
-      }
-    };
-  }
-
-  /**
-   * Sends {@link #BATCH} distinct messages from {@code first} on and waits for their completion.
-   */
-  private static void send(BenchmarkProducer producer, int first) throws InterruptedException {
-    CountDownLatch done = new CountDownLatch(BATCH);
-    AtomicInteger failures = new AtomicInteger();
-    SendListener listener =
-        (token, failure) -> {
-          if (failure != null) {
-            failures.incrementAndGet();
-          }
-          done.countDown();
-        };
-    for (int i = first; i < first + BATCH; i++) {
-      producer.send(null, ("message-" + i).getBytes(StandardCharsets.UTF_8), i, listener);
-    }
-    assertTrue(done.await(30, TimeUnit.SECONDS), "sends not completed in 30 s");
-    assertEquals(0, failures.get(), "failed sends");
-  }
-
-  private static void awaitReceived(Map<String, Integer> received, int count)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (received.size() < count && System.nanoTime() < deadline) {
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
-    assertEquals(count, received.size(), "distinct messages received");
   }
 
   /** Messages ready and consumers, summed over the subscription's partition queues. */
