@@ -16,16 +16,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The AMQP driver's pause on the broker's side: a paused consumer has cancelled its partition
- * queues' consumers, a connection recovered while paused does not consume again, the queues keep
- * what is published meanwhile (a non-durable classic queue too), and resume delivers it all, each
- * message once.
+ * An AMQP consumer keeps its place, each message received once:
+ *
+ * <ul>
+ *   <li>through a pause, on the broker's side: a paused consumer has cancelled its partition
+ *       queues' consumers, a connection recovered while paused does not consume again, the queues
+ *       keep what is published meanwhile (a non-durable classic queue too), and resume delivers it
+ *       all;
+ *   <li>through a lost connection of a stream queue's consumer: the client's recovery must not
+ *       consume again from the {@code x-stream-offset} the consumer first asked for ("first"),
+ *       which would deliver the whole stream a second time and count every message received before
+ *       the loss as a duplicate (with its end-to-end latency as long as the run so far).
+ * </ul>
  */
-class RabbitMqPauseTest {
+class RabbitMqConsumerPlaceTest {
   private static final int PARTITIONS = 3;
   private static final int BATCH = 300;
 
@@ -74,6 +83,38 @@ class RabbitMqPauseTest {
       consumer.close();
       assertEquals(0, messages.repeated(), "messages received more than once");
       assertEquals(null, messages.consumerFailure());
+    } finally {
+      try (driver) {
+        driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void aStreamQueueConsumerResumesAfterTheLastOffsetDeliveredWhenItsConnectionIsRecovered()
+      throws Exception {
+    RabbitMqBenchmarkDriver driver =
+        DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of("rabbitmq-stream.yaml"), Map.of());
+    String topic = DriverRoundTrip.newTopicName("plumb-test-stream-recovery");
+    try {
+      driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
+      DistinctMessages messages = new DistinctMessages();
+      BenchmarkConsumer consumer =
+          driver.createConsumer(topic, "sub", messages.listener()).get(30, TimeUnit.SECONDS);
+      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+
+      DistinctMessages.send(producer, 0, BATCH);
+      messages.awaitDistinct(BATCH);
+
+      DistinctMessages.loseConnection(consumer, topic);
+
+      DistinctMessages.send(producer, BATCH, BATCH);
+      // Each partition delivers in offset order: once the second batch is in, a replay from the
+      // first offset has delivered the first batch again before it.
+      messages.awaitDistinct(2 * BATCH);
+      producer.close();
+      consumer.close();
+      assertEquals(0, messages.repeated(), "messages received more than once");
     } finally {
       try (driver) {
         driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
