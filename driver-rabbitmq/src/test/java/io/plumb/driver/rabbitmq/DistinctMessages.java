@@ -7,6 +7,7 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoverableConnection;
 import com.rabbitmq.client.RecoveryListener;
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
@@ -28,6 +29,27 @@ final class DistinctMessages {
 
   private final Map<String, Integer> received = new ConcurrentHashMap<>();
   private final AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
+
+  /** A consumer (of subscription "sub") and a producer on a topic, and what the consumer got. */
+  record Flow(BenchmarkConsumer consumer, BenchmarkProducer producer, DistinctMessages messages) {}
+
+  /**
+   * Creates {@code topic} with {@code partitions}, a consumer and a producer on it, and sends the
+   * first {@code count} messages and waits until each was received once.
+   */
+  static Flow start(BenchmarkDriver driver, String topic, int partitions, int count)
+      throws Exception {
+    driver.createTopic(topic, partitions).get(WAIT_SECONDS, TimeUnit.SECONDS);
+    DistinctMessages messages = new DistinctMessages();
+    BenchmarkConsumer consumer =
+        driver
+            .createConsumer(topic, "sub", messages.listener())
+            .get(WAIT_SECONDS, TimeUnit.SECONDS);
+    BenchmarkProducer producer = driver.createProducer(topic).get(WAIT_SECONDS, TimeUnit.SECONDS);
+    send(producer, 0, count);
+    messages.awaitDistinct(count);
+    return new Flow(consumer, producer, messages);
+  }
 
   /** The listener to create the consumer with. */
   MessageListener listener() {

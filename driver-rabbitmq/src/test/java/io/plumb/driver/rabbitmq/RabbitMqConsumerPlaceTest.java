@@ -53,14 +53,10 @@ class RabbitMqConsumerPlaceTest {
     factory.setUri(RabbitMqConfig.DEFAULT_URI);
     String topic = DriverRoundTrip.newTopicName("plumb-test-pause");
     try (Connection admin = factory.newConnection("plumb-test-admin")) {
-      driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
-      DistinctMessages messages = new DistinctMessages();
-      BenchmarkConsumer consumer =
-          driver.createConsumer(topic, "sub", messages.listener()).get(30, TimeUnit.SECONDS);
-      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
-
-      DistinctMessages.send(producer, 0, BATCH);
-      messages.awaitDistinct(BATCH);
+      DistinctMessages.Flow flow = DistinctMessages.start(driver, topic, PARTITIONS, BATCH);
+      BenchmarkConsumer consumer = flow.consumer();
+      BenchmarkProducer producer = flow.producer();
+      DistinctMessages messages = flow.messages();
 
       consumer.pause();
       // Pause returns at once; the broker lists no consumer on any partition queue soon after.
@@ -97,14 +93,10 @@ class RabbitMqConsumerPlaceTest {
         DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of("rabbitmq-stream.yaml"), Map.of());
     String topic = DriverRoundTrip.newTopicName("plumb-test-stream-recovery");
     try {
-      driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
-      DistinctMessages messages = new DistinctMessages();
-      BenchmarkConsumer consumer =
-          driver.createConsumer(topic, "sub", messages.listener()).get(30, TimeUnit.SECONDS);
-      BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
-
-      DistinctMessages.send(producer, 0, BATCH);
-      messages.awaitDistinct(BATCH);
+      DistinctMessages.Flow flow = DistinctMessages.start(driver, topic, PARTITIONS, BATCH);
+      BenchmarkConsumer consumer = flow.consumer();
+      BenchmarkProducer producer = flow.producer();
+      DistinctMessages messages = flow.messages();
 
       DistinctMessages.loseConnection(consumer, topic);
 
