@@ -190,6 +190,8 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
   @Override
   public CompletableFuture<BenchmarkProducer> createProducer(String topic) {
     PulsarProducerSettings p = config.producer();
+    RememberingRouter router =
+        new RememberingRouter(p.batchingEnabled(), p.batchingMaxPublishDelayMs());
     ProducerBuilder<byte[]> builder =
         client
             .newProducer()
@@ -201,8 +203,11 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
             .blockIfQueueFull(p.blockIfQueueFull())
             .maxPendingMessages(p.pendingQueueSize())
             .sendTimeout(p.sendTimeoutMs(), TimeUnit.MILLISECONDS)
-            // Keyed messages go to the key's partition; unkeyed ones round robin (per batch).
-            .messageRoutingMode(MessageRoutingMode.RoundRobinPartition)
+            // Keyed messages go to the key's partition; unkeyed ones round robin (per batch), as
+            // the client's RoundRobinPartition mode routes them; the router also tells a failed
+            // send's partition, which no message ID names.
+            .messageRoutingMode(MessageRoutingMode.CustomPartition)
+            .messageRouter(router)
             .hashingScheme(HashingScheme.Murmur3_32Hash);
     if (config.consumer().subscriptionType() == SubscriptionType.Key_Shared) {
       // Key_Shared dispatches a whole batch by one key: batch per key so each key's messages
@@ -213,7 +218,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
         .createAsync()
         .thenApply(
             producer -> {
-              PulsarProducer wrapped = new PulsarProducer(producer);
+              PulsarProducer wrapped = new PulsarProducer(producer, router);
               clients.add(wrapped);
               return wrapped;
             });

@@ -2,6 +2,7 @@ package io.plumb.driver.pulsar;
 
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
+import java.util.concurrent.CompletableFuture;
 import org.apache.pulsar.client.api.MessageId;
 import org.apache.pulsar.client.api.MessageIdAdv;
 import org.apache.pulsar.client.api.Producer;
@@ -13,9 +14,15 @@ import org.apache.pulsar.client.api.TypedMessageBuilder;
  */
 final class PulsarProducer implements BenchmarkProducer {
   private final Producer<byte[]> producer;
+  private final RememberingRouter router;
 
-  PulsarProducer(Producer<byte[]> producer) {
+  /**
+   * @param router the producer's router: the partition of a send that fails, which its message ID
+   *     would name had it been acknowledged
+   */
+  PulsarProducer(Producer<byte[]> producer, RememberingRouter router) {
     this.producer = producer;
+    this.router = router;
   }
 
   @Override
@@ -39,11 +46,14 @@ final class PulsarProducer implements BenchmarkProducer {
       if (key != null) {
         message.key(key);
       }
-      message
-          .sendAsync()
-          .whenComplete((id, failure) -> listener.sendCompleted(token, partitionOf(id), failure));
+      CompletableFuture<MessageId> sent = message.sendAsync();
+      // Routed inside sendAsync: read before a failure that completed it there is reported.
+      int routed = router.takeChosen();
+      sent.whenComplete(
+          (id, failure) ->
+              listener.sendCompleted(token, id == null ? routed : partitionOf(id), failure));
     } catch (RuntimeException | Error e) {
-      listener.sendCompleted(token, e);
+      listener.sendCompleted(token, router.takeChosen(), e);
     }
   }
 

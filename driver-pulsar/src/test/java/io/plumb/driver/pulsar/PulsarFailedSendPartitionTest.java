@@ -1,0 +1,66 @@
+package io.plumb.driver.pulsar;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.testkit.Acknowledgements;
+import io.plumb.testkit.DriverFiles;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A send that fails names the partition it was routed to, as an acknowledged one does: the
+ * framework measures unavailability per partition, and a failed send must open its partition's
+ * window. Before, a failed send named no partition, so a broker outage longer than the send timeout
+ * showed per partition only from the first send that was later acknowledged: the worst partition's
+ * window was short by up to {@code sendTimeoutMs} (30 s), and a partition whose sends all failed
+ * counted as not affected. Against the local standalone broker (deploy/local/pulsar.sh start); the
+ * failure here is a body above the broker's maxMessageSize (5 MiB), which the client refuses after
+ * routing the message, the same path as a send timing out.
+ */
+class PulsarFailedSendPartitionTest {
+  private static final int PARTITIONS = 3;
+  private static final int KEYS = 6;
+  private static final int ABOVE_THE_LIMIT = 6 << 20;
+
+  @Test
+  void aFailedSendNamesThePartitionItsKeyGoesTo() throws Exception {
+    try (PulsarBenchmarkDriver driver =
+        DriverFiles.open(PulsarBenchmarkDriver::new, Path.of("pulsar.yaml"), Map.of())) {
+      String topic = driver.topicNamePrefix() + "-failed-" + System.nanoTime();
+      driver.createTopic(topic, PARTITIONS).get(60, TimeUnit.SECONDS);
+      try (BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS)) {
+        sendThenFailEachKey(producer);
+      } finally {
+        driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** Each key once acknowledged, then once failed: both completions must name one partition. */
+  private static void sendThenFailEachKey(BenchmarkProducer producer) throws Exception {
+    Acknowledgements acknowledged = new Acknowledgements(KEYS);
+    Acknowledgements failed = new Acknowledgements(KEYS);
+    for (int k = 0; k < KEYS; k++) {
+      producer.send("key-" + k, new byte[100], k, acknowledged);
+    }
+    assertEquals(List.of(), acknowledged.await(Duration.ofSeconds(30)));
+    for (int k = 0; k < KEYS; k++) {
+      producer.send("key-" + k, new byte[ABOVE_THE_LIMIT], k, failed);
+    }
+    List<String> problems = failed.await(Duration.ofSeconds(30));
+    assertEquals(KEYS, problems.size(), "every oversized send fails: " + problems);
+    for (int k = 0; k < KEYS; k++) {
+      assertTrue(acknowledged.partitionOf(k) >= 0, "acknowledged send " + k);
+      assertEquals(
+          acknowledged.partitionOf(k),
+          failed.partitionOf(k),
+          "the failed send of key-" + k + " names its key's partition");
+    }
+  }
+}
