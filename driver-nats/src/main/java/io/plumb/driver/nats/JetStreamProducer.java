@@ -53,8 +53,9 @@ final class JetStreamProducer implements BenchmarkProducer {
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
     outstanding.acquireUninterruptibly();
+    // Chosen before anything can fail: a send jnats refuses at once still names its partition.
+    int partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
     try {
-      int partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
       String subject = subjects[partition];
       // jnats keeps the array until its writer thread flushes it; the framework reuses it.
       CompletableFuture<PublishAck> ack =
@@ -62,7 +63,7 @@ final class JetStreamProducer implements BenchmarkProducer {
       completeOnAck(ack, partition, token, listener);
     } catch (RuntimeException e) {
       outstanding.release();
-      listener.sendCompleted(token, e);
+      listener.sendCompleted(token, partition, e);
     }
   }
 
@@ -73,8 +74,8 @@ final class JetStreamProducer implements BenchmarkProducer {
   @Override
   public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
     outstanding.acquireUninterruptibly();
+    int partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
     try {
-      int partition = BenchmarkProducer.partitionFor(key, subjects.length, roundRobin++);
       // The body is kept by jnats as the plain send's is; the headers are copied before
       // publishAsync returns (see NatsHeader#of).
       CompletableFuture<PublishAck> ack =
@@ -83,7 +84,7 @@ final class JetStreamProducer implements BenchmarkProducer {
       completeOnAck(ack, partition, token, listener);
     } catch (RuntimeException e) {
       outstanding.release();
-      listener.sendCompleted(token, e);
+      listener.sendCompleted(token, partition, e);
     }
   }
 
