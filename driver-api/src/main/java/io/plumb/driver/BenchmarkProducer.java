@@ -13,6 +13,10 @@ public interface BenchmarkProducer extends AutoCloseable {
    * <p>When the broker acknowledges the message, or the send fails, the driver calls {@link
    * SendListener#sendCompleted} exactly once with the same {@code token}, from any thread.
    *
+   * <p>The framework calls one producer's send methods from one thread at a time (a producer's
+   * sends all come from the load thread it belongs to, its readiness probes before them), so a
+   * driver may keep per-send state in plain fields, as the Pulsar driver's router does.
+   *
    * @param key the message key, or {@code null} when the workload sends no keys
    * @param payload the bytes to send, including the framework's header
    * @param token an opaque value to hand back to {@code listener}
