@@ -37,6 +37,7 @@ final class PrepareTopics {
     run.brokerFacts(info.brokerFacts());
     run.headerPlacement(HeaderChoice.choose(run, info.brokerFacts()));
     MessageSizeCheck.check(run, info.brokerFacts());
+    BacklogRetentionCheck.check(run, info.brokerFacts());
     RunPlan plan = RunPlan.of(run.workload(), info.topicNamePrefix(), run.tag());
     run.plan(plan);
     List<TopicSpec> topics = plan.topics();

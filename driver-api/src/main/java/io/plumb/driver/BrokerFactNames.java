@@ -85,6 +85,35 @@ public final class BrokerFactNames {
    */
   public static final String HEADER_METADATA_BYTES = "headerMetadata.bytes";
 
+  /**
+   * The most messages one partition keeps before the broker discards its oldest, received or not (a
+   * Redis stream's {@code MAXLEN}), as a whole number. Reported by drivers whose files cap
+   * partitions so; a backlog workload whose backlog would not fit is refused before any topic
+   * exists, since what the broker discarded unread would count as lost.
+   */
+  public static final String RETENTION_MESSAGES_PER_PARTITION = "retention.messagesPerPartition";
+
+  /**
+   * The most messages one topic keeps before the broker discards its oldest, received or not (a
+   * JetStream stream's {@code max_msgs}), as a whole number; checked as {@link
+   * #RETENTION_MESSAGES_PER_PARTITION} is.
+   */
+  public static final String RETENTION_MESSAGES_PER_TOPIC = "retention.messagesPerTopic";
+
+  /**
+   * The most bytes one topic keeps before the broker discards its oldest messages, received or not
+   * (a JetStream stream's {@code max_bytes}), as a whole number; a backlog whose bodies alone reach
+   * it is refused (the broker's own bytes per message only add to them).
+   */
+  public static final String RETENTION_BYTES_PER_TOPIC = "retention.bytesPerTopic";
+
+  /**
+   * Which settings decide the retention limits above, with their values, and how to change them
+   * (e.g. "maxLen 100000 per partition stream; raise it with --driver-set maxLen=N, 0 for none"):
+   * the refusal quotes it.
+   */
+  public static final String RETENTION_LIMIT = "retention.limit";
+
   /** The value of {@link #SEND_WINDOW} or {@link #RECEIVE_WINDOW} when no setting bounds it. */
   public static final String UNBOUNDED = "unbounded";
 

@@ -1,5 +1,6 @@
 package io.plumb.testkit;
 
+import io.plumb.cli.CommandLineRun;
 import io.plumb.coordinator.BacklogOutcome;
 import io.plumb.coordinator.BacklogPhase;
 import io.plumb.coordinator.BenchmarkRun;
@@ -81,6 +82,27 @@ public record BacklogSmokeRun(BenchmarkRun run, RunReport report) {
   /** The same with the default options and nothing listening. */
   public static BacklogSmokeRun run(Path driverFile, Path dir) {
     return run(driverFile, dir, RunOptions.defaults(), RunListener.SILENT);
+  }
+
+  /** OMB's backlog workload, 10 GB in 16 partitions, as shipped; run from a driver's module. */
+  public static final Path OMB_10_GB_BACKLOG =
+      Path.of("../workloads/1-topic-16-partitions-1kb-1p1c-backlog-10gb.yaml");
+
+  /**
+   * The one line {@code bin/benchmark} refuses {@link #OMB_10_GB_BACKLOG} with on {@code
+   * driverFile}, whose topics cannot keep the backlog (before any topic exists, so it takes a
+   * second); fails if the run was not refused with status 2.
+   */
+  public static String refusalOfTheOmbBacklog(Path driverFile, Path dir) {
+    CommandLineRun run =
+        CommandLineRun.run(
+            "-d", driverFile.toString(), "-o", dir.toString(), OMB_10_GB_BACKLOG.toString());
+    List<String> lines = run.errorLines();
+    if (run.status() != 2 || lines.size() != 1) {
+      throw new AssertionError(
+          "expected one line and status 2, got " + run.status() + ": " + run.err() + run.out());
+    }
+    return lines.get(0);
   }
 
   /**

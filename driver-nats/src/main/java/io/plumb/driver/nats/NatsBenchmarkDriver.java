@@ -127,6 +127,7 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, SingleRoleLoc
       facts.put("nats.jetstream.storage", config.storageType().toString());
       facts.put("nats.jetstream.replicas", String.valueOf(config.replicationFactor()));
       facts.put("nats.jetstream.consumerType", config.consumerType().toString());
+      facts.putAll(StreamLimits.facts(config));
     }
   }
 

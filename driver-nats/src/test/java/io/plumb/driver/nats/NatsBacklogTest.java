@@ -72,6 +72,27 @@ class NatsBacklogTest {
     }
   }
 
+  /**
+   * OMB's 10 GB backlog fills the shipped stream's {@code maxBytes} (10 GiB) with its bodies alone:
+   * the stream would discard the oldest of it unread, and the run count them as lost.
+   */
+  @Test
+  void aBacklogThatFillsMaxBytesIsRefusedBeforeAnyTopicExists() {
+    String line = BacklogSmokeRun.refusalOfTheOmbBacklog(Path.of("nats-jetstream.yaml"), dir);
+    assertTrue(
+        line.contains(
+            "field 'consumerBacklogSizeGB': a backlog of 10 GB keeps 10,737,418,240 bytes of bodies"
+                + " in each topic, and NATS JetStream (file)"),
+        line);
+    assertTrue(
+        line.endsWith(
+            "keeps 10,737,418,240 before the broker discards the oldest, which would count as"
+                + " lost: maxBytes 10737418240, maxMessages -1 per stream (a topic); raise them with"
+                + " --driver-set maxBytes=N or maxMessages=N, -1 for none (a 1 KiB message takes"
+                + " about 1,070 bytes in the file store)"),
+        line);
+  }
+
   @Test
   void coreNatsRefusesABacklogWorkloadInOneLine() {
     BacklogSmokeRun.assertRefused(

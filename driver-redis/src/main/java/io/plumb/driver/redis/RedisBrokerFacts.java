@@ -53,6 +53,18 @@ final class RedisBrokerFacts {
     if (config.mode() == RedisDriverConfig.Mode.STREAMS) {
       facts.put("redis.streams.pipelineDepth", String.valueOf(config.pipelineDepth()));
       facts.put("redis.streams.maxLen", String.valueOf(config.maxLen()));
+      if (config.maxLen() > 0) {
+        // XADD MAXLEN ~ trims a partition's stream's oldest entries, read or not: the run refuses
+        // a backlog that would not fit instead of counting the trimmed entries as lost.
+        facts.put(
+            BrokerFactNames.RETENTION_MESSAGES_PER_PARTITION, String.valueOf(config.maxLen()));
+        facts.put(
+            BrokerFactNames.RETENTION_LIMIT,
+            "maxLen "
+                + config.maxLen()
+                + " per partition stream (XADD MAXLEN ~); raise it with --driver-set maxLen=N,"
+                + " 0 for none");
+      }
       // A stream entry is a list of fields: the header gets one of its own. Pub/Sub messages have
       // none, so Pub/Sub reports neither fact, and the run refuses messages smaller than the
       // header there instead of sending them.
