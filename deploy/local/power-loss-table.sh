@@ -94,13 +94,17 @@ SYNC_FACTS = {
 # stream run with --driver-set maxLen=0 keeps every entry, and counts.
 LOG_KEPT = {"kafka", "nats"}
 def gone_from_log(broker, r):
-    """Acknowledged messages the broker's log no longer held after the faults, at least: the run's
-    acknowledged count less everything the final read found (which may include sends that failed
-    yet were written, so the difference is a lower bound)."""
+    """Acknowledged messages the broker's log no longer held after the faults: those the final read
+    did not find, by sequence number (finalRead.acknowledgedNotInRead). Results written before that
+    figure give only the run's acknowledged count less everything the read handed over, a lower
+    bound that can hide a loss: duplicates in the log, the probes and sends that failed yet were
+    written all count there as acknowledged messages kept."""
     fr = r.get("finalRead", {})
     uncapped = broker == "redis" and r.get("brokerFacts", {}).get("redis.streams.maxLen") == "0"
     if (broker not in LOG_KEPT and not uncapped) or not fr.get("ran"):
         return None
+    if "acknowledgedNotInRead" in fr:
+        return fr["acknowledgedNotInRead"]
     return max(0, r["counters"]["acknowledged"] - fr["messagesRead"])
 def unavailable_from_goodput(fault, until):
     """The longest stretch of 100 ms slices without an acknowledgement that begins at the fault

@@ -1,9 +1,12 @@
 package io.plumb.coordinator;
 
 import io.plumb.result.FinalReadFigures;
+import io.plumb.stats.SequenceRanges;
 import io.plumb.worker.FinalReads;
 import io.plumb.worker.WorkerSpecs.Totals;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,10 +62,11 @@ final class FinalReadStep {
       double seconds = (System.nanoTime() - start) / 1e9;
       String why = "failed after " + String.format("%.1f s", seconds) + ": " + e.getMessage();
       run.errors().add("final read " + why + "; loss is judged by the drain");
-      return new Result(new FinalReadFigures(false, why, seconds, 0, 0, Map.of()), drained);
+      return new Result(new FinalReadFigures(false, why, seconds, 0, 0, 0, Map.of()), drained);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     long foundOnlyByRead = foundOnlyByRead(run.plan(), run.worker().totals());
+    long notInRead = acknowledgedNotInRead(run.plan(), run.worker().totals());
     run.step(
         String.format(
             "final read: %,d message(s) in %.1f s; %,d acknowledged message(s) found only by it",
@@ -79,7 +83,13 @@ final class FinalReadStep {
     }
     return new Result(
         new FinalReadFigures(
-            true, null, seconds, summary.messagesRead(), foundOnlyByRead, summary.endByTopic()),
+            true,
+            null,
+            seconds,
+            summary.messagesRead(),
+            foundOnlyByRead,
+            notInRead,
+            summary.endByTopic()),
         DeliveryBalance.DrainOutcome.READ_TO_END);
   }
 
@@ -93,5 +103,36 @@ final class FinalReadStep {
       }
     }
     return found;
+  }
+
+  /**
+   * Acknowledged messages that no read of their topic contained, each counted once: a topic with
+   * two subscriptions is one log read twice (or two queues, either of which holding a message shows
+   * the broker kept it), and the run's acknowledged count, which this is set against, counts each
+   * message once.
+   */
+  static long acknowledgedNotInRead(RunPlan plan, Totals totals) {
+    Map<String, List<String>> subscriptionsByTopic = new HashMap<>();
+    plan.topicOfSubscription()
+        .forEach(
+            (subscription, topic) ->
+                subscriptionsByTopic
+                    .computeIfAbsent(topic, t -> new ArrayList<>())
+                    .add(subscription));
+    long missing = 0;
+    for (Map.Entry<String, List<Integer>> entry : plan.producerIdsByTopic().entrySet()) {
+      List<String> subscriptions = subscriptionsByTopic.getOrDefault(entry.getKey(), List.of());
+      if (subscriptions.isEmpty()) {
+        continue; // nothing read this topic: no read to judge it by
+      }
+      for (int producer : entry.getValue()) {
+        SequenceRanges read = SequenceRanges.EMPTY;
+        for (String subscription : subscriptions) {
+          read = read.union(totals.finalRead(subscription, producer));
+        }
+        missing += totals.acked(producer).minus(read).size();
+      }
+    }
+    return missing;
   }
 }

@@ -13,6 +13,11 @@ import java.util.Map;
  * @param messagesRead every message the read handed over
  * @param acknowledgedFoundOnlyByRead acknowledged messages the consumers never received but the
  *     read found on the broker, summed over subscriptions: late, not lost
+ * @param acknowledgedNotInRead acknowledged messages that no read of their topic contained, each
+ *     counted once, whether or not a consumer had received it: what the broker no longer held (a
+ *     power loss's unsynced writes). By sequence number, so duplicates in the log, probes and sends
+ *     that failed yet were written never stand in for an acknowledged message that is gone, as they
+ *     did in the acknowledged count less {@code messagesRead}
  * @param endByTopic each topic's end as its driver reported it when the read started
  */
 public record FinalReadFigures(
@@ -21,6 +26,7 @@ public record FinalReadFigures(
     double seconds,
     long messagesRead,
     long acknowledgedFoundOnlyByRead,
+    long acknowledgedNotInRead,
     Map<String, String> endByTopic) {
 
   public FinalReadFigures {
@@ -29,7 +35,7 @@ public record FinalReadFigures(
 
   /** No read: loss was judged by the drain alone, for {@code why}. */
   public static FinalReadFigures notRun(String why) {
-    return new FinalReadFigures(false, why, 0, 0, 0, Map.of());
+    return new FinalReadFigures(false, why, 0, 0, 0, 0, Map.of());
   }
 
   /** Runs that never reached the point of reading (reports built by hand, search probes). */

@@ -114,6 +114,7 @@ public final class ResultJson {
     node.put("seconds", read.seconds());
     node.put("messagesRead", read.messagesRead());
     node.put("acknowledgedFoundOnlyByRead", read.acknowledgedFoundOnlyByRead());
+    node.put("acknowledgedNotInRead", read.acknowledgedNotInRead());
     node.set("endByTopic", MAPPER.valueToTree(read.endByTopic()));
     return node;
   }

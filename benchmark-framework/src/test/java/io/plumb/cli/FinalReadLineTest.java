@@ -18,7 +18,7 @@ class FinalReadLineTest {
         "Final read   1,234 message(s) in 2.5 s, of a run that had 1,300 acknowledged |"
             + " acknowledged and found only by the read (not lost) 56 | t-0: end offsets 10 + 12 on"
             + " 2 partitions; t-1: last ID 5-0",
-        FinalReadLine.describe(new FinalReadFigures(true, null, 2.5, 1234, 56, ends), 1300));
+        FinalReadLine.describe(new FinalReadFigures(true, null, 2.5, 1234, 56, 0, ends), 1300));
   }
 
   @Test
@@ -37,6 +37,6 @@ class FinalReadLineTest {
     assertEquals(
         "Final read   0 message(s) in 0.0 s, of a run that had 40,246 acknowledged | acknowledged"
             + " and found only by the read (not lost) 0 | 5 topics read to their end",
-        FinalReadLine.describe(new FinalReadFigures(true, null, 0, 0, 0, ends), 40_246));
+        FinalReadLine.describe(new FinalReadFigures(true, null, 0, 0, 0, 0, ends), 40_246));
   }
 }

@@ -55,6 +55,7 @@ class FinalReadRunTest {
     assertEquals(321, read.acknowledgedFoundOnlyByRead());
     assertEquals(0, c.lost());
     assertEquals(0, c.inFlight());
+    assertEquals(0, read.acknowledgedNotInRead(), "the topic kept every acknowledged message");
     // The loopback topic keeps every acknowledged message, and the probes before them.
     assertTrue(read.messagesRead() >= c.acknowledged(), read.messagesRead() + " read");
     assertEquals(2, read.endByTopic().size());
@@ -79,11 +80,15 @@ class FinalReadRunTest {
     assertEquals(0, c.inFlight());
     assertEquals(200, read.acknowledgedFoundOnlyByRead());
     assertEquals(c.acknowledged() - c.received() - 200, c.lost());
+    // What the topic no longer held, by sequence number: the dropped, not the acknowledged count
+    // less everything read (the probes the read also handed over made that 123 less their number).
+    assertEquals(123, read.acknowledgedNotInRead());
 
     JsonNode json = ResultJson.render(report);
     assertEquals(123, json.at("/counters/lost").asLong());
     assertTrue(json.at("/finalRead/ran").asBoolean());
     assertEquals(200, json.at("/finalRead/acknowledgedFoundOnlyByRead").asLong());
+    assertEquals(123, json.at("/finalRead/acknowledgedNotInRead").asLong());
     assertEquals(read.messagesRead(), json.at("/finalRead/messagesRead").asLong());
     assertEquals(2, json.at("/finalRead/endByTopic").size());
   }

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Tests the table of deploy/local/power-loss-table.sh (--table DIR) without a broker: recorded
+# result files, cut down to the fields the table reads, stand in for a variant's runs. Checks the
+# column "acknowledged, then not in the log after both". Seconds; run by bin/test-all.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+TABLE="$HERE/../power-loss-table.sh"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-power-loss-table.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+fail() {
+  echo "power-loss-table: FAILED: $*" >&2
+  exit 1
+}
+
+# One loss run's result: $1 the file, $2 acknowledged, $3 messages the final read handed over, $4
+# the finalRead fields beyond those (JSON, from a comma), $5 the run's own fields beyond the faults
+# (JSON, from a comma). Two faults at 3 s and 45 s, each lost nothing, the one-node outage 0.5 s.
+loss_run() {
+  cat >"$1" <<JSON
+{"counters": {"acknowledged": $2, "lost": 0},
+ "finalRead": {"ran": true, "messagesRead": $3 $4},
+ "brokerFacts": {"topic.flush.messages": "9223372036854775807", "topic.flush.ms": "9223372036854775807"},
+ "faults": [
+  {"appliedSeconds": 3.0, "acknowledgedLost": 0, "unavailableSeconds": 0.5,
+   "unavailability": {"worstPartitionSeconds": 0.5, "worstProducerSeconds": 0.5,
+     "goodput": {"fromSeconds": 0.0, "sliceSeconds": 0.1,
+                 "acknowledgedPerSecond": [2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000,
+                                           2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000,
+                                           2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000,
+                                           0, 0, 0, 0, 0, 2000, 2000]}}},
+  {"appliedSeconds": 45.0, "acknowledgedLost": 0, "unavailableSeconds": 30.0,
+   "unavailability": {"worstPartitionSeconds": 30.0, "worstProducerSeconds": 30.0}}]
+ ${5:-}}
+JSON
+}
+
+# The row of variant $1 in the table of directory $2, its cells one a line.
+row() {
+  "$TABLE" --table "$2" | grep "^| kafka | \`$1.yaml\`" | tr '|' '\n' | sed 's/^ *//; s/ *$//' |
+    sed 1d
+}
+
+# Cell $2 (from 1) of row $1.
+cell() {
+  sed -n "${2}p" <<<"$1"
+}
+
+# The log's column counts acknowledged messages the read did not find, by sequence number: 10,000
+# duplicates in the log (a producer's retries) once read as 10,000 acknowledged messages kept, and
+# the column said 90,000 of a loss of 100,000.
+out="$WORK/by-sequence"
+mkdir -p "$out"
+echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ', "acknowledgedNotInRead": 100000'
+loss_run "$out/kafka-kafka-replicated-loss-2.json" 230000 130000 ', "acknowledgedNotInRead": 100200'
+r="$(row kafka-replicated "$out")"
+[ "$(cell "$r" 12)" = "100,000 to 100,200" ] ||
+  fail "not in the log: '$(cell "$r" 12)', not '100,000 to 100,200'"
+[ "$(cell "$r" 13)" = "2" ] || fail "runs: '$(cell "$r" 13)', not 2"
+echo "power-loss-table: ok: not in the log, by sequence number"
+
+# A result written before acknowledgedNotInRead: the acknowledged count less what was read.
+out="$WORK/older"
+mkdir -p "$out"
+echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ''
+r="$(row kafka-replicated "$out")"
+[ "$(cell "$r" 12)" = "90,000" ] || fail "older result, not in the log: '$(cell "$r" 12)'"
+[ "$(cell "$r" 10)" = "0.5" ] || fail "older result, one node unavailable: '$(cell "$r" 10)'"
+[ "$(cell "$r" 11)" = "30.0" ] || fail "older result, every node unavailable: '$(cell "$r" 11)'"
+echo "power-loss-table: ok: an older result's lower bound"
