@@ -16,7 +16,8 @@
 #      then every node at once at 45 s (back 10 s later). The gap lets the first node rejoin
 #      before the second fault (a Pulsar bookie waits out its old ZooKeeper session, up to 30 s).
 #      Each fault's line gives the acknowledged loss charged to it (what the final read did not
-#      find either) and the topic's unavailability.
+#      find either) and the topic's unavailability. A run whose fault failed, one cut short and one
+#      whose final read did not run are left out of the figures and counted apart.
 # Then, once per broker, the layer's own cost: the first variant's fixed-rate run again on a clean
 # cluster without the layer.
 # Between measurements every layer is synced (as a kernel's writeback would, given time), so one
@@ -130,6 +131,19 @@ def unavailable(fault):
     u = fault.get("unavailability") or {}
     worst = [fault.get("unavailableSeconds"), u.get("worstPartitionSeconds"), u.get("worstProducerSeconds")]
     return max([w for w in worst if w is not None], default=0.0)
+def left_out(r):
+    """Why a loss run measured something other than the plan, or None when it counts. A fault that
+    could not be applied or undone (a node that did not start again): some other run. A run cut
+    short (complete false, stopped or failed after both faults): its outage stops at the cut, and
+    without a drain or a read its missing messages count as in flight, not lost (0). A final read
+    that did not run or failed: loss judged by the drain, which the columns do not mean."""
+    if any(f.get("error") for f in r["faults"]):
+        return "a fault failed or was not undone"
+    if not r.get("complete", True):
+        return "cut short"
+    if not r.get("finalRead", {}).get("ran"):
+        return "no final read"
+    return None
 variants = [line.rstrip("\n").split("|") for line in open(os.path.join(out, "variants")) if line.strip()]
 print("\n| broker | driver file | cluster option | read back from the broker | stable peak on the layer (msg/s) | publish p50 / p99 at 2,000 msg/s on the layer (ms) | the same without the layer (ms) | acknowledged then lost: one node loses power | every node loses power | unavailable (s): one node | every node | acknowledged, then not in the log after both (at least) | runs |")
 print("|---|---|---|---|---:|---|---|---|---|---|---|---|---:|")
@@ -138,10 +152,8 @@ for name, broker, file, option in variants:
     bare = load(f"{out}/{name}-fixed-no-layer.json")
     runs = [r for r in (load(p) for p in sorted(glob.glob(f"{out}/{name}-loss-*.json")))
             if r and len(r.get("faults", [])) == 2]
-    # A run whose fault could not be applied or undone (a node that did not start again) measured
-    # something else than the plan: it is left out of the figures and counted apart.
-    losses = [r for r in runs if not any(f.get("error") for f in r["faults"])]
-    failed = [r for r in runs if r not in losses]
+    losses = [r for r in runs if left_out(r) is None]
+    failed = [left_out(r) for r in runs if left_out(r) is not None]
     facts = next((r.get("brokerFacts", {}) for r in [fixed, peak] + losses if r), {})
     sync = ", ".join(f"{k.split('.')[-1]}={facts[k].split(' (')[0]}" for k in SYNC_FACTS.get(broker, []) if k in facts)
     lat = lambda r: (f"{r['latency']['publish']['p50']:.2f} / {r['latency']['publish']['p99']:.1f}"
@@ -152,7 +164,8 @@ for name, broker, file, option in variants:
     shown_option = " ".join(x for x in [option, "`maxLen=0`" if uncapped else ""] if x) or "—"
     n = lambda v: f"{v:,}"
     s = lambda v: f"{v:.1f}"
-    note = f" (and {len(failed)} left out: a node did not start again)" if failed else ""
+    note = (" (and " + "; ".join(f"{failed.count(w)} left out: {w}" for w in sorted(set(failed))) + ")"
+            if failed else "")
     print(f"| {broker} | `{file}` | {shown_option} | {sync} | {stable_peak(peak)} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng([unavailable_from_goodput(r['faults'][0], r['faults'][1]['appliedSeconds']) for r in losses], s)} | {rng([unavailable(r['faults'][1]) for r in losses], s)} | {rng([gone_from_log(broker, r) for r in losses], n)} | {len(losses)}{note} |")
 print("(loss and unavailability: the range over the runs; one node: the node holding the topic's data; unavailable: the longest a partition or the producer went without an acknowledgement)")
 PY
