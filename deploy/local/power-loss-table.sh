@@ -131,6 +131,9 @@ def unavailable(fault):
     u = fault.get("unavailability") or {}
     worst = [fault.get("unavailableSeconds"), u.get("worstPartitionSeconds"), u.get("worstProducerSeconds")]
     return max([w for w in worst if w is not None], default=0.0)
+def sync_of(broker, facts):
+    """The sync settings a result read back, short names to values ("journalSyncData": "true")."""
+    return {k.split(".")[-1]: facts[k].split(" (")[0] for k in SYNC_FACTS.get(broker, []) if k in facts}
 def left_out(r):
     """Why a loss run measured something other than the plan, or None when it counts. A fault that
     could not be applied or undone (a node that did not start again): some other run. A run cut
@@ -152,12 +155,22 @@ for name, broker, file, option in variants:
     bare = load(f"{out}/{name}-fixed-no-layer.json")
     runs = [r for r in (load(p) for p in sorted(glob.glob(f"{out}/{name}-loss-*.json")))
             if r and len(r.get("faults", [])) == 2]
-    losses = [r for r in runs if left_out(r) is None]
-    failed = [left_out(r) for r in runs if left_out(r) is not None]
-    facts = next((r.get("brokerFacts", {}) for r in [fixed, peak] + losses if r), {})
-    sync = ", ".join(f"{k.split('.')[-1]}={facts[k].split(' (')[0]}" for k in SYNC_FACTS.get(broker, []) if k in facts)
+    # The row's sync setting as the first result that read one back gives it; a loss run that read
+    # back another measured another configuration than the row names, and is left out.
+    facts = next((r.get("brokerFacts") for r in [fixed, peak] + runs
+                  if r and sync_of(broker, r.get("brokerFacts") or {})), {})
+    row_sync = sync_of(broker, facts)
+    def why_left_out(r):
+        other = sync_of(broker, r.get("brokerFacts") or {})
+        if other and other != row_sync:
+            return "read back " + ", ".join(f"{k}={v}" for k, v in other.items())
+        return left_out(r)
+    losses = [r for r in runs if why_left_out(r) is None]
+    failed = [why_left_out(r) for r in runs if why_left_out(r) is not None]
+    sync = ", ".join(f"{k}={v}" for k, v in row_sync.items())
+    # A fixed-rate run cut short measured fewer seconds than the column says: marked.
     lat = lambda r: (f"{r['latency']['publish']['p50']:.2f} / {r['latency']['publish']['p99']:.1f}"
-                     if r else "—")
+                     + ("" if r.get("complete", True) else " (cut short)") if r else "—")
     one = [r["faults"][0]["acknowledgedLost"] for r in losses]
     every = [r["faults"][1]["acknowledgedLost"] for r in losses]
     uncapped = name.endswith("-uncapped") or (broker == "redis" and facts.get("redis.streams.maxLen") == "0")

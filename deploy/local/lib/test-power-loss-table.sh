@@ -97,3 +97,24 @@ r="$(row kafka-replicated "$out")"
 [ "$(cell "$r" 13)" = "1 (and 1 left out: cut short; 1 left out: no final read)" ] ||
   fail "left out, runs: '$(cell "$r" 13)'"
 echo "power-loss-table: ok: runs cut short or without a final read are left out"
+
+# A loss run whose broker read back another sync setting than the row's measured another
+# configuration: left out and named (it once gave the fsynced row the default's 100,000 gone). A
+# fixed-rate run cut short is marked.
+out="$WORK/other-sync"
+mkdir -p "$out"
+echo "kafka-kafka-replicated-sync|kafka|kafka-replicated-sync.yaml|" >"$out/variants"
+cat >"$out/kafka-kafka-replicated-sync-fixed.json" <<'JSON'
+{"complete": false, "latency": {"publish": {"p50": 112.72, "p99": 423.1}},
+ "brokerFacts": {"topic.flush.messages": "1", "topic.flush.ms": "0"}}
+JSON
+loss_run "$out/kafka-kafka-replicated-sync-loss-1.json" 230000 230000 ', "acknowledgedNotInRead": 0'
+sed -i 's/"9223372036854775807"/"1"/; s/"9223372036854775807"/"0"/' "$out/kafka-kafka-replicated-sync-loss-1.json"
+loss_run "$out/kafka-kafka-replicated-sync-loss-2.json" 230000 130000 ', "acknowledgedNotInRead": 100000'
+r="$(row kafka-replicated-sync "$out")"
+[ "$(cell "$r" 4)" = "messages=1, ms=0" ] || fail "other sync, read back: '$(cell "$r" 4)'"
+[ "$(cell "$r" 6)" = "112.72 / 423.1 (cut short)" ] || fail "other sync, fixed: '$(cell "$r" 6)'"
+[ "$(cell "$r" 12)" = "0" ] || fail "other sync, not in the log: '$(cell "$r" 12)', not 0"
+[ "$(cell "$r" 13)" = "1 (and 1 left out: read back messages=9223372036854775807, ms=9223372036854775807)" ] ||
+  fail "other sync, runs: '$(cell "$r" 13)'"
+echo "power-loss-table: ok: a run that read back another sync setting is left out"
