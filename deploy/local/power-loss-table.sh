@@ -115,6 +115,8 @@ def unavailable_from_goodput(fault, until):
     with the sends in flight just before the next fault, and it was charged to both."""
     g = (fault.get("unavailability") or {}).get("goodput") or {}
     rates, start, slice_ = g.get("acknowledgedPerSecond") or [], g.get("fromSeconds", 0), g.get("sliceSeconds", 0.1)
+    if not rates:
+        return None  # no goodput recorded (older results): unknown, not "never without one"
     best, run_start, length = 0.0, None, 0
     for i, rate in enumerate(rates + [1]):
         t = start + i * slice_
