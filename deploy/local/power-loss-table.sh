@@ -149,6 +149,11 @@ def left_out(r):
     if not r.get("finalRead", {}).get("ran"):
         return "no final read"
     return None
+def still_out(losses):
+    """A note for the every-node column when a run's outage had not ended by the run's end: its
+    figure is then the time to the end, at least the outage, not the restart it reads as."""
+    open_ = sum(1 for r in losses if r["faults"][1].get("availableAgain") is False)
+    return f" (still out at the end: {open_} of {len(losses)})" if open_ else ""
 variants = [line.rstrip("\n").split("|") for line in open(os.path.join(out, "variants")) if line.strip()]
 print("\n| broker | driver file | cluster option | read back from the broker | stable peak on the layer (msg/s) | publish p50 / p99 at 2,000 msg/s on the layer (ms) | the same without the layer (ms) | acknowledged then lost: one node loses power | every node loses power | unavailable (s): one node | every node | acknowledged, then not in the log after both (at least) | runs |")
 print("|---|---|---|---|---:|---|---|---|---|---|---|---|---:|")
@@ -181,8 +186,8 @@ for name, broker, file, option in variants:
     s = lambda v: f"{v:.1f}"
     note = (" (and " + "; ".join(f"{failed.count(w)} left out: {w}" for w in sorted(set(failed))) + ")"
             if failed else "")
-    print(f"| {broker} | `{file}` | {shown_option} | {sync} | {stable_peak(peak)} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng([unavailable_from_goodput(r['faults'][0], r['faults'][1]['appliedSeconds']) for r in losses], s)} | {rng([unavailable(r['faults'][1]) for r in losses], s)} | {rng([gone_from_log(broker, r) for r in losses], n)} | {len(losses)}{note} |")
-print("(loss and unavailability: the range over the runs; one node: the node holding the topic's data; unavailable: the longest a partition or the producer went without an acknowledgement)")
+    print(f"| {broker} | `{file}` | {shown_option} | {sync} | {stable_peak(peak)} | {lat(fixed)} | {lat(bare)} | {rng(one, n)} | {rng(every, n)} | {rng([unavailable_from_goodput(r['faults'][0], r['faults'][1]['appliedSeconds']) for r in losses], s)} | {rng([unavailable(r['faults'][1]) for r in losses], s)}{still_out(losses)} | {rng([gone_from_log(broker, r) for r in losses], n)} | {len(losses)}{note} |")
+print("(loss and unavailability: the range over the runs; one node: the node holding the topic's data; unavailable: the longest a partition or the producer went without an acknowledgement; still out at the end: until the end of the run, the outage itself longer)")
 PY
   echo "(results and consoles in $1)"
 }
