@@ -160,8 +160,13 @@ print("|---|---|---|---|---:|---|---|---|---|---|---|---|---:|")
 for name, broker, file, option in variants:
     fixed, peak = load(f"{out}/{name}-fixed.json"), load(f"{out}/{name}-peak.json")
     bare = load(f"{out}/{name}-fixed-no-layer.json")
-    runs = [r for r in (load(p) for p in sorted(glob.glob(f"{out}/{name}-loss-*.json")))
-            if r and len(r.get("faults", [])) == 2]
+    # Each loss run leaves its console ($name-loss-N.log) whatever happens; one without a whole
+    # result file, or with another plan's faults, is counted apart rather than dropped unsaid.
+    consoles = glob.glob(f"{out}/{name}-loss-*.log")
+    written = {p[:-len(".json")]: load(p) for p in glob.glob(f"{out}/{name}-loss-*.json")}
+    unread = sum(1 for c in consoles if not written.get(c[:-len(".log")]))
+    runs = [r for _, r in sorted(written.items()) if r and len(r.get("faults", [])) == 2]
+    unread += sum(1 for r in written.values() if r and len(r.get("faults", [])) != 2)
     # The row's sync setting as the first result that read one back gives it; a loss run that read
     # back another measured another configuration than the row names, and is left out.
     facts = next((r.get("brokerFacts") for r in [fixed, peak] + runs
@@ -174,6 +179,7 @@ for name, broker, file, option in variants:
         return left_out(r)
     losses = [r for r in runs if why_left_out(r) is None]
     failed = [why_left_out(r) for r in runs if why_left_out(r) is not None]
+    failed += ["no result with both faults (see its console)"] * unread
     sync = ", ".join(f"{k}={v}" for k, v in row_sync.items())
     # A fixed-rate run cut short measured fewer seconds than the column says: marked.
     lat = lambda r: (f"{r['latency']['publish']['p50']:.2f} / {r['latency']['publish']['p99']:.1f}"

@@ -149,3 +149,16 @@ r="$(row kafka-replicated "$out")"
 [ "$(cell "$r" 11)" = "30.0 to 65.0 (still out at the end: 1 of 2)" ] ||
   fail "still out, every node unavailable: '$(cell "$r" 11)'"
 echo "power-loss-table: ok: an outage still open at the end is marked"
+
+# A loss run that wrote no result (bin/benchmark failed before it could, or was killed) is counted
+# apart, where the runs column once read 1 without a word.
+out="$WORK/no-result"
+mkdir -p "$out"
+echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ', "acknowledgedNotInRead": 100000'
+echo "run done" >"$out/kafka-kafka-replicated-loss-1.log"
+echo "error: killed" >"$out/kafka-kafka-replicated-loss-2.log"
+r="$(row kafka-replicated "$out")"
+[ "$(cell "$r" 13)" = "1 (and 1 left out: no result with both faults (see its console))" ] ||
+  fail "no result, runs: '$(cell "$r" 13)'"
+echo "power-loss-table: ok: a run without a result is counted apart"
