@@ -17,7 +17,9 @@ import java.util.Map;
  *     counted once, whether or not a consumer had received it: what the broker no longer held (a
  *     power loss's unsynced writes). By sequence number, so duplicates in the log, probes and sends
  *     that failed yet were written never stand in for an acknowledged message that is gone, as they
- *     did in the acknowledged count less {@code messagesRead}
+ *     did in the acknowledged count less {@code messagesRead}. A loss only where the read starts at
+ *     a log's first message: a queue, or a topic that deletes what was consumed, hands over what
+ *     its consumers left, and every message they took counts here too
  * @param endByTopic each topic's end as its driver reported it when the read started
  */
 public record FinalReadFigures(
