@@ -138,14 +138,15 @@ def sync_of(broker, facts):
     return {k.split(".")[-1]: facts[k].split(" (")[0] for k in SYNC_FACTS.get(broker, []) if k in facts}
 def left_out(r):
     """Why a loss run measured something other than the plan, or None when it counts. A fault that
-    could not be applied or undone (a node that did not start again): some other run. A run cut
-    short (complete false, stopped or failed after both faults): its outage stops at the cut, and
-    without a drain or a read its missing messages count as in flight, not lost (0). A final read
+    could not be applied or undone (a node that did not start again): some other run. A run that
+    did not complete (complete false: stopped, or failed after both faults, its drain included):
+    its outage stops where it stopped, and without a drain or a read its missing messages count as
+    in flight, not lost (0). A final read
     that did not run or failed: loss judged by the drain, which the columns do not mean."""
     if any(f.get("error") for f in r["faults"]):
         return "a fault failed or was not undone"
     if not r.get("complete", True):
-        return "cut short"
+        return "incomplete"
     if not r.get("finalRead", {}).get("ran"):
         return "no final read"
     return None
@@ -181,9 +182,9 @@ for name, broker, file, option in variants:
     failed = [why_left_out(r) for r in runs if why_left_out(r) is not None]
     failed += ["no result with both faults (see its console)"] * unread
     sync = ", ".join(f"{k}={v}" for k, v in row_sync.items())
-    # A fixed-rate run cut short measured fewer seconds than the column says: marked.
+    # A fixed-rate run that did not complete (stopped, or failed on the way) is marked.
     lat = lambda r: (f"{r['latency']['publish']['p50']:.2f} / {r['latency']['publish']['p99']:.1f}"
-                     + ("" if r.get("complete", True) else " (cut short)") if r else "—")
+                     + ("" if r.get("complete", True) else " (incomplete)") if r else "—")
     one = [r["faults"][0]["acknowledgedLost"] for r in losses]
     every = [r["faults"][1]["acknowledgedLost"] for r in losses]
     uncapped = name.endswith("-uncapped") or (broker == "redis" and facts.get("redis.streams.maxLen") == "0")

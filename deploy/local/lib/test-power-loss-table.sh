@@ -94,7 +94,7 @@ r="$(row kafka-replicated "$out")"
 [ "$(cell "$r" 9)" = "0" ] || fail "left out, every node lost: '$(cell "$r" 9)', not 0"
 [ "$(cell "$r" 11)" = "30.0" ] || fail "left out, every node unavailable: '$(cell "$r" 11)', not 30.0"
 [ "$(cell "$r" 12)" = "100,000" ] || fail "left out, not in the log: '$(cell "$r" 12)'"
-[ "$(cell "$r" 13)" = "1 (and 1 left out: cut short; 1 left out: no final read)" ] ||
+[ "$(cell "$r" 13)" = "1 (and 1 left out: incomplete; 1 left out: no final read)" ] ||
   fail "left out, runs: '$(cell "$r" 13)'"
 echo "power-loss-table: ok: runs cut short or without a final read are left out"
 
@@ -113,7 +113,7 @@ sed -i 's/"9223372036854775807"/"1"/; s/"9223372036854775807"/"0"/' "$out/kafka-
 loss_run "$out/kafka-kafka-replicated-sync-loss-2.json" 230000 130000 ', "acknowledgedNotInRead": 100000'
 r="$(row kafka-replicated-sync "$out")"
 [ "$(cell "$r" 4)" = "messages=1, ms=0" ] || fail "other sync, read back: '$(cell "$r" 4)'"
-[ "$(cell "$r" 6)" = "112.72 / 423.1 (cut short)" ] || fail "other sync, fixed: '$(cell "$r" 6)'"
+[ "$(cell "$r" 6)" = "112.72 / 423.1 (incomplete)" ] || fail "other sync, fixed: '$(cell "$r" 6)'"
 [ "$(cell "$r" 12)" = "0" ] || fail "other sync, not in the log: '$(cell "$r" 12)', not 0"
 [ "$(cell "$r" 13)" = "1 (and 1 left out: read back messages=9223372036854775807, ms=9223372036854775807)" ] ||
   fail "other sync, runs: '$(cell "$r" 13)'"
