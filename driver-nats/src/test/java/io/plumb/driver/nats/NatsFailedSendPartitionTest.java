@@ -1,11 +1,7 @@
 package io.plumb.driver.nats;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.testkit.Acknowledgements;
-import java.time.Duration;
+import io.plumb.testkit.FailedSendPartition;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,24 +24,7 @@ class NatsFailedSendPartitionTest {
       String topic = "plumb-failed-" + System.nanoTime();
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
-        Acknowledgements acknowledged = new Acknowledgements(KEYS);
-        Acknowledgements refused = new Acknowledgements(KEYS);
-        for (int k = 0; k < KEYS; k++) {
-          producer.send("key-" + k, new byte[100], k, acknowledged);
-        }
-        assertEquals(List.of(), acknowledged.await(Duration.ofSeconds(30)));
-        for (int k = 0; k < KEYS; k++) {
-          producer.send("key-" + k, new byte[ABOVE_MAX_PAYLOAD], k, refused);
-        }
-        List<String> problems = refused.await(Duration.ofSeconds(30));
-        assertEquals(KEYS, problems.size(), "every oversized send fails: " + problems);
-        for (int k = 0; k < KEYS; k++) {
-          assertTrue(acknowledged.partitionOf(k) >= 0, "acknowledged send " + k);
-          assertEquals(
-              acknowledged.partitionOf(k),
-              refused.partitionOf(k),
-              "the refused send of key-" + k + " names its key's partition");
-        }
+        FailedSendPartition.assertNamed(producer, KEYS, ABOVE_MAX_PAYLOAD);
       } finally {
         driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
       }

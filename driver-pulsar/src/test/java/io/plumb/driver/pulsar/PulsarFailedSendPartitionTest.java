@@ -1,13 +1,9 @@
 package io.plumb.driver.pulsar;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.testkit.Acknowledgements;
 import io.plumb.testkit.DriverFiles;
+import io.plumb.testkit.FailedSendPartition;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,32 +31,10 @@ class PulsarFailedSendPartitionTest {
       String topic = driver.topicNamePrefix() + "-failed-" + System.nanoTime();
       driver.createTopic(topic, PARTITIONS).get(60, TimeUnit.SECONDS);
       try (BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS)) {
-        sendThenFailEachKey(producer);
+        FailedSendPartition.assertNamed(producer, KEYS, ABOVE_THE_LIMIT);
       } finally {
         driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
       }
-    }
-  }
-
-  /** Each key once acknowledged, then once failed: both completions must name one partition. */
-  private static void sendThenFailEachKey(BenchmarkProducer producer) throws Exception {
-    Acknowledgements acknowledged = new Acknowledgements(KEYS);
-    Acknowledgements failed = new Acknowledgements(KEYS);
-    for (int k = 0; k < KEYS; k++) {
-      producer.send("key-" + k, new byte[100], k, acknowledged);
-    }
-    assertEquals(List.of(), acknowledged.await(Duration.ofSeconds(30)));
-    for (int k = 0; k < KEYS; k++) {
-      producer.send("key-" + k, new byte[ABOVE_THE_LIMIT], k, failed);
-    }
-    List<String> problems = failed.await(Duration.ofSeconds(30));
-    assertEquals(KEYS, problems.size(), "every oversized send fails: " + problems);
-    for (int k = 0; k < KEYS; k++) {
-      assertTrue(acknowledged.partitionOf(k) >= 0, "acknowledged send " + k);
-      assertEquals(
-          acknowledged.partitionOf(k),
-          failed.partitionOf(k),
-          "the failed send of key-" + k + " names its key's partition");
     }
   }
 }

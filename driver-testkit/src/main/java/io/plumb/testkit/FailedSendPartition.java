@@ -1,0 +1,56 @@
+package io.plumb.testkit;
+
+import io.plumb.driver.BenchmarkProducer;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A failed send names the partition it was routed to, as an acknowledged one does: the framework
+ * opens a partition's unavailability window only for sends that name their partition, so a driver
+ * whose failures name none (-1) makes the worst partition's outage look shorter than it was.
+ */
+public final class FailedSendPartition {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private FailedSendPartition() {}
+
+  /**
+   * Sends each of {@code keys} keys once with a small body, which must be acknowledged, then once
+   * with {@code oversizedBytes}, which the client or broker must refuse; each refusal must name the
+   * partition its key's acknowledged send named.
+   *
+   * @throws AssertionError otherwise
+   */
+  public static void assertNamed(BenchmarkProducer producer, int keys, int oversizedBytes)
+      throws InterruptedException {
+    Acknowledgements acknowledged = new Acknowledgements(keys);
+    Acknowledgements failed = new Acknowledgements(keys);
+    for (int k = 0; k < keys; k++) {
+      producer.send("key-" + k, new byte[100], k, acknowledged);
+    }
+    check(List.of().equals(acknowledged.await(WAIT)), "acknowledged sends failed");
+    for (int k = 0; k < keys; k++) {
+      producer.send("key-" + k, new byte[oversizedBytes], k, failed);
+    }
+    List<String> problems = failed.await(WAIT);
+    check(problems.size() == keys, "every oversized send fails: " + problems);
+    for (int k = 0; k < keys; k++) {
+      int partition = acknowledged.partitionOf(k);
+      check(partition >= 0, "acknowledged send " + k + " named no partition");
+      check(
+          failed.partitionOf(k) == partition,
+          "the failed send of key-"
+              + k
+              + " names partition "
+              + failed.partitionOf(k)
+              + ", its acknowledged send "
+              + partition);
+    }
+  }
+
+  private static void check(boolean condition, String message) {
+    if (!condition) {
+      throw new AssertionError(message);
+    }
+  }
+}
