@@ -54,6 +54,21 @@ public record CommandLineRun(int status, String out, String err) {
     }
   }
 
+  /** Writes {@code <file>} into {@code dir}: a driver file naming {@code name} and its class. */
+  public static Path writeDriverFile(Path dir, String file, String name, Class<?> driverClass) {
+    try {
+      return Files.writeString(
+          dir.resolve(file), "name: " + name + "\ndriverClass: " + driverClass.getName() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs {@code workload} with {@code driverFile}, writing results to {@code dir}. */
+  public static CommandLineRun run(Path driverFile, Path dir, Path workload) {
+    return run("-d", driverFile.toString(), "-o", dir.toString(), workload.toString());
+  }
+
   /** Runs {@code bin/benchmark} with {@code args}. */
   public static CommandLineRun run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

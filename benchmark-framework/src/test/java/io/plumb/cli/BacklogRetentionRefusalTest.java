@@ -84,14 +84,11 @@ class BacklogRetentionRefusalTest {
             + "consumerBacklogSizeGB: 0.0001\n");
   }
 
-  private CommandLineRun runCapped(Path workload) throws Exception {
-    return CommandLineRun.run(
-        "-d", driverFile().toString(), "-o", dir.toString(), workload.toString());
+  private CommandLineRun runCapped(Path workload) {
+    return CommandLineRun.run(driverFile(), dir, workload);
   }
 
-  private Path driverFile() throws Exception {
-    return Files.writeString(
-        dir.resolve("capped.yaml"),
-        "name: Capped\ndriverClass: " + RetentionLimitDriver.class.getName() + "\n");
+  private Path driverFile() {
+    return CommandLineRun.writeDriverFile(dir, "capped.yaml", "Capped", RetentionLimitDriver.class);
   }
 }

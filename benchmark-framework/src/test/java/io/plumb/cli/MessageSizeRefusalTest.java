@@ -68,14 +68,11 @@ class MessageSizeRefusalTest {
             + extra);
   }
 
-  private CommandLineRun runLimited(Path workload) throws Exception {
-    return CommandLineRun.run(
-        "-d", driverFile().toString(), "-o", dir.toString(), workload.toString());
+  private CommandLineRun runLimited(Path workload) {
+    return CommandLineRun.run(driverFile(), dir, workload);
   }
 
-  private Path driverFile() throws Exception {
-    return Files.writeString(
-        dir.resolve("limited.yaml"),
-        "name: Limited\ndriverClass: " + MessageLimitDriver.class.getName() + "\n");
+  private Path driverFile() {
+    return CommandLineRun.writeDriverFile(dir, "limited.yaml", "Limited", MessageLimitDriver.class);
   }
 }
