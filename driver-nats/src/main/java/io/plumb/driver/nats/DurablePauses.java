@@ -15,9 +15,10 @@ import java.util.function.Supplier;
  * Pauses and resumes JetStream durables on the server, for backlog workloads: the consumer pause
  * API of NATS 2.11 and later ({@code $JS.API.CONSUMER.PAUSE}). A paused durable delivers nothing,
  * to pull requests or to a push subject, and keeps its delivered and acknowledged state; resumed,
- * it delivers again from its ack floor. The client side stays as it is: the subscriptions, the pull
- * loop and its heartbeat recovery run on, and no message is left delivered but unacknowledged, so
- * nothing is redelivered and nothing is lost (see {@link JetStreamConsumer#pause}).
+ * it goes on with the message after the last it delivered. The client side stays as it is: the
+ * subscriptions, the pull loop and its heartbeat recovery run on, and no message is left delivered
+ * but unacknowledged, so nothing is redelivered and nothing is lost (see {@link
+ * JetStreamConsumer#pause}).
  *
  * <p>The requests run on one thread of their own, one at a time in the order asked: {@link #pause}
  * and {@link #resume} return at once, and a resume asked after a pause reaches the server after it,

@@ -169,7 +169,10 @@ final class JetStreamConsumer implements BenchmarkConsumer {
     pauses.pause(durable, listener);
   }
 
-  /** Resumes the durable on the server: it delivers again from its ack floor. Returns at once. */
+  /**
+   * Resumes the durable on the server: it goes on with the message after the last it delivered.
+   * Returns at once.
+   */
   @Override
   public void resume() {
     pauses.resume(durable, listener);
