@@ -87,11 +87,12 @@ final class SenderConnection {
       } catch (JedisDataException e) {
         batch.failed(i, e);
       } catch (RuntimeException e) {
-        batch.failFrom(i, e);
         if (replicaWait != null) {
           // The messages answered before the break are on the primary, but WAIT never confirmed
           // their replication: a failover may lose them, so they are not acknowledged either.
           batch.failUnfailed(e);
+        } else {
+          batch.failFrom(i, e);
         }
         return false;
       }
