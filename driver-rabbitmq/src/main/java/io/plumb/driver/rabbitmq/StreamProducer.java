@@ -42,15 +42,17 @@ final class StreamProducer implements BenchmarkProducer {
 
   @Override
   public void send(String key, byte[] payload, long token, SendListener listener) {
+    int partition = partitioner.partitionFor(key);
     try {
-      int partition = partitioner.partitionFor(key);
       Producer producer = producers[partition];
       // The message keeps the array until its batch is encoded, after send() returns: copy.
       producer.send(
           producer.messageBuilder().addData(payload.clone()).build(),
           confirmation(token, partition, listener));
     } catch (RuntimeException | Error e) {
-      listener.sendCompleted(token, e);
+      // Named, so that a refusal on the sending thread opens its partition's unavailability as a
+      // refused confirmation does.
+      listener.sendCompleted(token, partition, e);
     }
   }
 
@@ -60,14 +62,16 @@ final class StreamProducer implements BenchmarkProducer {
    */
   @Override
   public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
+    int partition = partitioner.partitionFor(key);
     try {
-      int partition = partitioner.partitionFor(key);
       Producer producer = producers[partition];
       producer.send(
           StreamHeader.message(producer.messageBuilder(), header, payload),
           confirmation(token, partition, listener));
     } catch (RuntimeException | Error e) {
-      listener.sendCompleted(token, e);
+      // Named, so that a refusal on the sending thread opens its partition's unavailability as a
+      // refused confirmation does.
+      listener.sendCompleted(token, partition, e);
     }
   }
 

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkProducer;
+import io.plumb.testkit.Acknowledgements;
 import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,6 +99,43 @@ class RabbitMqStreamBenchmarkDriverTest {
           assertThrows(IllegalArgumentException.class, () -> driver.locate("primary", topic));
       assertEquals("this driver names no primary", refused.getMessage());
       driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * A send the stream client refuses on the sending thread (here: it was interrupted while waiting
+   * for room among unconfirmed messages) names its key's partition, as a refused confirmation does:
+   * the framework opens a partition's unavailability only for failures that name one.
+   */
+  @Test
+  void aSendRefusedOnTheSendingThreadNamesItsKeysPartition() throws Exception {
+    int keys = 6;
+    try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
+      String topic = "plumb-refused-" + System.nanoTime();
+      driver.createTopic(topic, 3).get(30, TimeUnit.SECONDS);
+      try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
+        Acknowledgements acknowledged = new Acknowledgements(keys);
+        Acknowledgements refused = new Acknowledgements(keys);
+        for (int k = 0; k < keys; k++) {
+          producer.send("key-" + k, new byte[100], k, acknowledged);
+        }
+        assertEquals(List.of(), acknowledged.await(Duration.ofSeconds(30)));
+        for (int k = 0; k < keys; k++) {
+          Thread.currentThread().interrupt();
+          try {
+            producer.send("key-" + k, new byte[100], k, refused);
+          } finally {
+            Thread.interrupted();
+          }
+        }
+        assertEquals(keys, refused.await(Duration.ofSeconds(30)).size());
+        for (int k = 0; k < keys; k++) {
+          assertTrue(acknowledged.partitionOf(k) >= 0, "key-" + k);
+          assertEquals(acknowledged.partitionOf(k), refused.partitionOf(k), "key-" + k);
+        }
+      } finally {
+        driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      }
     }
   }
 
