@@ -21,6 +21,8 @@ import java.util.List;
  * @param latencyNanos the value the latency target asks about, or -1 when there is none
  * @param failedSends sends the broker refused or that errored
  * @param consumerErrors errors consumers reported
+ * @param undelivered acknowledged messages some subscription had not received when the drain ended:
+ *     lost, or still in flight (the result's {@code lost} plus {@code inFlight})
  * @param producerThreads where the producer threads' time went (CPU, waiting for a core, send())
  * @param generatorBoundReasons the run's own generator verdict
  * @param incompleteReason why the probe's run stopped early, or null
@@ -45,6 +47,7 @@ public record ProbeOutcome(
     long latencyNanos,
     long failedSends,
     long consumerErrors,
+    long undelivered,
     ThreadEvidence producerThreads,
     List<String> generatorBoundReasons,
     String incompleteReason,
@@ -71,6 +74,7 @@ public record ProbeOutcome(
         latencyNanos,
         failedSends,
         consumerErrors,
+        undelivered,
         producerThreads,
         generatorBoundReasons,
         incompleteReason,

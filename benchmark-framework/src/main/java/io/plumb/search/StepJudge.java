@@ -121,6 +121,18 @@ public final class StepJudge {
       }
       unclear = tooShort("the backlog", "end-to-end", growth, probe, deliveryRate, spread);
     }
+    if (probe.undelivered() > 0) {
+      // A broker that keeps up by dropping what it acknowledged (an at-most-once one whose
+      // consumers fell behind, a stream trimmed before it was read), or whose consumers were still
+      // catching up when the drain gave up, did not sustain the rate, however steady its rates and
+      // backlog looked while it was measured.
+      return new StepVerdict(
+          StepVerdict.Kind.UNDELIVERED,
+          String.format(
+              "%d acknowledged message(s) had not reached their consumers when the drain ended"
+                  + " (lost or still in flight)",
+              probe.undelivered()));
+    }
     if (target.isPresent()) {
       LatencyTarget goal = target.get();
       if (probe.latencyNanos() < 0 || probe.latencyNanos() > goal.limitNanos()) {

@@ -25,6 +25,11 @@ public record StepVerdict(Kind kind, String reason) {
     /** Consumers received more slowly than producers sent: the backlog grew. */
     CONSUMERS_BEHIND,
     /**
+     * The rates held, but messages the broker acknowledged had not all reached their consumers when
+     * the drain ended: lost, or consumers still catching up.
+     */
+    UNDELIVERED,
+    /**
      * Unacknowledged messages or the backlog grew, but by no more than the latency's spread moves
      * them at a steady rate: the probe was too short to tell. Not sustained; the search probes the
      * rate again for longer.

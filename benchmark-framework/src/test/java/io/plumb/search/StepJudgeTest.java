@@ -17,6 +17,11 @@ class StepJudgeTest {
 
   /** 1,000 msg/s for 3 s; unacknowledged messages and the backlog grew by {@code growth}. */
   private static ProbeOutcome grew(double growth, long spreadMillis) {
+    return probe(growth, spreadMillis, 0);
+  }
+
+  /** {@link #grew}, with {@code undelivered} acknowledged messages that never arrived. */
+  private static ProbeOutcome probe(double growth, long spreadMillis, long undelivered) {
     return new ProbeOutcome(
         1000,
         3,
@@ -33,6 +38,7 @@ class StepJudgeTest {
         -1,
         0,
         0,
+        undelivered,
         KEPT_UP,
         List.of(),
         null,
@@ -63,6 +69,16 @@ class StepJudgeTest {
   @Test
   void growthUnderTheOldThresholdsStaysSustainedWhateverTheSpread() {
     assertEquals(StepVerdict.Kind.SUSTAINED, JUDGE.judge(grew(10, 400)).kind());
+  }
+
+  @Test
+  void aSteadyProbeWhoseAcknowledgedMessagesDidNotAllArriveFails() {
+    StepVerdict verdict = JUDGE.judge(probe(0, 0, 3));
+    assertEquals(StepVerdict.Kind.UNDELIVERED, verdict.kind(), verdict.reason());
+    assertEquals(
+        "3 acknowledged message(s) had not reached their consumers when the drain ended (lost or"
+            + " still in flight)",
+        verdict.reason());
   }
 
   @Test
@@ -98,6 +114,7 @@ class StepJudgeTest {
         latencyNanos,
         steady.failedSends(),
         steady.consumerErrors(),
+        steady.undelivered(),
         steady.producerThreads(),
         generatorBoundReasons,
         steady.incompleteReason(),
