@@ -1,12 +1,7 @@
 package io.plumb.driver.rabbitmq;
 
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.DefaultConsumer;
-import com.rabbitmq.client.Envelope;
-import com.rabbitmq.client.ShutdownSignalException;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.MessageListener;
 import java.io.IOException;
@@ -66,15 +61,14 @@ final class AmqpConsumer implements BenchmarkConsumer {
   static final String STREAM_OFFSET = "x-stream-offset";
 
   private final Connection connection;
-  private final MessageListener listener;
   private final QueueType queueType;
   private final int prefetchCount;
-  private final int ackBatchSize;
+  private final AmqpPartitionConsumer.Settings settings;
   private final long resubscribeDelayMillis;
   private final SubscriptionGroup group;
   private final ScheduledExecutorService timers;
   private final Executor control;
-  private final Map<Integer, PartitionConsumer> byPartition = new HashMap<>();
+  private final Map<Integer, AmqpPartitionConsumer> byPartition = new HashMap<>();
   private volatile boolean closed;
   // Guarded by this; read by resubscriptions (which hold this too).
   private boolean paused;
@@ -90,10 +84,11 @@ final class AmqpConsumer implements BenchmarkConsumer {
       ScheduledExecutorService timers,
       Executor control) {
     this.connection = connection;
-    this.listener = listener;
     this.queueType = config.queueType();
     this.prefetchCount = config.prefetchCount();
-    this.ackBatchSize = config.ackBatchSize();
+    this.settings =
+        new AmqpPartitionConsumer.Settings(
+            listener, queueType == QueueType.STREAM, config.ackBatchSize());
     this.resubscribeDelayMillis = config.recoveryIntervalMs();
     this.group = group;
     this.timers = timers;
@@ -112,8 +107,9 @@ final class AmqpConsumer implements BenchmarkConsumer {
       group.declare(channel, partition);
       // Per consumer (global=false): the queue's own window of unacknowledged deliveries.
       channel.basicQos(prefetchCount, false);
-      PartitionConsumer consumer =
-          new PartitionConsumer(channel, partition, queue, streamOffset - 1);
+      AmqpPartitionConsumer consumer =
+          new AmqpPartitionConsumer(
+              channel, partition, queue, streamOffset - 1, settings, this::resubscribeLater);
       if (paused) {
         consumer.cancelled.complete(null);
       } else {
@@ -138,7 +134,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
    * none), so the next owner of a stream queue resumes right after it.
    */
   synchronized long release(int partition) throws Exception {
-    PartitionConsumer consumer = byPartition.remove(partition);
+    AmqpPartitionConsumer consumer = byPartition.remove(partition);
     if (consumer == null) {
       return -1;
     }
@@ -155,7 +151,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
    * Waits (bounded) until every delivery of a cancelled consumer has reached the listener and been
    * acknowledged.
    */
-  private static void awaitCancelled(PartitionConsumer consumer) {
+  private static void awaitCancelled(AmqpPartitionConsumer consumer) {
     try {
       consumer.cancelled.get(CANCEL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -191,7 +187,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
 
   private synchronized void stopConsuming() {
     paused = true;
-    for (PartitionConsumer consumer : byPartition.values()) {
+    for (AmqpPartitionConsumer consumer : byPartition.values()) {
       if (!consumer.cancelled.isDone()) {
         consumer.cancel();
       }
@@ -211,7 +207,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
       return;
     }
     for (Integer p : List.copyOf(byPartition.keySet())) {
-      PartitionConsumer consumer = byPartition.get(p);
+      AmqpPartitionConsumer consumer = byPartition.get(p);
       // Its cancel-ok may still be on its way through the dispatch thread, flushing acks.
       awaitCancelled(consumer);
       consumeAgain(p, consumer);
@@ -222,25 +218,26 @@ final class AmqpConsumer implements BenchmarkConsumer {
    * Consumes partition {@code p} again on a new channel after the broker cancelled {@code lost} or
    * closed its channel; tried again later while it fails.
    */
-  private void resubscribeLater(int p, PartitionConsumer lost) {
+  private void resubscribeLater(AmqpPartitionConsumer lost) {
     if (closed || group.deleted()) {
       return;
     }
     try {
-      timers.schedule(() -> resubscribe(p, lost), resubscribeDelayMillis, TimeUnit.MILLISECONDS);
+      timers.schedule(
+          () -> resubscribe(lost.partition, lost), resubscribeDelayMillis, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       // The driver is closing.
     }
   }
 
-  private synchronized void resubscribe(int p, PartitionConsumer lost) {
+  private synchronized void resubscribe(int p, AmqpPartitionConsumer lost) {
     // While paused the lost consumer stays listed: resume consumes the queue again.
     if (closed || paused || group.deleted() || byPartition.get(p) != lost) {
       return;
     }
     if (!connection.isOpen()) {
       // The connection's own recovery runs; try once it is back.
-      resubscribeLater(p, lost);
+      resubscribeLater(lost);
       return;
     }
     consumeAgain(p, lost);
@@ -251,7 +248,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
    * new channel, a stream queue resuming after the last offset delivered; tried again later while
    * that fails.
    */
-  private void consumeAgain(int p, PartitionConsumer old) {
+  private void consumeAgain(int p, AmqpPartitionConsumer old) {
     byPartition.remove(p);
     closeQuietly(old.getChannel());
     long resume = old.lastStreamOffset < 0 ? -1 : old.lastStreamOffset + 1;
@@ -259,7 +256,7 @@ final class AmqpConsumer implements BenchmarkConsumer {
       acquire(p, old.queue, resume);
     } catch (IOException | RuntimeException e) {
       byPartition.put(p, old);
-      resubscribeLater(p, old);
+      resubscribeLater(old);
     }
   }
 
@@ -292,121 +289,6 @@ final class AmqpConsumer implements BenchmarkConsumer {
         // Lost and still recovering: abort ends the recovery attempts too.
         connection.abort();
       }
-    }
-  }
-
-  /** Consumes one partition queue on its own channel. */
-  private final class PartitionConsumer extends DefaultConsumer {
-    private final int partition;
-    private final String queue;
-    private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
-    private long lastStreamOffset;
-    private volatile String tag;
-    private boolean cancelAsked;
-    // Touched only on this channel's dispatch thread.
-    private long lastDeliveryTag;
-    private int unacked;
-
-    PartitionConsumer(Channel channel, int partition, String queue, long lastStreamOffset) {
-      super(channel);
-      this.partition = partition;
-      this.queue = queue;
-      this.lastStreamOffset = lastStreamOffset;
-    }
-
-    /**
-     * Asks the broker to stop delivering; {@link #cancelled} completes once what it sent before has
-     * been delivered and acknowledged. Asked once: the channel forgets the tag after the cancel-ok.
-     */
-    void cancel() {
-      if (cancelAsked) {
-        return;
-      }
-      cancelAsked = true;
-      try {
-        // The client forgets the consumer first, so a connection recovery cannot restart it.
-        getChannel().basicCancel(tag);
-      } catch (IOException | RuntimeException e) {
-        // The channel is down (the broker requeues what was not acknowledged), or the broker
-        // cancelled the consumer itself meanwhile: either way it no longer consumes.
-        cancelled.complete(null);
-      }
-    }
-
-    @Override
-    public void handleDelivery(
-        String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-      Map<String, Object> headers = properties.getHeaders();
-      AmqpHeader.deliver(headers, body, partition, listener);
-      if (queueType == QueueType.STREAM) {
-        Object offset = headers == null ? null : headers.get(STREAM_OFFSET);
-        if (offset instanceof Number n) {
-          lastStreamOffset = n.longValue();
-        }
-      }
-      lastDeliveryTag = envelope.getDeliveryTag();
-      if (++unacked >= ackBatchSize) {
-        acknowledge();
-      }
-    }
-
-    /**
-     * Acknowledges every delivery up to the last one; on the dispatch thread. On a channel that is
-     * down (its connection lost) there is nothing to acknowledge: the broker requeues those
-     * deliveries, and the recovered channel numbers its deliveries after them.
-     */
-    private void acknowledge() {
-      if (!getChannel().isOpen()) {
-        return;
-      }
-      try {
-        getChannel().basicAck(lastDeliveryTag, true);
-        unacked = 0;
-      } catch (AlreadyClosedException e) {
-        // went down meanwhile: as above
-      } catch (IOException | RuntimeException e) {
-        listener.failed(e);
-      }
-    }
-
-    @Override
-    public void handleCancelOk(String consumerTag) {
-      // Runs on the dispatch thread after every earlier delivery of this channel.
-      if (unacked > 0) {
-        acknowledge();
-      }
-      cancelled.complete(null);
-    }
-
-    @Override
-    public void handleCancel(String consumerTag) {
-      // The broker cancelled us: the queue was deleted (the run's teardown) or went down with its
-      // node. Acknowledge what was delivered, then consume again unless the topic is going away.
-      if (unacked > 0) {
-        acknowledge();
-      }
-      cancelled.complete(null);
-      resubscribeLater(partition, this);
-    }
-
-    @Override
-    public void handleShutdownSignal(String consumerTag, ShutdownSignalException sig) {
-      if (sig.isInitiatedByApplication()) {
-        cancelled.complete(null);
-      } else if (!sig.isHardError()) {
-        // The broker closed this channel alone (its connection lives): the client does not
-        // recover a channel on its own, so consume again on a new one.
-        cancelled.complete(null);
-        resubscribeLater(partition, this);
-      } else if (queueType == QueueType.STREAM) {
-        // A lost connection, whose recovery does not restart a stream queue's consumer (it would
-        // read from the first offset again): consume again after the last offset delivered, once
-        // the connection is back.
-        cancelled.complete(null);
-        resubscribeLater(partition, this);
-      }
-      // Any other queue's consumer, on a lost connection: the client's automatic recovery reopens
-      // the channel and consumes again.
     }
   }
 }
