@@ -26,8 +26,8 @@ class ProbeDeliveryTest {
     RunReport report =
         LoopbackRuns.prepare(
                 dir,
-                WorkloadYaml.oneTopic().messageSize(128).rate(2000).seconds(2).warmup(0).text(),
-                "dropAfterMessages: 1000\ndroppedMessages: 123\n",
+                WorkloadYaml.oneTopic().messageSize(128).rate(2000).seconds(1).warmup(0).text(),
+                "dropAfterMessages: 500\ndroppedMessages: 123\n",
                 RunOptions.defaults()
                     .withPeriod(Duration.ofSeconds(1))
                     .withDrainTimeout(Duration.ofSeconds(2)))
