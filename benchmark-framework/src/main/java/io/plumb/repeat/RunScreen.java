@@ -9,8 +9,9 @@ import java.util.Optional;
  * messages, or one whose generator could not keep its schedule measured something other than the
  * configuration it names (a lossy run's latencies lack the messages that were lost; a generator-
  * bound run's latencies are partly the load generator's), as may one whose bottleneck verdict was
- * undecided; and a peak search whose peak was the generator's or that held no rate for the full
- * duration. {@code --include-all} keeps them.
+ * undecided, or one whose fault (--faults) was not applied or not undone; and a peak search whose
+ * peak was the generator's or that held no rate for the full duration. {@code --include-all} keeps
+ * them.
  */
 public final class RunScreen {
   private RunScreen() {}
@@ -20,6 +21,12 @@ public final class RunScreen {
     if (!result.path("complete").asBoolean(false)) {
       String why = result.path("incompleteReason").asText("");
       return Optional.of("incomplete" + (why.isEmpty() ? "" : " (" + why + ")"));
+    }
+    // A fault of --faults that was not applied or not undone leaves a complete run that measured
+    // some other run (one without the fault): counted, it would flatter its side.
+    String faultFailure = result.path("faultFailure").asText("");
+    if (!faultFailure.isEmpty()) {
+      return Optional.of("fault failed (" + faultFailure + ")");
     }
     long lost = result.path("counters").path("lost").asLong(0);
     if (lost > 0) {

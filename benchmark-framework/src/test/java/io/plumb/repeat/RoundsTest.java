@@ -55,6 +55,29 @@ class RoundsTest {
         "left out: A round 2, a2.json: B has no run in this round", uneven.leftOut().get(0));
   }
 
+  @Test
+  void aRunWhoseFaultWasNotAppliedIsLeftOutWithItsPartner() {
+    // --repeat with --faults: the load ran to its end (complete), but the fault did nothing, so
+    // the round measured a run without it and would flatter its side.
+    List<PairSummary.Run> a = new ArrayList<>();
+    List<PairSummary.Run> b = new ArrayList<>();
+    for (int i = 1; i <= 2; i++) {
+      a.add(run("a" + i + ".json", SyntheticResults.run(2 * i, 1000, 1, 5000)));
+      b.add(run("b" + i + ".json", SyntheticResults.run(2 * i + 1, 1000, 1, 5000)));
+    }
+    ((ObjectNode) b.get(1).json())
+        .put("faultFailure", "fault 1 (kill leader) was not applied: no leader named");
+
+    Rounds rounds = Rounds.pair(a, b, false);
+    assertEquals(List.of("a1.json"), names(rounds.a()));
+    assertEquals(
+        List.of(
+            "left out: B round 2, b2.json: fault failed (fault 1 (kill leader) was not applied:"
+                + " no leader named)",
+            "left out: A round 2, a2.json: its partner in round 2 was left out"),
+        rounds.leftOut());
+  }
+
   private static List<String> names(List<PairSummary.Run> runs) {
     return runs.stream().map(r -> r.file().toString()).toList();
   }
