@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Compares the results of two configurations run in interleaved rounds (bin/benchmark",
-      "--repeat N): round k of A is paired with round k of B (in the order they started). For",
+      "--repeat N): each run is paired with the other side's run that started next to it. For",
       "throughput, publish and end-to-end latency p50 to p99.99 and CPU: the Hodges-Lehmann",
       "estimate of B/A from the per-round ratios, with its exact Wilcoxon signed-rank interval",
       "(95%%, or the closest level the rounds reach: 93.8%% with 5), and a verdict against a",
@@ -90,7 +90,9 @@ public final class CompareCommand implements Callable<Integer> {
     ResultSide b = ResultSide.read("B", paths(arguments.subList(split + 1, arguments.size())));
     out.printf("A  %s: %d run(s)%n", a.configuration(), a.results().size());
     out.printf("B  %s: %d run(s)%n", b.configuration(), b.results().size());
-    Rounds rounds = Rounds.pair(a.inRoundOrder(), b.inRoundOrder(), includeAll);
+    ResultSide.Matched matched = ResultSide.matchRounds(a, b);
+    matched.unmatched().forEach(out::println);
+    Rounds rounds = Rounds.pair(matched.a(), matched.b(), includeAll);
     rounds.leftOut().forEach(out::println);
     out.printf(
         "Rounds       %d paired%s%n", rounds.a().size(), includeAll ? " (--include-all)" : "");

@@ -82,14 +82,51 @@ record ResultSide(String name, List<ResultFile> results) {
   }
 
   /**
-   * The runs in the order they started ({@code phases.startTime}), which is the order of --repeat's
-   * rounds: the k-th of each side ran in round k.
+   * A's and B's runs matched round by round, and the runs no round holds.
+   *
+   * @param a A's runs, one per round, in the order the rounds ran
+   * @param b B's runs of the same rounds
+   * @param unmatched one line per run that has no partner beside it
    */
-  List<PairSummary.Run> inRoundOrder() {
-    return results.stream()
-        .sorted(Comparator.comparing(ResultSide::startTime))
-        .map(r -> new PairSummary.Run(r.path(), r.json()))
-        .toList();
+  record Matched(List<PairSummary.Run> a, List<PairSummary.Run> b, List<String> unmatched) {}
+
+  /**
+   * Matches the runs of both sides by start time ({@code phases.startTime}): --repeat runs a
+   * round's two runs one after the other (A B, then B A), so a round is an A and a B that started
+   * next to each other. The k-th run of each side is not enough: a repeat interrupted after A's
+   * run, or two repeats into one directory, shift one side by a run, and every later "round" would
+   * pair runs of different rounds. A run with no partner beside it is named and left out.
+   */
+  static Matched matchRounds(ResultSide sideA, ResultSide sideB) {
+    record Started(boolean isA, ResultFile result, Instant start) {}
+    List<Started> all = new ArrayList<>();
+    sideA.results.forEach(r -> all.add(new Started(true, r, startTime(r))));
+    sideB.results.forEach(r -> all.add(new Started(false, r, startTime(r))));
+    all.sort(Comparator.comparing(Started::start));
+    List<PairSummary.Run> a = new ArrayList<>();
+    List<PairSummary.Run> b = new ArrayList<>();
+    List<String> unmatched = new ArrayList<>();
+    int i = 0;
+    while (i < all.size()) {
+      Started run = all.get(i);
+      if (i + 1 < all.size() && all.get(i + 1).isA() != run.isA()) {
+        Started partner = all.get(i + 1);
+        Started runA = run.isA() ? run : partner;
+        Started runB = run.isA() ? partner : run;
+        a.add(new PairSummary.Run(runA.result().path(), runA.result().json()));
+        b.add(new PairSummary.Run(runB.result().path(), runB.result().json()));
+        i += 2;
+        continue;
+      }
+      String side = run.isA() ? "A" : "B";
+      String other = run.isA() ? "B" : "A";
+      unmatched.add(
+          String.format(
+              "left out: %s, %s: no run of %s beside it, so no round of both holds it",
+              side, run.result().path(), other));
+      i++;
+    }
+    return new Matched(a, b, unmatched);
   }
 
   private static Instant startTime(ResultFile result) {

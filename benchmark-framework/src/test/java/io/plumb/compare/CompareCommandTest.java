@@ -137,6 +137,37 @@ class CompareCommandTest {
     assertTrue(line("VERDICT").contains("B faster: 1.105x A"), console());
   }
 
+  @Test
+  void runsArePairedWithTheRunBesideThemNotByTheirRankOnTheirSide() throws IOException {
+    // Two repeats into one directory, the first interrupted after A's run of round 3: B equals A
+    // in every round, but the host ran at half speed during the second repeat. Pairing the k-th
+    // run of each side put A's unpartnered run (1,000 msg/s) beside B's first of the second
+    // repeat (500 msg/s): a ratio of 0.5 that no round had.
+    Path a = Files.createDirectories(dir.resolve("a"));
+    Path b = Files.createDirectories(dir.resolve("b"));
+    String first = "ABBAA"; // minutes 0 to 4: rounds 1, 2 and A of round 3
+    String second = "ABBAABBAAB"; // minutes 100 to 109: rounds 1 to 5 again
+    int[] written = new int[2];
+    for (String order : List.of(first, second)) {
+      int minute = order == first ? 0 : 100;
+      double rate = order == first ? 1000 : 500;
+      for (char side : order.toCharArray()) {
+        boolean isA = side == 'A';
+        Path file = (isA ? a : b).resolve("run" + (++written[isA ? 0 : 1]) + ".json");
+        JSON.writeValue(file.toFile(), SyntheticResults.run(minute++, rate, 1, 50_000));
+      }
+    }
+    assertEquals(
+        0, cli.run("compare", "--primary", "throughput", a.toString(), "--", b.toString()));
+    assertTrue(
+        console().contains("left out: A, " + a.resolve("run3.json") + ": no run of B beside it"),
+        console());
+    assertEquals("Rounds       7 paired", line("Rounds"));
+    assertTrue(
+        line("VERDICT").startsWith("VERDICT      publish rate: same within ±5%; B/A 1.000x"),
+        console());
+  }
+
   private static Path recorded(String side) throws URISyntaxException {
     return Path.of(CompareCommandTest.class.getResource("/compare/aa-loopback/" + side).toURI());
   }
