@@ -82,7 +82,11 @@ final class RepeatSection {
     return switch (unit) {
       case "msg/s" -> String.format("%,.0f", value);
       case "cores" -> String.format("%.2f", value);
-      default -> value >= 100 ? String.format("%.1f", value) : String.format("%.3f", value);
+        // As the console prints it (Metric.format): a loopback's microseconds would read 0.000 ms.
+      default ->
+          value >= 100
+              ? String.format("%.1f", value)
+              : value >= 0.01 ? String.format("%.3f", value) : String.format("%.6f", value);
     };
   }
 }
