@@ -1,6 +1,8 @@
 package io.plumb.repeat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -158,11 +160,17 @@ public record PairedComparison(PrimaryMetric.Chosen primary, double margin, List
     return controlled;
   }
 
+  /**
+   * The margin as the user gave it: "5%", "2.5%", "1.25%". One decimal would print 1.25% as 1.3%
+   * and call a 1.28% difference "beyond ±1.3%". (Six significant digits drop the binary noise of
+   * share * 100.)
+   */
   static String percent(double share) {
-    double percent = share * 100;
-    return percent == Math.rint(percent)
-        ? String.format("%.0f%%", percent)
-        : String.format("%.1f%%", percent);
+    return new BigDecimal(share * 100)
+            .round(new MathContext(6))
+            .stripTrailingZeros()
+            .toPlainString()
+        + "%";
   }
 
   private static double median(double[] values) {

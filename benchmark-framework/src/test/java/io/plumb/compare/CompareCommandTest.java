@@ -112,6 +112,20 @@ class CompareCommandTest {
   }
 
   @Test
+  void theMarginIsPrintedAsGivenNotRoundedToOneDecimal() throws IOException {
+    // B is 1.28% faster in every round: beyond a 1.25% margin, which printed as ±1.3% made the
+    // verdict read "1.013x A, beyond ±1.3%".
+    Path[] sides = sides(new double[] {0.0127, 0.0128, 0.0129, 0.01275, 0.01285}, null);
+    String a = sides[0].toString();
+    String b = sides[1].toString();
+    assertEquals(0, cli.run("compare", "--primary", "throughput", "--margin", "1.25%", a, "--", b));
+    assertTrue(line("Primary").endsWith("margin ±1.25%"), console());
+    assertTrue(
+        line("VERDICT").startsWith("VERDICT      publish rate: B faster: 1.013x A, beyond ±1.25%;"),
+        console());
+  }
+
+  @Test
   void aLossyRunIsLeftOutWithItsPartnerUnlessIncludeAll() throws IOException {
     ObjectNode lossy = JSON.createObjectNode();
     lossy.putObject("counters").put("lost", 3);
