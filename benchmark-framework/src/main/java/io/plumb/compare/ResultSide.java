@@ -13,6 +13,8 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -109,7 +111,9 @@ record ResultSide(String name, List<ResultFile> results) {
     int i = 0;
     while (i < all.size()) {
       Started run = all.get(i);
-      if (i + 1 < all.size() && all.get(i + 1).isA() != run.isA()) {
+      if (i + 1 < all.size()
+          && all.get(i + 1).isA() != run.isA()
+          && sameRoundIfNamed(run.result(), all.get(i + 1).result())) {
         Started partner = all.get(i + 1);
         Started runA = run.isA() ? run : partner;
         Started runB = run.isA() ? partner : run;
@@ -127,6 +131,20 @@ record ResultSide(String name, List<ResultFile> results) {
       i++;
     }
     return new Matched(a, b, unmatched);
+  }
+
+  /** The "-run3-" that --repeat puts in a round's file names. */
+  private static final Pattern ROUND_IN_NAME = Pattern.compile("-run(\\d+)-");
+
+  /**
+   * False only when both files carry --repeat's round number and the numbers differ: a repeat
+   * interrupted after B's run of round 2 and run again into the same directory has that B run start
+   * right before A's run of the new round 1.
+   */
+  private static boolean sameRoundIfNamed(ResultFile one, ResultFile other) {
+    Matcher first = ROUND_IN_NAME.matcher(one.path().getFileName().toString());
+    Matcher second = ROUND_IN_NAME.matcher(other.path().getFileName().toString());
+    return !(first.find() && second.find()) || first.group(1).equals(second.group(1));
   }
 
   private static Instant startTime(ResultFile result) {

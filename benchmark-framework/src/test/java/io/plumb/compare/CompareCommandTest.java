@@ -182,6 +182,36 @@ class CompareCommandTest {
         console());
   }
 
+  @Test
+  void aRunOfAnotherRoundThatStartedBesideItIsNotItsPartner() throws IOException {
+    // The first repeat stopped after B's run of round 2; the second began with A's run of round
+    // 1, right after it. --repeat's file names carry the round: run2 and run1 are not one round.
+    Path a = Files.createDirectories(dir.resolve("a"));
+    Path b = Files.createDirectories(dir.resolve("b"));
+    String first = "ABB"; // minutes 0 to 2
+    String second = "ABBAABBAAB"; // minutes 3 to 12
+    int minute = 0;
+    for (String order : List.of(first, second)) {
+      double rate = order == first ? 1000 : 500;
+      int[] round = {0, 0};
+      for (char side : order.toCharArray()) {
+        boolean isA = side == 'A';
+        String name = "w-d-run" + (++round[isA ? 0 : 1]) + "-" + minute + ".json";
+        JSON.writeValue(
+            (isA ? a : b).resolve(name).toFile(), SyntheticResults.run(minute++, rate, 1, 50_000));
+      }
+    }
+    assertEquals(
+        0, cli.run("compare", "--primary", "throughput", a.toString(), "--", b.toString()));
+    assertTrue(
+        console().contains("left out: B, " + b.resolve("w-d-run2-2.json") + ": no run of A"),
+        console());
+    assertEquals("Rounds       6 paired", line("Rounds"));
+    assertTrue(
+        line("VERDICT").startsWith("VERDICT      publish rate: same within ±5%; B/A 1.000x"),
+        console());
+  }
+
   private static Path recorded(String side) throws URISyntaxException {
     return Path.of(CompareCommandTest.class.getResource("/compare/aa-loopback/" + side).toURI());
   }
