@@ -7,11 +7,11 @@ import java.util.Optional;
 /**
  * Which runs a comparison or summary leaves out by default, and why: a run cut short, one that lost
  * messages, or one whose generator could not keep its schedule measured something other than the
- * configuration it names (a lossy run's latencies lack the messages that were lost; a generator-
- * bound run's latencies are partly the load generator's), as may one whose bottleneck verdict was
- * undecided, or one whose fault (--faults) was not applied or not undone; and a peak search whose
- * peak was the generator's or that held no rate for the full duration. {@code --include-all} keeps
- * them.
+ * configuration it names (a lossy run's latencies lack the messages that were lost, as do those of
+ * a run whose drain ended with messages still in flight; a generator-bound run's latencies are
+ * partly the load generator's), as may one whose bottleneck verdict was undecided, or one whose
+ * fault (--faults) was not applied or not undone; and a peak search whose peak was the generator's
+ * or that held no rate for the full duration. {@code --include-all} keeps them.
  */
 public final class RunScreen {
   private RunScreen() {}
@@ -31,6 +31,13 @@ public final class RunScreen {
     long lost = result.path("counters").path("lost").asLong(0);
     if (lost > 0) {
       return Optional.of(String.format("lost %,d message(s)", lost));
+    }
+    // Late rather than lost, but just as absent from the end-to-end latencies, and the latest of
+    // all: the run's percentiles read low, which a comparison would credit to its configuration.
+    long inFlight = result.path("counters").path("inFlight").asLong(0);
+    if (inFlight > 0) {
+      return Optional.of(
+          String.format("%,d message(s) still in flight when the drain ended", inFlight));
     }
     JsonNode search = result.path("search");
     if (search.isObject()) {

@@ -78,6 +78,28 @@ class RoundsTest {
         rounds.leftOut());
   }
 
+  @Test
+  void aRunWhoseDrainEndedWithMessagesStillInFlightIsLeftOutWithItsPartner() {
+    // The drain's time ran out while consumers were still catching up: those messages are late,
+    // not lost, but they are missing from the end-to-end latencies as lost ones are, and they are
+    // the latest of all, so the run's percentiles read low.
+    List<PairSummary.Run> a = new ArrayList<>();
+    List<PairSummary.Run> b = new ArrayList<>();
+    for (int i = 1; i <= 2; i++) {
+      a.add(run("a" + i + ".json", SyntheticResults.run(2 * i, 1000, 1, 5000)));
+      b.add(run("b" + i + ".json", SyntheticResults.run(2 * i + 1, 1000, 1, 5000)));
+    }
+    ((ObjectNode) b.get(0).json().path("counters")).put("inFlight", 4_000);
+
+    Rounds rounds = Rounds.pair(a, b, false);
+    assertEquals(List.of("a2.json"), names(rounds.a()));
+    assertEquals(
+        List.of(
+            "left out: B round 1, b1.json: 4,000 message(s) still in flight when the drain ended",
+            "left out: A round 1, a1.json: its partner in round 1 was left out"),
+        rounds.leftOut());
+  }
+
   private static List<String> names(List<PairSummary.Run> runs) {
     return runs.stream().map(r -> r.file().toString()).toList();
   }
