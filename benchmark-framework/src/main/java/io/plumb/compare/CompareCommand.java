@@ -1,11 +1,13 @@
 package io.plumb.compare;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.input.BadInputException;
 import io.plumb.repeat.ComparisonReport;
 import io.plumb.repeat.PairSummary;
 import io.plumb.repeat.PairedComparison;
 import io.plumb.repeat.PrimaryMetric;
 import io.plumb.repeat.Rounds;
+import io.plumb.repeat.SharedHostCaveat;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,6 +109,11 @@ public final class CompareCommand implements Callable<Integer> {
             primaryMetric,
             share);
     ComparisonReport.print(out, comparison);
+    // As --repeat says it of the same runs: broker figures from a shared host are not capacities.
+    List<JsonNode> all = new ArrayList<>();
+    a.results().forEach(r -> all.add(r.json()));
+    b.results().forEach(r -> all.add(r.json()));
+    SharedHostCaveat.of(all).ifPresent(caveat -> out.println("Caveat       " + caveat));
     return 0;
   }
 

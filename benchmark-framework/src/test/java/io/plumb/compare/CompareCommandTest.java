@@ -126,6 +126,23 @@ class CompareCommandTest {
   }
 
   @Test
+  void brokersOnTheGeneratorsHostGiveTheCaveatAsRepeatDoes() throws IOException {
+    // The template's runs sampled a local broker (rabbitmq/1): --repeat prints this caveat
+    // for such runs; compare of their files said nothing.
+    Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
+    assertEquals(
+        0,
+        cli.run(
+            "compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+    assertTrue(
+        line("Caveat")
+            .startsWith(
+                "Caveat       the brokers ran on the load generator's host in 10 of 10 runs"
+                    + " (rabbitmq/1, 2 cores)"),
+        console());
+  }
+
+  @Test
   void aLossyRunIsLeftOutWithItsPartnerUnlessIncludeAll() throws IOException {
     ObjectNode lossy = JSON.createObjectNode();
     lossy.putObject("counters").put("lost", 3);
