@@ -9,7 +9,7 @@ import java.util.Optional;
  * Judges one probe. A rate is sustained when, over the probe's measured part:
  *
  * <ol>
- *   <li>no send failed and no consumer reported an error;
+ *   <li>the run completed, no send failed and no consumer reported an error;
  *   <li>producers kept to their schedule, judged by {@link BottleneckVerdict} exactly as a single
  *       run is: not both under 98% of the target rate and more than 50 ms of messages behind at the
  *       end, no gross send delay (median over 50 ms or p99 over 1 s: a search never accepts a rate
@@ -60,6 +60,12 @@ public final class StepJudge {
 
   public StepVerdict judge(ProbeOutcome probe) {
     double rate = probe.targetRate();
+    if (probe.incompleteReason() != null) {
+      // Its figures cover only what ran before it stopped (and a failed message count reads lost
+      // and in flight as 0): a final measurement cut short must not stand as the stable peak.
+      return new StepVerdict(
+          StepVerdict.Kind.ERRORS, "the run did not complete: " + probe.incompleteReason());
+    }
     if (probe.failedSends() > 0 || probe.consumerErrors() > 0) {
       return new StepVerdict(
           StepVerdict.Kind.ERRORS,

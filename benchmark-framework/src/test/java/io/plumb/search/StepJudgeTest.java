@@ -125,6 +125,59 @@ class StepJudgeTest {
   }
 
   @Test
+  void aRunThatDidNotCompleteIsNotSustainedWhateverItMeasuredBeforeItStopped() {
+    // A final measurement stopped by Ctrl-C after a few steady periods, or whose message count
+    // failed (lost and in flight then read 0): its figures are not the full duration's.
+    ProbeOutcome steady = grew(0, 0);
+    ProbeOutcome cut =
+        new ProbeOutcome(
+            steady.targetRate(),
+            steady.seconds(),
+            steady.publishRate(),
+            steady.acknowledgeRate(),
+            steady.consumeRate(),
+            steady.subscriptions(),
+            steady.unacknowledgedSlope(),
+            steady.backlogSlope(),
+            steady.backlogAtEnd(),
+            steady.scheduleLagAtEnd(),
+            steady.sendDelayP50Nanos(),
+            steady.sendDelayP99Nanos(),
+            steady.latencyNanos(),
+            steady.failedSends(),
+            steady.consumerErrors(),
+            steady.undelivered(),
+            steady.producerThreads(),
+            steady.generatorBoundReasons(),
+            "interrupted (Ctrl-C)",
+            steady.resultTimeSeconds(),
+            steady.workerCpuShare(),
+            steady.stealShare(),
+            steady.latencySpread());
+    StepVerdict verdict = JUDGE.judge(cut);
+    assertEquals(StepVerdict.Kind.ERRORS, verdict.kind(), verdict.reason());
+    assertEquals("the run did not complete: interrupted (Ctrl-C)", verdict.reason());
+
+    // So the search's result names no stable peak for it.
+    SearchResult search =
+        new SearchResult(
+            "peak",
+            Optional.of(1000.0),
+            Optional.of(1050.0),
+            "broker",
+            "",
+            List.of(),
+            SearchSettings.defaults(),
+            1,
+            null,
+            Optional.empty());
+    assertTrue(
+        SearchJson.render(search, List.of(new FinalMeasurement(1000, cut, verdict)))
+            .get("stablePeakMsgPerSec")
+            .isNull());
+  }
+
+  @Test
   void aLongerProbeIsLongEnoughToTellFivePercentFromTheSwing() {
     // 2 x 0.4 s / 0.05 = 16 s; never shorter than twice the probe run, never over the longest.
     assertEquals(Duration.ofSeconds(16), StepJudge.probeLongEnough(grew(300, 400), 0.05));
