@@ -90,6 +90,17 @@ final class BenchmarkOptionChecks {
                 + workload
                 + " builds a backlog (consumerBacklogSizeGB); a latency-target search needs a steady-state workload");
       }
+      if (target.isPresent()
+          && target.get().family() == LatencyTarget.Family.END_TO_END
+          && read.subscriptionsPerTopic() == 0) {
+        // Nothing is received, so no probe has an end-to-end latency to meet the target with:
+        // every one would miss it, and the search would end with no rate sustained.
+        throw new BadInputException(
+            "--slo: "
+                + workload
+                + " has no consumers (subscriptionsPerTopic: 0), so no end-to-end latency; give a"
+                + " publish target or add subscriptions");
+      }
       loaded.add(read);
     }
     return new CheckedInput(target, sweep, searchSettings, loaded);

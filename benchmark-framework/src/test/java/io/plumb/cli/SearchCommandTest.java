@@ -223,6 +223,39 @@ class SearchCommandTest {
   }
 
   @Test
+  void anEndToEndTargetForAWorkloadWithoutConsumersIsRefusedBeforeAnyProbe() throws IOException {
+    // Without subscriptions no probe has an end-to-end latency: every one "missed" the target
+    // with a latency of -0.000 ms, and the search ended with no rate sustained.
+    Path driver = LoopbackDriverFile.write(dir);
+    Path workload =
+        WorkloadYaml.oneTopic()
+            .named("search")
+            .subscriptions(0, 0)
+            .rate("1000")
+            .seconds(1)
+            .warmup(0)
+            .writeTo(dir.resolve("w.yaml"));
+    int status =
+        cli.run(
+            "-d",
+            driver.toString(),
+            "--slo",
+            "p99 end-to-end <= 10ms",
+            "--search-start",
+            "10",
+            "--probe-seconds",
+            "0.5",
+            "-o",
+            dir.resolve("results").toString(),
+            workload.toString());
+    assertEquals(2, status, cli.out() + cli.err());
+    String message = cli.err().trim();
+    assertEquals(1, message.lines().count(), message);
+    assertTrue(message.contains("--slo: "), message);
+    assertTrue(message.contains("subscriptionsPerTopic"), message);
+  }
+
+  @Test
   void badSearchOptionsAreOneLineErrorsWithStatusTwo() throws IOException {
     Path driver = LoopbackDriverFile.write(dir);
     Path workload = workload("1000", 1, 0);
