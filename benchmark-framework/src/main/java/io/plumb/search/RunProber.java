@@ -13,6 +13,7 @@ import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,9 +106,18 @@ public final class RunProber implements Prober {
       Optional<LatencyTarget> target) {
     List<PeriodSample> samples = report.samples();
     double seconds = report.measuredSeconds();
-    double[] times = new double[samples.size()];
-    double[] backlog = new double[samples.size()];
-    double[] unacknowledged = new double[samples.size()];
+    int subscriptions = report.workload().subscriptionsPerTopic();
+    // Index 0 is the measured phase's start: unacknowledged messages are counted from it, so 0
+    // there, and the backlog then is its value after the first period less what that period added.
+    double[] times = new double[samples.size() + 1];
+    double[] backlog = new double[samples.size() + 1];
+    double[] unacknowledged = new double[samples.size() + 1];
+    if (!samples.isEmpty()) {
+      PeriodStats first = samples.get(0).counts();
+      long added =
+          (first.sent() - first.failed()) * subscriptions - (first.received() - first.duplicates());
+      backlog[0] = Math.max(0, samples.get(0).backlog() - added);
+    }
     double t = 0;
     double outstanding = 0;
     long acknowledged = 0;
@@ -121,9 +131,9 @@ public final class RunProber implements Prober {
       threads = threads.plus(stats.producerThreads());
       t += samples.get(i).seconds();
       outstanding += stats.sent() - stats.acknowledged() - stats.failed();
-      times[i] = t;
-      backlog[i] = samples.get(i).backlog();
-      unacknowledged[i] = outstanding;
+      times[i + 1] = t;
+      backlog[i + 1] = samples.get(i).backlog();
+      unacknowledged[i + 1] = outstanding;
       acknowledged += stats.acknowledged();
       failedSends += stats.failed();
       consumerErrors += stats.consumerErrors();
@@ -145,9 +155,9 @@ public final class RunProber implements Prober {
         report.publishRate(),
         seconds > 0 ? acknowledged / seconds : 0,
         report.consumeRate(),
-        report.workload().subscriptionsPerTopic(),
-        Trend.slope(times, unacknowledged),
-        Trend.slope(times, backlog),
+        subscriptions,
+        trend(times, unacknowledged),
+        trend(times, backlog),
         samples.isEmpty() ? 0 : samples.get(samples.size() - 1).backlog(),
         lagAtEnd,
         report.measured().sendDelay().getTotalCount() == 0
@@ -167,6 +177,20 @@ public final class RunProber implements Prober {
         report.resources().workerShareOfHost(),
         report.resources().stealShare(),
         LatencySpread.of(samples));
+  }
+
+  /**
+   * Theil-Sen over the periods' ends. A run measured in one period (a sweep step or a measurement
+   * as short as its period) has one end and so had no trend at all: slope 0, sustained however
+   * little the broker acknowledged. Its phase's start is then the other point. With two periods or
+   * more the start is left out: a phase measured without warm-up starts with nothing in flight, and
+   * the climb to a steady count in flight would read as growth.
+   */
+  private static double trend(double[] times, double[] values) {
+    int from = times.length == 2 ? 0 : 1;
+    return Trend.slope(
+        Arrays.copyOfRange(times, from, times.length),
+        Arrays.copyOfRange(values, from, values.length));
   }
 
   private ProbeOutcome failed(double rate, String reason) {
