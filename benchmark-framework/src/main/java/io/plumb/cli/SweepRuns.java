@@ -10,6 +10,9 @@ import io.plumb.result.Percentiles;
 import io.plumb.result.ResultJson;
 import io.plumb.result.ResultWriter;
 import io.plumb.result.RunReport;
+import io.plumb.search.RunProber;
+import io.plumb.search.StepJudge;
+import io.plumb.search.StepVerdict;
 import io.plumb.worker.Worker;
 import io.plumb.workload.Workload;
 import java.io.IOException;
@@ -41,8 +44,15 @@ final class SweepRuns {
    *
    * @param clockUncertaintyNanos how far its end-to-end figures can be off from the clock offsets
    *     between hosts; empty when no message crossed hosts
+   * @param verdict whether the rate held, judged as a search probe is; empty for a backlog
+   *     workload, whose build and drain are no steady rate to judge
    */
-  record Row(double rate, RunReport report, Path file, OptionalLong clockUncertaintyNanos) {}
+  record Row(
+      double rate,
+      RunReport report,
+      Path file,
+      OptionalLong clockUncertaintyNanos,
+      Optional<StepVerdict> verdict) {}
 
   int run(Workload workload, Path driver, ResultPaths paths, List<Path> written)
       throws IOException {
@@ -53,7 +63,23 @@ final class SweepRuns {
       out.printf("%n=== %s with %s: sweep step %,.0f msg/s%n", workload.file(), driver, rate);
       Worker worker = setup.workers().get();
       BenchmarkRun run = setup.atRate(workload, driver, rate, worker);
+      long start = System.nanoTime();
       RunReport report = setup.current().execute(run);
+      // A step whose broker acknowledged or delivered a third of the rate, its producers never
+      // blocked, sent no error and lost nothing: the rate did not hold, and the table must not say
+      // "ok". The same judge as a search probe's says so.
+      Optional<StepVerdict> verdict =
+          workload.consumerBacklogSizeGB() > 0
+              ? Optional.empty()
+              : Optional.of(
+                  new StepJudge(Optional.empty())
+                      .judge(
+                          RunProber.outcome(
+                              rate,
+                              report,
+                              Math.max(0, run.scheduleLagAtEnd()),
+                              (System.nanoTime() - start) / 1e9,
+                              Optional.empty())));
       driverName = report.driverName();
       ObjectNode json = ResultJson.render(report);
       WorkersJson.add(json, worker, report);
@@ -69,7 +95,8 @@ final class SweepRuns {
               file,
               worker instanceof DistributedWorkers ensemble
                   ? ensemble.endToEndClockUncertaintyNanos()
-                  : OptionalLong.empty()));
+                  : OptionalLong.empty(),
+              verdict));
       if (!report.complete()) {
         status = 1;
         if (report.incompleteReason() != null
@@ -83,6 +110,11 @@ final class SweepRuns {
     printTable(workload, driverName, rows);
     out.println("Summary      " + summary);
     return status;
+  }
+
+  /** As a search step's verdict reads: "acknowledgements-behind". */
+  private static String label(StepVerdict verdict) {
+    return verdict.kind().name().toLowerCase().replace('_', '-');
   }
 
   static String label(double rate) {
@@ -114,6 +146,13 @@ final class SweepRuns {
         step.put("incompleteReason", r.incompleteReason());
       }
       step.put("generatorBound", !r.generatorBoundReasons().isEmpty());
+      row.verdict()
+          .ifPresent(
+              verdict -> {
+                step.put("verdict", label(verdict));
+                step.put("sustained", verdict.sustained());
+                step.put("reason", verdict.reason());
+              });
       step.put("publishRateMsgPerSec", r.publishRate());
       step.put("consumeRateMsgPerSec", r.consumeRate());
       step.put("publishMBPerSec", r.publishRate() * workload.messageSize() / (1024 * 1024));
@@ -162,7 +201,12 @@ final class SweepRuns {
               ? "INCOMPLETE"
               : !r.generatorBoundReasons().isEmpty()
                   ? "GENERATOR-BOUND"
-                  : r.counters().failed() > 0 || r.counters().lost() > 0 ? "ERRORS" : "ok";
+                  : r.counters().failed() > 0 || r.counters().lost() > 0
+                      ? "ERRORS"
+                      : row.verdict()
+                          .filter(v -> !v.sustained())
+                          .map(SweepRuns::label)
+                          .orElse("ok");
       out.printf(
           "%,12.0f %,12.0f %,12.0f %9.2f | %9s %9s %9s %9s | %9s %9s %9s | %s%n",
           row.rate(),

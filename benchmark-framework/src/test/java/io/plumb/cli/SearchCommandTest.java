@@ -223,6 +223,35 @@ class SearchCommandTest {
   }
 
   @Test
+  void aSweepStepTheBrokerDidNotKeepUpWithIsNotOk() throws IOException {
+    // The stand-in acknowledges 1,000 msg/s; producers send 4,000 without blocking, so they keep
+    // their schedule while unacknowledged messages grow by 3,000 a second.
+    Path driver =
+        write(
+            "capacity.yaml",
+            """
+            name: Capacity
+            driverClass: io.plumb.search.CapacityDriver
+            capacity: 1000
+            """);
+    Path results = dir.resolve("results");
+    String console = runOk(driver, results, workload("1000", 1, 0), "--rates", "4k");
+    JsonNode step =
+        results(results).stream()
+            .filter(json -> json.has("sweep"))
+            .findFirst()
+            .orElseThrow()
+            .get("sweep")
+            .get("steps")
+            .get(0);
+    assertFalse(step.path("sustained").asBoolean(true), step + "\n" + console);
+    assertEquals("acknowledgements-behind", step.path("verdict").asText(), step.toString());
+    String row =
+        console.lines().filter(line -> line.startsWith("       4,000")).findFirst().orElseThrow();
+    assertTrue(row.endsWith("| acknowledgements-behind"), console);
+  }
+
+  @Test
   void anEndToEndTargetForAWorkloadWithoutConsumersIsRefusedBeforeAnyProbe() throws IOException {
     // Without subscriptions no probe has an end-to-end latency: every one "missed" the target
     // with a latency of -0.000 ms, and the search ended with no rate sustained.
