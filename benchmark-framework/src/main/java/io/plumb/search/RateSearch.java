@@ -185,8 +185,12 @@ public final class RateSearch {
     return passes.isEmpty() ? 0 : passes.lastKey();
   }
 
+  /**
+   * Within the minimum and the maximum, the maximum winning: it is the workload's own rate in a
+   * latency-target search, and a workload of 5 msg/s must not be probed (and answered) at 10.
+   */
   private double clamp(double rate) {
-    return Math.round(Math.max(settings.minRate(), Math.min(settings.maxRate(), rate)));
+    return Math.round(Math.min(settings.maxRate(), Math.max(settings.minRate(), rate)));
   }
 
   private static String limitedBy(StepVerdict verdict) {

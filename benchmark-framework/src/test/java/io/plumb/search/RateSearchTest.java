@@ -221,6 +221,18 @@ class RateSearchTest {
   }
 
   @Test
+  void aMaximumBelowTheMinimumRateIsStillNeverExceeded() {
+    // --slo on a workload of 5 msg/s: the search must not probe, nor answer, the minimum of 10.
+    SearchResult result =
+        new RateSearch(
+                broker(1e9), new StepJudge(Optional.empty()), SETTINGS.withMaxRate(5), s -> {})
+            .run("test");
+    assertEquals(List.of(5.0, 5.0), rates(result));
+    assertEquals(5.0, result.foundRate().orElseThrow());
+    assertEquals("max-rate", result.limitedBy());
+  }
+
+  @Test
   void theAnswerPassedEveryTimeItWasProbed() {
     // Capacity 100,000 msg/s, but the first probe at any rate up to 30% above it passes by luck
     // (the broker had a good quarter minute); later probes at that rate see the real capacity.
