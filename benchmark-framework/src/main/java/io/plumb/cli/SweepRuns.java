@@ -65,7 +65,7 @@ final class SweepRuns {
       BenchmarkRun run = setup.atRate(workload, driver, rate, worker);
       long start = System.nanoTime();
       RunReport report = setup.current().execute(run);
-      // A step whose broker acknowledged or delivered a third of the rate, its producers never
+      // A step whose broker acknowledged or delivered a fraction of the rate, its producers never
       // blocked, sent no error and lost nothing: the rate did not hold, and the table must not say
       // "ok". The same judge as a search probe's says so.
       Optional<StepVerdict> verdict =
