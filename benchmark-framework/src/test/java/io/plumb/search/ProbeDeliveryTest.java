@@ -27,9 +27,11 @@ class ProbeDeliveryTest {
         LoopbackRuns.prepare(
                 dir,
                 WorkloadYaml.oneTopic().messageSize(128).rate(2000).seconds(1).warmup(0).text(),
-                "dropAfterMessages: 500\ndroppedMessages: 123\n",
-                // A 1 s probe's periods, as RunProber cuts them: the 123 dropped at once are a step
-                // in the backlog, not the trend one period alone could not tell them from.
+                // Dropped within the first 70 ms, before the first period ends: every period sees
+                // the same 123 missing, a backlog that does not grow (a drop later in the run is a
+                // step that the backlog's trend may call consumers behind, also a failure).
+                "dropAfterMessages: 1\ndroppedMessages: 123\n",
+                // A 1 s probe's periods, as RunProber cuts them.
                 RunOptions.defaults()
                     .withPeriod(Duration.ofMillis(250))
                     .withDrainTimeout(Duration.ofSeconds(2)))
