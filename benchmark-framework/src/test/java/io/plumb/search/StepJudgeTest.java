@@ -97,6 +97,15 @@ class StepJudgeTest {
 
   /** {@link #grew}'s steady probe with a latency of {@code latencyNanos} and these reasons. */
   private static ProbeOutcome missedBy(long latencyNanos, List<String> generatorBoundReasons) {
+    return steady(latencyNanos, generatorBoundReasons, null);
+  }
+
+  /**
+   * {@link #grew}'s steady probe with a latency of {@code latencyNanos}, the run's generator
+   * verdict's reasons and why it stopped early (null when it completed).
+   */
+  private static ProbeOutcome steady(
+      long latencyNanos, List<String> generatorBoundReasons, String incompleteReason) {
     ProbeOutcome steady = grew(0, 0);
     return new ProbeOutcome(
         steady.targetRate(),
@@ -117,7 +126,7 @@ class StepJudgeTest {
         steady.undelivered(),
         steady.producerThreads(),
         generatorBoundReasons,
-        steady.incompleteReason(),
+        incompleteReason,
         steady.resultTimeSeconds(),
         steady.workerCpuShare(),
         steady.stealShare(),
@@ -128,32 +137,7 @@ class StepJudgeTest {
   void aRunThatDidNotCompleteIsNotSustainedWhateverItMeasuredBeforeItStopped() {
     // A final measurement stopped by Ctrl-C after a few steady periods, or whose message count
     // failed (lost and in flight then read 0): its figures are not the full duration's.
-    ProbeOutcome steady = grew(0, 0);
-    ProbeOutcome cut =
-        new ProbeOutcome(
-            steady.targetRate(),
-            steady.seconds(),
-            steady.publishRate(),
-            steady.acknowledgeRate(),
-            steady.consumeRate(),
-            steady.subscriptions(),
-            steady.unacknowledgedSlope(),
-            steady.backlogSlope(),
-            steady.backlogAtEnd(),
-            steady.scheduleLagAtEnd(),
-            steady.sendDelayP50Nanos(),
-            steady.sendDelayP99Nanos(),
-            steady.latencyNanos(),
-            steady.failedSends(),
-            steady.consumerErrors(),
-            steady.undelivered(),
-            steady.producerThreads(),
-            steady.generatorBoundReasons(),
-            "interrupted (Ctrl-C)",
-            steady.resultTimeSeconds(),
-            steady.workerCpuShare(),
-            steady.stealShare(),
-            steady.latencySpread());
+    ProbeOutcome cut = steady(-1, List.of(), "interrupted (Ctrl-C)");
     StepVerdict verdict = JUDGE.judge(cut);
     assertEquals(StepVerdict.Kind.ERRORS, verdict.kind(), verdict.reason());
     assertEquals("the run did not complete: interrupted (Ctrl-C)", verdict.reason());
