@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  *       VM passes a rate in one 15 s probe and falls 20% short of it in the next) would otherwise
  *       make the answer the luckiest probe's rate, which a second search does not repeat. If the
  *       recheck fails, that rate becomes the lowest failed one and the search goes on below it, so
- *       the answer is a rate that passed every time it was probed.
+ *       the answer is a rate that passed every time it was probed, but for a first failure that its
+ *       confirmation overruled.
  * </ol>
  *
  * A probe {@link StepVerdict.Kind#TOO_SHORT_TO_TELL too short to tell} a growing backlog from the

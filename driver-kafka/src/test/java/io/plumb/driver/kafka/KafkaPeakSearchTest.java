@@ -96,14 +96,24 @@ class KafkaPeakSearchTest {
               .filter(s -> s.outcome().targetRate() == found && s.verdict().sustained())
               .count();
       assertTrue(passes >= 2, steps);
-      assertTrue(
+      // Nor is a first failure that the confirmation probe right after it overruled (a hiccup
+      // there would otherwise cap the search, as RateSearch documents).
+      boolean overruled =
           result.steps().stream()
-              .noneMatch(
+              .anyMatch(
+                  s ->
+                      s.outcome().targetRate() == found
+                          && s.stage().equals("confirm")
+                          && s.verdict().sustained());
+      long failures =
+          result.steps().stream()
+              .filter(
                   s ->
                       s.outcome().targetRate() == found
                           && !s.verdict().sustained()
-                          && s.verdict().kind() != StepVerdict.Kind.TOO_SHORT_TO_TELL),
-          steps);
+                          && s.verdict().kind() != StepVerdict.Kind.TOO_SHORT_TO_TELL)
+              .count();
+      assertTrue(failures == 0 || failures == 1 && overruled, steps);
     }
   }
 
