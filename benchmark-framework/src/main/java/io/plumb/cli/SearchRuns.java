@@ -178,8 +178,6 @@ final class SearchRuns {
         o.resultTimeSeconds(),
         step.verdict().sustained()
             ? "sustained"
-            : step.verdict().kind().name().toLowerCase().replace('_', '-')
-                + ": "
-                + step.verdict().reason());
+            : step.verdict().label() + ": " + step.verdict().reason());
   }
 }

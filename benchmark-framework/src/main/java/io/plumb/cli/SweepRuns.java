@@ -112,11 +112,6 @@ final class SweepRuns {
     return status;
   }
 
-  /** As a search step's verdict reads: "acknowledgements-behind". */
-  private static String label(StepVerdict verdict) {
-    return verdict.kind().name().toLowerCase().replace('_', '-');
-  }
-
   static String label(double rate) {
     if (rate >= 1e6 && rate % 1e6 == 0) {
       return (long) (rate / 1e6) + "M";
@@ -149,7 +144,7 @@ final class SweepRuns {
       row.verdict()
           .ifPresent(
               verdict -> {
-                step.put("verdict", label(verdict));
+                step.put("verdict", verdict.label());
                 step.put("sustained", verdict.sustained());
                 step.put("reason", verdict.reason());
               });
@@ -205,7 +200,7 @@ final class SweepRuns {
                       ? "ERRORS"
                       : row.verdict()
                           .filter(v -> !v.sustained())
-                          .map(SweepRuns::label)
+                          .map(StepVerdict::label)
                           .orElse("ok");
       out.printf(
           "%,12.0f %,12.0f %,12.0f %9.2f | %9s %9s %9s %9s | %9s %9s %9s | %s%n",

@@ -108,7 +108,7 @@ public final class SearchJson {
 
   private static ObjectNode verdict(StepVerdict verdict) {
     ObjectNode node = MAPPER.createObjectNode();
-    node.put("verdict", verdict.kind().name().toLowerCase().replace('_', '-'));
+    node.put("verdict", verdict.label());
     node.put("sustained", verdict.sustained());
     node.put("reason", verdict.reason());
     return node;

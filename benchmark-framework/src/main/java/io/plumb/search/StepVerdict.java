@@ -41,6 +41,11 @@ public record StepVerdict(Kind kind, String reason) {
     ERRORS
   }
 
+  /** The kind as the result and the console name it: "acknowledgements-behind". */
+  public String label() {
+    return kind.name().toLowerCase().replace('_', '-');
+  }
+
   public boolean sustained() {
     return kind == Kind.SUSTAINED;
   }
