@@ -186,8 +186,14 @@ class ManyTopicsTest {
 
   private static Process start(String heap, Path driver, Path workload, Path result)
       throws IOException {
+    // Through perl, which restores Ctrl-C's default action before it starts the JVM: a shell
+    // without job control starts its background commands with SIGINT ignored, children inherit
+    // that, and a JVM started so never sees Ctrl-C (mvn test &, for example, would fail the test).
     List<String> command =
         List.of(
+            "perl",
+            "-e",
+            "$SIG{INT} = 'DEFAULT'; exec { $ARGV[0] } @ARGV or die \"cannot run $ARGV[0]: $!\\n\";",
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx" + heap,
             "-XX:+UseG1GC",
