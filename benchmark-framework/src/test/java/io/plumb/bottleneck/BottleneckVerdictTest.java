@@ -44,6 +44,34 @@ class BottleneckVerdictTest {
   }
 
   @Test
+  void lateSendsAboveTheTargetAreNamedAsCatchingUpNotAsAShortfall() {
+    // Producers that began the measurement 2 s behind sent twice the rate while they caught up:
+    // the sends were late (p50 1 s), the rate was no shortfall. (As seen on a crowded host: the
+    // threads' time points both ways.)
+    BottleneckVerdict verdict =
+        BottleneckVerdict.judge(evidence(19_640, 19_640, 0, S, threads(20, 10, 24)));
+    assertEquals(BottleneckVerdict.Kind.UNDECIDED, verdict.kind(), verdict.reason());
+    assertTrue(
+        verdict
+            .reason()
+            .startsWith(
+                "producers sent 19640 msg/s, 96.4% above the target of 10000 msg/s (catching up with"
+                    + " a schedule they were behind), 0 messages behind at the end, send delay p50"
+                    + " 1000.000 ms"),
+        verdict.reason());
+    assertFalse(verdict.reason().contains("below"), verdict.reason());
+  }
+
+  @Test
+  void lateSendsAtTheTargetRateNameTheTargetAlone() {
+    BottleneckVerdict verdict =
+        BottleneckVerdict.judge(evidence(10_050, 10_050, 0, S, threads(20, 10, 24)));
+    assertTrue(
+        verdict.reason().startsWith("producers sent 10050 msg/s, the target of 10000 msg/s, 0"),
+        verdict.reason());
+  }
+
+  @Test
   void threadsThatWaitedForACoreAreGeneratorBoundAndTheReasonNamesTheEvidence() {
     // Ran 4.8 s, waited 5.2 s for a core, 0.3 s inside send() (all of it on a core).
     BottleneckVerdict verdict = behind(threads(3, 48, 52));
