@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,6 +51,8 @@ class KafkaBenchmarkRunTest {
 
   /** Three copies cannot be placed on one broker: refused in one line before any topic exists. */
   @Test
+  // Compares the whole broker before and after: run alone, while no other test JVM adds to it.
+  @Tag("broker-wide")
   void replicatedFileIsRefusedOnOneBrokerBeforeAnyLoad() throws Exception {
     Path file = Path.of("kafka-replicated.yaml");
     int line = lineOf(file, "replicationFactor: 3");

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * KB, 10% precision, at most 12 probes. Whatever the host's load, the search must end with a rate
  * that passed every time it was probed long enough to tell (twice at least), a failed rate above it
  * within the precision, and a reason for the failure.
+ *
+ * <p>The rate it finds depends on the cores it gets: run alone, after the tests that share the
+ * broker.
  */
+@Tag("host-timing")
 class KafkaPeakSearchTest {
   @TempDir Path dir;
 

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,6 +48,8 @@ class PulsarBenchmarkRunTest {
   }
 
   @Test
+  // Compares the whole broker before and after: run alone, while no other test JVM adds to it.
+  @Tag("broker-wide")
   void replicatedFileIsRefusedOnOneBookieBeforeAnyLoad() throws Exception {
     try (PulsarAdmin admin =
         PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8080").build()) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +24,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Replication against the single default node: the replicated files are refused before any load
  * with one line naming the file, the setting and the node count. (RabbitMqBenchmarkRunTest checks
  * that every single-copy file reports the one copy and the one node the broker reports.)
+ *
+ * <p>Its refusals compare the whole broker's queues, exchanges and policies before and after: run
+ * alone, while no other test JVM adds to them.
  */
+@Tag("broker-wide")
 class RabbitMqReplicationTest {
   private static final SmokeRun RUN = SmokeRun.standard();
 
