@@ -8,7 +8,15 @@ public final class MarginOption {
 
   public static double parse(String option) {
     String text = option.trim();
-    String number = text.endsWith("%") ? text.substring(0, text.length() - 1).trim() : text;
+    if (!text.endsWith("%")) {
+      // A bare 0.05 is as likely a share (5%) as a percentage (0.05%), a hundredfold apart: every
+      // verdict would turn on which was meant.
+      throw new BadInputException(
+          "--margin: give the percentage with its % sign, e.g. 5% or 2.5% (is '"
+              + option
+              + "' a share or a percentage?)");
+    }
+    String number = text.substring(0, text.length() - 1).trim();
     try {
       double percent = Double.parseDouble(number);
       if (percent > 0 && percent <= 100) {

@@ -2,6 +2,7 @@ package io.plumb.compare;
 
 import io.plumb.input.BadInputException;
 import io.plumb.repeat.PairSummary;
+import io.plumb.report.ConfigDifferences;
 import io.plumb.report.ResultFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,8 +11,10 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,12 +22,15 @@ import java.util.stream.Stream;
 
 /**
  * One side of a comparison: the results of one configuration (a workload with a driver file), given
- * as files or directories. A side that mixes configurations is refused: its spread would be the
- * difference between them, not noise.
+ * as files or directories. A side that mixes configurations is refused, whether their names differ
+ * or only their settings (the driver file's contents, --driver-set values, workload fields): its
+ * spread would be the difference between them, not noise.
  *
  * @param name "A" or "B"
  */
 record ResultSide(String name, List<ResultFile> results) {
+  /** Settings named in the refusal of a side whose results differ; the rest are counted. */
+  private static final int MAX_DIFFERENCES_NAMED = 3;
 
   static ResultSide read(String name, List<Path> arguments) {
     if (arguments.isEmpty()) {
@@ -55,7 +61,38 @@ record ResultSide(String name, List<ResultFile> results) {
               + String.join("; ", configurations)
               + "); give the results of one workload and driver file a side");
     }
+    Map<String, List<String>> differences = new LinkedHashMap<>(ConfigDifferences.of(results));
+    // The same file given by another path (another directory, or absolute) is the same settings.
+    differences.remove("driver.file");
+    if (!differences.isEmpty()) {
+      // Same names, other settings: two variants of kafka.yaml in two directories, or runs with
+      // other --driver-set values, whose spread would be the difference between them.
+      throw new BadInputException(
+          "side "
+              + name
+              + ": holds results of "
+              + configurations.iterator().next()
+              + " with different settings ("
+              + describe(differences)
+              + "); give the results of one workload and driver file a side");
+    }
     return new ResultSide(name, List.copyOf(results));
+  }
+
+  /** The first differing settings with their values, e.g. "driver.contents.acks: all / 1". */
+  private static String describe(Map<String, List<String>> differences) {
+    List<String> shown = new ArrayList<>();
+    for (Map.Entry<String, List<String>> difference : differences.entrySet()) {
+      if (shown.size() == MAX_DIFFERENCES_NAMED) {
+        shown.add("and " + (differences.size() - MAX_DIFFERENCES_NAMED) + " more");
+        break;
+      }
+      shown.add(
+          difference.getKey()
+              + ": "
+              + String.join(" / ", new LinkedHashSet<>(difference.getValue())));
+    }
+    return String.join("; ", shown);
   }
 
   /** Result files of a directory, without --repeat's summaries. */

@@ -14,14 +14,14 @@ import java.util.Set;
  * settings ({@code driver.*}), flattened to dotted keys, so a reader sees at once what was varied
  * (acks, fsync, rate, message size) without reading two configs side by side.
  */
-final class ConfigDifferences {
+public final class ConfigDifferences {
   /** Shown for a setting a result does not have. */
   static final String ABSENT = "—";
 
   private ConfigDifferences() {}
 
   /** Differing key to its value in each result, in the order the keys first appear. */
-  static Map<String, List<String>> of(List<ResultFile> results) {
+  public static Map<String, List<String>> of(List<ResultFile> results) {
     List<Map<String, String>> flattened = new ArrayList<>();
     Set<String> keys = new LinkedHashSet<>();
     for (ResultFile result : results) {

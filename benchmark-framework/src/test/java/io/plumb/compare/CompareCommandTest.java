@@ -229,6 +229,12 @@ class CompareCommandTest {
         console());
   }
 
+  private static java.io.File firstResult(Path directory) throws IOException {
+    try (var files = Files.list(directory)) {
+      return files.sorted().findFirst().orElseThrow().toFile();
+    }
+  }
+
   private static Path recorded(String side) throws URISyntaxException {
     return Path.of(CompareCommandTest.class.getResource("/compare/aa-loopback/" + side).toURI());
   }
@@ -275,13 +281,41 @@ class CompareCommandTest {
     assertEquals(1, error.lines().count(), error);
 
     cli.clearErr();
+    // The same names with other settings: another --driver-set value, and the same file read
+    // from another directory (which alone is no difference).
+    ObjectNode overridden = (ObjectNode) JSON.readTree(firstResult(recorded("a")));
+    ObjectNode driverConfig = (ObjectNode) overridden.path("driverConfig");
+    driverConfig.put("file", "/elsewhere/loopback.yaml");
+    ((ObjectNode) driverConfig.path("overrides")).put("keepMessages", "true");
+    Path setOther = dir.resolve("set-other.json");
+    JSON.writeValue(setOther.toFile(), overridden);
+    assertEquals(2, cli.run("compare", a, setOther.toString(), "--", b));
+    assertEquals(
+        "error: side A: holds results of short-loopback with Loopback (loopback.yaml) with"
+            + " different settings (driver.overrides.keepMessages: — / true); give the results of"
+            + " one workload and driver file a side",
+        cli.err().strip());
+    driverConfig.remove("overrides");
+    driverConfig.putObject("overrides");
+    JSON.writeValue(setOther.toFile(), overridden);
+    cli.clearErr();
+    cli.clearOut();
+    assertEquals(0, cli.run("compare", a, setOther.toString(), "--", b), cli.err());
+
+    cli.clearErr();
     assertEquals(2, cli.run("compare", a, b, b));
     assertTrue(cli.err().startsWith("error: compare: separate A's results"));
     cli.clearErr();
-    assertEquals(2, cli.run("compare", "--margin", "five", a, "--", b));
+    assertEquals(2, cli.run("compare", "--margin", "five%", a, "--", b));
     assertEquals(
         "error: --margin: expected a percentage above 0 and at most 100, e.g. 5% or 2.5%, got"
-            + " 'five'",
+            + " 'five%'",
+        cli.err().strip());
+    cli.clearErr();
+    assertEquals(2, cli.run("compare", "--margin", "0.05", a, "--", b));
+    assertEquals(
+        "error: --margin: give the percentage with its % sign, e.g. 5% or 2.5% (is '0.05' a share"
+            + " or a percentage?)",
         cli.err().strip());
     cli.clearErr();
     assertEquals(2, cli.run("compare", "--primary", "p42", a, "--", b));
