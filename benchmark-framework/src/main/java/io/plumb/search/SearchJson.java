@@ -97,7 +97,9 @@ public final class SearchJson {
     node.put("sendDelayP50Ms", o.sendDelayP50Nanos() / 1e6);
     node.put("sendDelayP99Ms", o.sendDelayP99Nanos() / 1e6);
     if (o.latencyNanos() >= 0) {
-      node.put("targetLatencyMs", o.latencyNanos() / 1e6);
+      // The latency the goal names (its percentile, publish or end-to-end) as this step measured
+      // it; the goal's own bound is the search's "goal".
+      node.put("measuredLatencyMs", o.latencyNanos() / 1e6);
     }
     node.put("producerThreadTimeInSendPercent", o.producerThreads().sendShare() * 100);
     node.put("publishLatencySpreadMs", o.latencySpread().publishNanos() / 1e6);
