@@ -174,11 +174,13 @@ public record BottleneckVerdict(Kind kind, String reason, Map<String, Double> fi
     if (target <= 0) {
       return String.format("against a target of %.0f msg/s", target);
     }
-    if (sent < target) {
+    // Within the shortfall's tolerance either side, the rate is the target's.
+    double tolerance = 1 - MIN_SEND_SHARE_OF_TARGET;
+    if (sent < target * (1 - tolerance)) {
       return String.format(
           "%.1f%% below the target of %.0f msg/s", 100 * (1 - sent / target), target);
     }
-    if (sent > target * (2 - MIN_SEND_SHARE_OF_TARGET)) {
+    if (sent > target * (1 + tolerance)) {
       return String.format(
           "%.1f%% above the target of %.0f msg/s (catching up with a schedule they were behind)",
           100 * (sent / target - 1), target);
