@@ -121,6 +121,14 @@ public record Metric(
 
   /** The value as the console prints it in this metric's unit. */
   public String format(double value) {
+    return format(unit, value);
+  }
+
+  /**
+   * The value as the console prints it in {@code unit}; the report's repeat section prints the same
+   * way, so a figure reads alike in both.
+   */
+  public static String format(String unit, double value) {
     return switch (unit) {
       case "msg/s" -> String.format("%,.0f", value);
       case "cores" -> String.format("%.2f", value);

@@ -1,6 +1,7 @@
 package io.plumb.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.plumb.repeat.Metric;
 import java.util.List;
 import java.util.Map;
 
@@ -53,19 +54,20 @@ final class RepeatSection {
             continue;
           }
           html.append("<td>")
-              .append(m.has("estimate") ? format(unit, m.path("estimate").asDouble()) : "n/a")
+              .append(
+                  m.has("estimate") ? Metric.format(unit, m.path("estimate").asDouble()) : "n/a")
               .append("</td><td>")
               .append(
                   m.path("interval").isObject()
                       ? String.format("%.1f%% ", m.path("interval").path("level").asDouble() * 100)
-                          + format(unit, m.path("interval").path("low").asDouble())
+                          + Metric.format(unit, m.path("interval").path("low").asDouble())
                           + " to "
-                          + format(unit, m.path("interval").path("high").asDouble())
+                          + Metric.format(unit, m.path("interval").path("high").asDouble())
                       : "n/a")
               .append("</td><td>")
-              .append(format(unit, m.path("min").asDouble()))
+              .append(Metric.format(unit, m.path("min").asDouble()))
               .append("</td><td>")
-              .append(format(unit, m.path("max").asDouble()))
+              .append(Metric.format(unit, m.path("max").asDouble()))
               .append("</td></tr>");
         }
         html.append("</table>");
@@ -76,17 +78,5 @@ final class RepeatSection {
 
   private static Iterable<Map.Entry<String, JsonNode>> iterable(JsonNode node) {
     return node::fields;
-  }
-
-  private static String format(String unit, double value) {
-    return switch (unit) {
-      case "msg/s" -> String.format("%,.0f", value);
-      case "cores" -> String.format("%.2f", value);
-        // As the console prints it (Metric.format): a loopback's microseconds would read 0.000 ms.
-      default ->
-          value >= 100
-              ? String.format("%.1f", value)
-              : value >= 0.01 ? String.format("%.3f", value) : String.format("%.6f", value);
-    };
   }
 }
