@@ -47,38 +47,48 @@ cell() {
   sed -n "${2}p" <<<"$1"
 }
 
+# Cell $2 of row $1 must read $3: else the test fails with $4 (what the column holds), what the
+# cell read and what it should have.
+expect_cell() {
+  local got
+  got="$(cell "$1" "$2")"
+  [ "$got" = "$3" ] || fail "$4: '$got', not '$3'"
+}
+
+# A fresh results directory, $WORK/$1, left in out: it lists the one variant kafka/$2.yaml
+# (default kafka-replicated.yaml) as a run of the table's script lists it.
+results_dir() {
+  local file="${2:-kafka-replicated}"
+  out="$WORK/$1"
+  mkdir -p "$out"
+  echo "kafka-$file|kafka|$file.yaml|" >"$out/variants"
+}
+
 # The log's column counts acknowledged messages the read did not find, by sequence number: 10,000
 # duplicates in the log (a producer's retries) once read as 10,000 acknowledged messages kept, and
 # the column said 90,000 of a loss of 100,000.
-out="$WORK/by-sequence"
-mkdir -p "$out"
-echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+results_dir by-sequence
 loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ', "acknowledgedNotInRead": 100000'
 loss_run "$out/kafka-kafka-replicated-loss-2.json" 230000 130000 ', "acknowledgedNotInRead": 100200'
 r="$(row kafka-replicated "$out")"
-[ "$(cell "$r" 12)" = "100,000 to 100,200" ] ||
-  fail "not in the log: '$(cell "$r" 12)', not '100,000 to 100,200'"
-[ "$(cell "$r" 13)" = "2" ] || fail "runs: '$(cell "$r" 13)', not 2"
+expect_cell "$r" 12 "100,000 to 100,200" "not in the log"
+expect_cell "$r" 13 "2" "runs"
 echo "power-loss-table: ok: not in the log, by sequence number"
 
 # A result written before acknowledgedNotInRead: the acknowledged count less what was read.
-out="$WORK/older"
-mkdir -p "$out"
-echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+results_dir older
 loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ''
 r="$(row kafka-replicated "$out")"
-[ "$(cell "$r" 12)" = "90,000" ] || fail "older result, not in the log: '$(cell "$r" 12)'"
-[ "$(cell "$r" 10)" = "0.5" ] || fail "older result, one node unavailable: '$(cell "$r" 10)'"
-[ "$(cell "$r" 11)" = "30.0" ] || fail "older result, every node unavailable: '$(cell "$r" 11)'"
+expect_cell "$r" 12 "90,000" "older result, not in the log"
+expect_cell "$r" 10 "0.5" "older result, one node unavailable"
+expect_cell "$r" 11 "30.0" "older result, every node unavailable"
 echo "power-loss-table: ok: an older result's lower bound"
 
 # Runs that measured something other than the plan are left out of every column and counted apart:
 # one cut short at 50 s, during the every-node outage (its outage 5 s, its missing messages in
 # flight, so 0 lost), and one whose final read failed (its 40 lost are the drain's guess). Both
 # once entered the ranges: every node lost "0 to 40", was unavailable "5.0 to 30.0".
-out="$WORK/left-out"
-mkdir -p "$out"
-echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+results_dir left-out
 loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ', "acknowledgedNotInRead": 100000' \
   ', "complete": true'
 loss_run "$out/kafka-kafka-replicated-loss-2.json" 100000 90000 ', "acknowledgedNotInRead": 10000' \
@@ -91,19 +101,16 @@ sed -i 's/"ran": true/"ran": false/; 0,/"acknowledgedLost": 0/! s/"acknowledgedL
   "$out/kafka-kafka-replicated-loss-3.json"
 grep -q '"acknowledgedLost": 40' "$out/kafka-kafka-replicated-loss-3.json" || fail "the recorded drain loss"
 r="$(row kafka-replicated "$out")"
-[ "$(cell "$r" 9)" = "0" ] || fail "left out, every node lost: '$(cell "$r" 9)', not 0"
-[ "$(cell "$r" 11)" = "30.0" ] || fail "left out, every node unavailable: '$(cell "$r" 11)', not 30.0"
-[ "$(cell "$r" 12)" = "100,000" ] || fail "left out, not in the log: '$(cell "$r" 12)'"
-[ "$(cell "$r" 13)" = "1 (and 1 left out: incomplete; 1 left out: no final read)" ] ||
-  fail "left out, runs: '$(cell "$r" 13)'"
+expect_cell "$r" 9 "0" "left out, every node lost"
+expect_cell "$r" 11 "30.0" "left out, every node unavailable"
+expect_cell "$r" 12 "100,000" "left out, not in the log"
+expect_cell "$r" 13 "1 (and 1 left out: incomplete; 1 left out: no final read)" "left out, runs"
 echo "power-loss-table: ok: runs cut short or without a final read are left out"
 
 # A loss run whose broker read back another sync setting than the row's measured another
 # configuration: left out and named (it once gave the fsynced row the default's 100,000 gone). A
 # fixed-rate run cut short is marked.
-out="$WORK/other-sync"
-mkdir -p "$out"
-echo "kafka-kafka-replicated-sync|kafka|kafka-replicated-sync.yaml|" >"$out/variants"
+results_dir other-sync kafka-replicated-sync
 cat >"$out/kafka-kafka-replicated-sync-fixed.json" <<'JSON'
 {"complete": false, "latency": {"publish": {"p50": 112.72, "p99": 423.1}},
  "brokerFacts": {"topic.flush.messages": "1", "topic.flush.ms": "0"}}
@@ -112,18 +119,16 @@ loss_run "$out/kafka-kafka-replicated-sync-loss-1.json" 230000 230000 ', "acknow
 sed -i 's/"9223372036854775807"/"1"/; s/"9223372036854775807"/"0"/' "$out/kafka-kafka-replicated-sync-loss-1.json"
 loss_run "$out/kafka-kafka-replicated-sync-loss-2.json" 230000 130000 ', "acknowledgedNotInRead": 100000'
 r="$(row kafka-replicated-sync "$out")"
-[ "$(cell "$r" 4)" = "messages=1, ms=0" ] || fail "other sync, read back: '$(cell "$r" 4)'"
-[ "$(cell "$r" 6)" = "112.72 / 423.1 (incomplete)" ] || fail "other sync, fixed: '$(cell "$r" 6)'"
-[ "$(cell "$r" 12)" = "0" ] || fail "other sync, not in the log: '$(cell "$r" 12)', not 0"
-[ "$(cell "$r" 13)" = "1 (and 1 left out: read back messages=9223372036854775807, ms=9223372036854775807)" ] ||
-  fail "other sync, runs: '$(cell "$r" 13)'"
+expect_cell "$r" 4 "messages=1, ms=0" "other sync, read back"
+expect_cell "$r" 6 "112.72 / 423.1 (incomplete)" "other sync, fixed"
+expect_cell "$r" 12 "0" "other sync, not in the log"
+expect_cell "$r" 13 "1 (and 1 left out: read back messages=9223372036854775807, ms=9223372036854775807)" \
+  "other sync, runs"
 echo "power-loss-table: ok: a run that read back another sync setting is left out"
 
 # A result without the one-node fault's goodput (written before it was recorded) says nothing of
 # that outage: n/a, where the column once read 0.0 s.
-out="$WORK/no-goodput"
-mkdir -p "$out"
-echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+results_dir no-goodput
 loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ', "acknowledgedNotInRead": 100000'
 python3 - "$out/kafka-kafka-replicated-loss-1.json" <<'PY'
 import json, sys
@@ -132,33 +137,27 @@ del r["faults"][0]["unavailability"]["goodput"]
 json.dump(r, open(sys.argv[1], "w"))
 PY
 r="$(row kafka-replicated "$out")"
-[ "$(cell "$r" 10)" = "n/a" ] || fail "no goodput, one node unavailable: '$(cell "$r" 10)', not n/a"
+expect_cell "$r" 10 "n/a" "no goodput, one node unavailable"
 echo "power-loss-table: ok: no goodput, no one-node figure"
 
 # An every-node outage still open when the run ended (JetStream's default: the stream never
 # accepted a publish again) is the time to the end, not a restart: marked, where it once read as
 # a restart of 65.0 s.
-out="$WORK/still-out"
-mkdir -p "$out"
-echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+results_dir still-out
 loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ', "acknowledgedNotInRead": 100000'
 loss_run "$out/kafka-kafka-replicated-loss-2.json" 230000 140000 ', "acknowledgedNotInRead": 100000'
 sed -i 's/"unavailableSeconds": 30.0/"unavailableSeconds": 65.0, "availableAgain": false/' \
   "$out/kafka-kafka-replicated-loss-2.json"
 r="$(row kafka-replicated "$out")"
-[ "$(cell "$r" 11)" = "30.0 to 65.0 (still out at the end: 1 of 2)" ] ||
-  fail "still out, every node unavailable: '$(cell "$r" 11)'"
+expect_cell "$r" 11 "30.0 to 65.0 (still out at the end: 1 of 2)" "still out, every node unavailable"
 echo "power-loss-table: ok: an outage still open at the end is marked"
 
 # A loss run that wrote no result (bin/benchmark failed before it could, or was killed) is counted
 # apart, where the runs column once read 1 without a word.
-out="$WORK/no-result"
-mkdir -p "$out"
-echo "kafka-kafka-replicated|kafka|kafka-replicated.yaml|" >"$out/variants"
+results_dir no-result
 loss_run "$out/kafka-kafka-replicated-loss-1.json" 230000 140000 ', "acknowledgedNotInRead": 100000'
 echo "run done" >"$out/kafka-kafka-replicated-loss-1.log"
 echo "error: killed" >"$out/kafka-kafka-replicated-loss-2.log"
 r="$(row kafka-replicated "$out")"
-[ "$(cell "$r" 13)" = "1 (and 1 left out: no result with both faults (see its console))" ] ||
-  fail "no result, runs: '$(cell "$r" 13)'"
+expect_cell "$r" 13 "1 (and 1 left out: no result with both faults (see its console))" "no result, runs"
 echo "power-loss-table: ok: a run without a result is counted apart"
