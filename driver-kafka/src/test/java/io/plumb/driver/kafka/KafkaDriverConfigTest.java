@@ -13,8 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * How the driver reads its file, the environment and {@code --driver-set}: everything that is
@@ -48,26 +52,58 @@ class KafkaDriverConfigTest {
     return DriverSettingsReader.config(file, overrides).settings();
   }
 
-  @Test
-  void misspelledFieldIsRejectedWithFileLineAndField() throws IOException {
-    Path file =
-        write(
-            "typo.yaml",
+  /**
+   * Files refused in one line that starts with the file, the line and the field: each a name, the
+   * file, and what follows the file's path in the message.
+   */
+  static Stream<Arguments> refusedFiles() {
+    return Stream.of(
+        Arguments.of(
+            "a misspelled field",
             """
             name: Kafka
             driverClass: io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver
             replicationFacter: 1
             commonConfig: |
               bootstrap.servers=127.0.0.1:9092
-            """);
+            """,
+            ":3: unknown field 'replicationFacter' (did you mean 'replicationFactor'?); allowed: "),
+        Arguments.of(
+            "a value of the wrong type",
+            """
+            name: Kafka
+            replicationFactor: three
+            """,
+            ":2: field 'replicationFactor': expected a whole number"),
+        Arguments.of(
+            "an invalid client value",
+            """
+            name: Kafka
+            commonConfig: |
+              bootstrap.servers=127.0.0.1:9092
+            producerConfig: |
+              acks=2
+            """,
+            ":5: field 'producerConfig': Invalid value 2"),
+        Arguments.of(
+            "min.insync.replicas above the replication factor",
+            """
+            replicationFactor: 1
+            topicConfig: |
+              min.insync.replicas=2
+            commonConfig: |
+              bootstrap.servers=127.0.0.1:9092
+            """,
+            ":3: field 'topicConfig': min.insync.replicas=2"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refusedFiles")
+  void refusalNamesTheFileItsLineAndTheField(String what, String yaml, String afterFile)
+      throws IOException {
+    Path file = write("bad.yaml", yaml);
     DriverConfigException e = rejected(file, Map.of());
-    assertTrue(
-        e.getMessage()
-            .startsWith(
-                file
-                    + ":3: unknown field 'replicationFacter' (did you mean"
-                    + " 'replicationFactor'?); allowed: "),
-        e.getMessage());
+    assertTrue(e.getMessage().startsWith(file + afterFile), e.getMessage());
   }
 
   @Test
@@ -101,21 +137,6 @@ class KafkaDriverConfigTest {
   }
 
   @Test
-  void wrongTypeNamesTheField() throws IOException {
-    Path file =
-        write(
-            "type.yaml",
-            """
-            name: Kafka
-            replicationFactor: three
-            """);
-    DriverConfigException e = rejected(file, Map.of());
-    assertTrue(
-        e.getMessage().startsWith(file + ":2: field 'replicationFactor': expected a whole number"),
-        e.getMessage());
-  }
-
-  @Test
   void misspelledClientPropertyIsRejectedWithItsLine() throws IOException {
     Path file =
         write(
@@ -133,24 +154,6 @@ class KafkaDriverConfigTest {
         file
             + ":6: field 'producerConfig': unknown Kafka producer property 'lingr.ms' (did you"
             + " mean 'linger.ms'?)",
-        e.getMessage());
-  }
-
-  @Test
-  void invalidClientValueIsRejected() throws IOException {
-    Path file =
-        write(
-            "value.yaml",
-            """
-            name: Kafka
-            commonConfig: |
-              bootstrap.servers=127.0.0.1:9092
-            producerConfig: |
-              acks=2
-            """);
-    DriverConfigException e = rejected(file, Map.of());
-    assertTrue(
-        e.getMessage().startsWith(file + ":5: field 'producerConfig': Invalid value 2"),
         e.getMessage());
   }
 
@@ -220,23 +223,5 @@ class KafkaDriverConfigTest {
     Path file = write("nobootstrap.yaml", "name: Kafka\n");
     DriverConfigException e = rejected(file, Map.of());
     assertTrue(e.getMessage().contains("bootstrap.servers is not set"), e.getMessage());
-  }
-
-  @Test
-  void minInsyncReplicasAboveReplicationFactorIsRejected() throws IOException {
-    Path file =
-        write(
-            "isr.yaml",
-            """
-            replicationFactor: 1
-            topicConfig: |
-              min.insync.replicas=2
-            commonConfig: |
-              bootstrap.servers=127.0.0.1:9092
-            """);
-    DriverConfigException e = rejected(file, Map.of());
-    assertTrue(
-        e.getMessage().startsWith(file + ":3: field 'topicConfig': min.insync.replicas=2"),
-        e.getMessage());
   }
 }
