@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.testkit.BrokerPort;
+import io.plumb.testkit.DriverFiles;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,20 @@ final class Broker {
 
   static void requireReachable(int... ports) {
     BrokerPort.assertListening("RabbitMQ", "deploy/local/rabbitmq.sh start", ports);
+  }
+
+  /**
+   * The AMQP driver, initialized from {@code file} with its {@code --driver-set} {@code overrides};
+   * the caller closes it. The shipped files point at this broker.
+   */
+  static RabbitMqBenchmarkDriver open(String file, Map<String, String> overrides) throws Exception {
+    return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
+  }
+
+  /** The stream-protocol driver, as {@link #open} opens the AMQP one. */
+  static RabbitMqStreamBenchmarkDriver openStream(String file, Map<String, String> overrides)
+      throws Exception {
+    return DriverFiles.open(RabbitMqStreamBenchmarkDriver::new, Path.of(file), overrides);
   }
 
   /** The management API's view of a queue ({@code type}, {@code durable}, ...). */

@@ -31,11 +31,6 @@ class RabbitMqBenchmarkDriverTest {
     Broker.requireReachable(5672, ManagementApi.PORT);
   }
 
-  private static RabbitMqBenchmarkDriver driver(String file, Map<String, String> overrides)
-      throws Exception {
-    return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
-  }
-
   /** The one line a driver initialized from {@code file} with {@code overrides} is refused with. */
   private static String refusal(String file, Map<String, String> overrides) throws Exception {
     return ConfigRefusal.messageOf(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
@@ -51,7 +46,7 @@ class RabbitMqBenchmarkDriverTest {
   })
   void deliversEveryMessageOncePerSubscriptionWithTheSettingsTheYamlPromises(
       String file, String queueType, boolean durable) throws Exception {
-    try (RabbitMqBenchmarkDriver driver = driver(file, Map.of())) {
+    try (RabbitMqBenchmarkDriver driver = Broker.open(file, Map.of())) {
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
               driver,
@@ -100,7 +95,8 @@ class RabbitMqBenchmarkDriverTest {
 
   @Test
   void consumerReadsEachPartitionQueueOnItsOwnChannelWithTheConfiguredPrefetch() throws Exception {
-    try (RabbitMqBenchmarkDriver driver = driver("rabbitmq.yaml", Map.of("prefetchCount", "321"))) {
+    try (RabbitMqBenchmarkDriver driver =
+        Broker.open("rabbitmq.yaml", Map.of("prefetchCount", "321"))) {
       String topic = DriverRoundTrip.newTopicName(driver.topicNamePrefix() + "-test");
       driver.createTopic(topic, DriverRoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkConsumer consumer =
@@ -125,7 +121,7 @@ class RabbitMqBenchmarkDriverTest {
 
   @Test
   void producerPublishesEachPartitionOnItsOwnConfirmingChannel() throws Exception {
-    try (RabbitMqBenchmarkDriver driver = driver("rabbitmq-durable.yaml", Map.of())) {
+    try (RabbitMqBenchmarkDriver driver = Broker.open("rabbitmq-durable.yaml", Map.of())) {
       String topic = DriverRoundTrip.newTopicName("plumb-test-producer-channels");
       driver.createTopic(topic, DriverRoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
@@ -150,7 +146,7 @@ class RabbitMqBenchmarkDriverTest {
   @Test
   void topicExchangeRoutesPartitionsToo() throws Exception {
     try (RabbitMqBenchmarkDriver driver =
-        driver("rabbitmq.yaml", Map.of("exchangeType", "topic"))) {
+        Broker.open("rabbitmq.yaml", Map.of("exchangeType", "topic"))) {
       DriverRoundTrip.run(
               driver,
               DriverRoundTrip.Plan.of(2_000, 30)
@@ -163,7 +159,7 @@ class RabbitMqBenchmarkDriverTest {
   @Test
   void acceptsOmbDriverFile() throws Exception {
     try (RabbitMqBenchmarkDriver driver =
-        driver("src/test/resources/omb-rabbitmq.yaml", Map.of())) {
+        Broker.open("src/test/resources/omb-rabbitmq.yaml", Map.of())) {
       assertEquals(QueueType.QUORUM, driver.config().queueType());
       assertEquals(List.of("amqp://localhost"), driver.config().amqpUris());
       assertTrue(driver.brokerFacts().get("rabbitmq.queueType").startsWith("quorum"));
@@ -176,7 +172,7 @@ class RabbitMqBenchmarkDriverTest {
   @Test
   void driverSetOverridesTheFile() throws Exception {
     try (RabbitMqBenchmarkDriver driver =
-        driver(
+        Broker.open(
             "rabbitmq.yaml",
             Map.of("amqpUris", "amqp://guest:guest@127.0.0.1:5672/%2F", "prefetchCount", "100"))) {
       assertEquals(List.of("amqp://guest:guest@127.0.0.1:5672/%2F"), driver.config().amqpUris());

@@ -9,9 +9,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
-import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +45,7 @@ class RabbitMqConsumerPlaceTest {
   @ValueSource(strings = {"rabbitmq.yaml", "rabbitmq-quorum.yaml"})
   void pausedConsumerStaysCancelledThroughARecoveryAndResumesWhereItStopped(String file)
       throws Exception {
-    RabbitMqBenchmarkDriver driver =
-        DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
+    RabbitMqBenchmarkDriver driver = Broker.open(file, Map.of());
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(RabbitMqConfig.DEFAULT_URI);
     String topic = DriverRoundTrip.newTopicName("plumb-test-pause");
@@ -89,8 +86,7 @@ class RabbitMqConsumerPlaceTest {
   @Test
   void aStreamQueueConsumerResumesAfterTheLastOffsetDeliveredWhenItsConnectionIsRecovered()
       throws Exception {
-    RabbitMqBenchmarkDriver driver =
-        DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of("rabbitmq-stream.yaml"), Map.of());
+    RabbitMqBenchmarkDriver driver = Broker.open("rabbitmq-stream.yaml", Map.of());
     String topic = DriverRoundTrip.newTopicName("plumb-test-stream-recovery");
     try {
       DistinctMessages.Flow flow = DistinctMessages.start(driver, topic, PARTITIONS, BATCH);

@@ -8,11 +8,8 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.coordinator.FinalReadProbe;
 import io.plumb.driver.BenchmarkConsumer;
-import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.NoFinalRead;
-import io.plumb.worker.DriverSettingsReader;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +32,6 @@ class RabbitMqFinalReadTest {
     Broker.requireReachable(5672);
   }
 
-  private static RabbitMqBenchmarkDriver driver(String file) throws Exception {
-    return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
-  }
-
   /**
    * A consumer takes exactly the first half (it is closed once it has all of it), the second half
    * is sent after; the read must take the rest, as deep as the broker says each queue is.
@@ -49,7 +42,7 @@ class RabbitMqFinalReadTest {
     String topic = DriverRoundTrip.newTopicName("plumb-final");
     String subscription = "sub";
     int half = PER_PRODUCER / 2;
-    try (RabbitMqBenchmarkDriver driver = driver(file)) {
+    try (RabbitMqBenchmarkDriver driver = Broker.open(file, Map.of())) {
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
       FinalReadProbe.Collected consumed = new FinalReadProbe.Collected();
       BenchmarkConsumer consumer =
@@ -89,11 +82,11 @@ class RabbitMqFinalReadTest {
 
   @Test
   void streamQueuesOverAmqpSayTheyCannotBeReadToTheirEnd() throws Exception {
-    try (RabbitMqBenchmarkDriver driver = driver("rabbitmq-stream.yaml")) {
+    try (RabbitMqBenchmarkDriver driver = Broker.open("rabbitmq-stream.yaml", Map.of())) {
       NoFinalRead.assertRefused(driver, "RabbitMQ reports no stream queue's end over AMQP 0.9.1");
     }
     for (String file : List.of("rabbitmq.yaml", "rabbitmq-durable.yaml", "rabbitmq-quorum.yaml")) {
-      try (RabbitMqBenchmarkDriver driver = driver(file)) {
+      try (RabbitMqBenchmarkDriver driver = Broker.open(file, Map.of())) {
         assertTrue(driver.whyNoFinalRead().isEmpty(), file + " keeps its queues readable");
       }
     }
@@ -107,10 +100,8 @@ class RabbitMqFinalReadTest {
   void streamProtocolReadsEveryStreamToItsLastOffset() throws Exception {
     Broker.requireReachable(5552);
     String topic = DriverRoundTrip.newTopicName("plumb-final-stream");
-    RabbitMqStreamBenchmarkDriver driver = new RabbitMqStreamBenchmarkDriver();
-    driver.initialize(
-        DriverSettingsReader.config(Path.of("rabbitmq-stream-protocol.yaml"), Map.of()));
-    try (driver) {
+    try (RabbitMqStreamBenchmarkDriver driver =
+        Broker.openStream("rabbitmq-stream-protocol.yaml", Map.of())) {
       driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
       FinalReadProbe.produce(driver, topic, PRODUCERS, PER_PRODUCER);
 

@@ -10,7 +10,6 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.testkit.Acknowledgements;
 import io.plumb.testkit.ConfigRefusal;
-import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,14 +29,10 @@ class RabbitMqStreamBenchmarkDriverTest {
     Broker.requireReachable(5552, ManagementApi.PORT);
   }
 
-  private static RabbitMqStreamBenchmarkDriver driver(String file, Map<String, String> overrides)
-      throws Exception {
-    return DriverFiles.open(RabbitMqStreamBenchmarkDriver::new, Path.of(file), overrides);
-  }
-
   @Test
   void deliversEveryMessageOncePerSubscriptionOnDurableStreams() throws Exception {
-    try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
+    try (RabbitMqStreamBenchmarkDriver driver =
+        Broker.openStream("rabbitmq-stream-protocol.yaml", Map.of())) {
       DriverRoundTrip.Result r =
           DriverRoundTrip.run(
               driver,
@@ -66,7 +61,8 @@ class RabbitMqStreamBenchmarkDriverTest {
    */
   @Test
   void eachPartitionReaderHasAConnectionOfItsOwn() throws Exception {
-    try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
+    try (RabbitMqStreamBenchmarkDriver driver =
+        Broker.openStream("rabbitmq-stream-protocol.yaml", Map.of())) {
       String topic = DriverRoundTrip.newTopicName(driver.topicNamePrefix() + "-test");
       driver.createTopic(topic, DriverRoundTrip.PARTITIONS).get(30, TimeUnit.SECONDS);
       try (BenchmarkConsumer consumer =
@@ -88,7 +84,8 @@ class RabbitMqStreamBenchmarkDriverTest {
    */
   @Test
   void namesTheLeaderOfPartitionZerosStream() throws Exception {
-    try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
+    try (RabbitMqStreamBenchmarkDriver driver =
+        Broker.openStream("rabbitmq-stream-protocol.yaml", Map.of())) {
       assertEquals(
           Map.of("leader", "stream leader", "followers", "nodes but the stream leader"),
           driver.targets());
@@ -110,7 +107,8 @@ class RabbitMqStreamBenchmarkDriverTest {
   @Test
   void aSendRefusedOnTheSendingThreadNamesItsKeysPartition() throws Exception {
     int keys = 6;
-    try (RabbitMqStreamBenchmarkDriver driver = driver("rabbitmq-stream-protocol.yaml", Map.of())) {
+    try (RabbitMqStreamBenchmarkDriver driver =
+        Broker.openStream("rabbitmq-stream-protocol.yaml", Map.of())) {
       String topic = "plumb-refused-" + System.nanoTime();
       driver.createTopic(topic, 3).get(30, TimeUnit.SECONDS);
       try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
@@ -148,7 +146,8 @@ class RabbitMqStreamBenchmarkDriverTest {
             Path.of("rabbitmq-stream-protocol.yaml"),
             Map.of("port", "0")));
     try (RabbitMqStreamBenchmarkDriver driver =
-        driver("rabbitmq-stream-protocol.yaml", Map.of("host", "localhost", "port", "5552"))) {
+        Broker.openStream(
+            "rabbitmq-stream-protocol.yaml", Map.of("host", "localhost", "port", "5552"))) {
       assertEquals("localhost:5552", driver.brokerFacts().get("rabbitmq.stream.endpoint"));
     }
   }
