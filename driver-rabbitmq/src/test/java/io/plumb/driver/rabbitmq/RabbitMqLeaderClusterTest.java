@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.driver.BenchmarkConsumer;
-import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.Leaders;
 import io.plumb.testkit.WholeCluster;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +29,7 @@ class RabbitMqLeaderClusterTest {
   @Test
   void namesTheQuorumQueueLeaderAndFollowsItWhenItStops() throws Exception {
     String topic = DriverRoundTrip.newTopicName("plumb-test-leader");
-    RabbitMqBenchmarkDriver driver = driver("rabbitmq-quorum-replicated.yaml");
+    RabbitMqBenchmarkDriver driver = Broker.open("rabbitmq-quorum-replicated.yaml", Map.of());
     try (driver) {
       assertEquals("quorum queue leader", driver.targets().get("leader"));
       driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);
@@ -60,7 +58,7 @@ class RabbitMqLeaderClusterTest {
   @Test
   void namesTheNodeOfAClassicQueue() throws Exception {
     String topic = DriverRoundTrip.newTopicName("plumb-test-classic-node");
-    RabbitMqBenchmarkDriver driver = driver("rabbitmq-classic-weak.yaml");
+    RabbitMqBenchmarkDriver driver = Broker.open("rabbitmq-classic-weak.yaml", Map.of());
     try (driver) {
       assertEquals("node of the classic queue", driver.targets().get("leader"));
       driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
@@ -79,10 +77,7 @@ class RabbitMqLeaderClusterTest {
   void streamDriverNamesTheStreamLeader() throws Exception {
     String topic = DriverRoundTrip.newTopicName("plumb-test-stream-leader");
     RabbitMqStreamBenchmarkDriver driver =
-        DriverFiles.open(
-            RabbitMqStreamBenchmarkDriver::new,
-            Path.of("rabbitmq-stream-protocol-replicated.yaml"),
-            Map.of());
+        Broker.openStream("rabbitmq-stream-protocol-replicated.yaml", Map.of());
     try (driver) {
       assertEquals("stream leader", driver.targets().get("leader"));
       driver.createTopic(topic, 1).get(60, TimeUnit.SECONDS);
@@ -94,10 +89,6 @@ class RabbitMqLeaderClusterTest {
           LocalRabbitMqCluster.nodeNames().get(node));
       driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
     }
-  }
-
-  private static RabbitMqBenchmarkDriver driver(String file) throws Exception {
-    return DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
   }
 
   /** A queue's {@code field} as the cluster's management API reports it ("leader", "node"). */

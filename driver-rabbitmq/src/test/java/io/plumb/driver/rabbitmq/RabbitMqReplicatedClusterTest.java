@@ -7,7 +7,6 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.result.RunReport;
-import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.SmokeRun;
 import io.plumb.worker.DriverSettingsReader;
@@ -143,8 +142,7 @@ class RabbitMqReplicatedClusterTest {
   void queueLeadersAreSpreadOverTheNodesAndReported(String file) throws Exception {
     int partitions = 6;
     Set<String> policiesBefore = Broker.policyNames();
-    RabbitMqBenchmarkDriver driver =
-        DriverFiles.open(RabbitMqBenchmarkDriver::new, Path.of(file), Map.of());
+    RabbitMqBenchmarkDriver driver = Broker.open(file, Map.of());
     try (driver) {
       String topic = DriverRoundTrip.newTopicName("plumb-test-spread") + "-0";
       driver.createTopic(topic, partitions).get(60, TimeUnit.SECONDS);
