@@ -2,7 +2,6 @@ package io.plumb.cli;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.worker.ForwardingLoopbackDriver;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -15,9 +14,11 @@ public final class MessageLimitDriver extends ForwardingLoopbackDriver {
 
   @Override
   public Map<String, String> brokerFacts() {
-    Map<String, String> facts = new HashMap<>(loopback.brokerFacts());
-    facts.put(BrokerFactNames.MAX_MESSAGE_BYTES, String.valueOf(LIMIT));
-    facts.put(BrokerFactNames.MAX_MESSAGE_BYTES_LIMIT, LIMIT_SETTING);
-    return Map.copyOf(facts);
+    return loopbackFactsWith(
+        Map.of(
+            BrokerFactNames.MAX_MESSAGE_BYTES,
+            String.valueOf(LIMIT),
+            BrokerFactNames.MAX_MESSAGE_BYTES_LIMIT,
+            LIMIT_SETTING));
   }
 }

@@ -2,7 +2,6 @@ package io.plumb.cli;
 
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.worker.ForwardingLoopbackDriver;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -18,11 +17,15 @@ public final class RetentionLimitDriver extends ForwardingLoopbackDriver {
 
   @Override
   public Map<String, String> brokerFacts() {
-    Map<String, String> facts = new HashMap<>(loopback.brokerFacts());
-    facts.put(BrokerFactNames.RETENTION_MESSAGES_PER_PARTITION, String.valueOf(PER_PARTITION));
-    facts.put(BrokerFactNames.RETENTION_MESSAGES_PER_TOPIC, String.valueOf(PER_TOPIC));
-    facts.put(BrokerFactNames.RETENTION_BYTES_PER_TOPIC, String.valueOf(BYTES_PER_TOPIC));
-    facts.put(BrokerFactNames.RETENTION_LIMIT, LIMIT_SETTING);
-    return Map.copyOf(facts);
+    return loopbackFactsWith(
+        Map.of(
+            BrokerFactNames.RETENTION_MESSAGES_PER_PARTITION,
+            String.valueOf(PER_PARTITION),
+            BrokerFactNames.RETENTION_MESSAGES_PER_TOPIC,
+            String.valueOf(PER_TOPIC),
+            BrokerFactNames.RETENTION_BYTES_PER_TOPIC,
+            String.valueOf(BYTES_PER_TOPIC),
+            BrokerFactNames.RETENTION_LIMIT,
+            LIMIT_SETTING));
   }
 }

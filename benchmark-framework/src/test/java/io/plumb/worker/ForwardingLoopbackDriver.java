@@ -6,6 +6,7 @@ import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfig;
 import io.plumb.driver.MessageListener;
 import io.plumb.loopback.LoopbackDriver;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,6 +52,16 @@ public abstract class ForwardingLoopbackDriver implements BenchmarkDriver {
   @Override
   public Map<String, String> brokerFacts() {
     return loopback.brokerFacts();
+  }
+
+  /**
+   * The loopback's facts with {@code added} put over them: what a driver that reports facts of its
+   * own (a limit, a count) returns from {@link #brokerFacts}.
+   */
+  protected final Map<String, String> loopbackFactsWith(Map<String, String> added) {
+    Map<String, String> facts = new HashMap<>(loopback.brokerFacts());
+    facts.putAll(added);
+    return Map.copyOf(facts);
   }
 
   @Override

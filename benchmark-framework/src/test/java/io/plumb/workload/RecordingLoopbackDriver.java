@@ -11,7 +11,6 @@ import io.plumb.worker.TappedProducer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -145,11 +144,10 @@ public final class RecordingLoopbackDriver extends ForwardingLoopbackDriver {
   /** The loopback's facts and one the run only knows once its consumers exist: how many. */
   @Override
   public Map<String, String> brokerFacts() {
-    Map<String, String> facts = new HashMap<>(loopback.brokerFacts());
-    if (recording != null) {
-      facts.put(CONSUMERS_FACT, String.valueOf(recording.consumers.size()));
-    }
-    return Map.copyOf(facts);
+    return loopbackFactsWith(
+        recording == null
+            ? Map.of()
+            : Map.of(CONSUMERS_FACT, String.valueOf(recording.consumers.size())));
   }
 
   /** The fact {@link #brokerFacts} counts the consumers created so far in. */
