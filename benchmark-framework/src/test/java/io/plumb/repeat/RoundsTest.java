@@ -11,18 +11,26 @@ import org.junit.jupiter.api.Test;
 /** Runs that do not count are named, one line each, and take their round's partner along. */
 class RoundsTest {
 
-  private static PairSummary.Run run(String name, ObjectNode json) {
-    return new PairSummary.Run(Path.of(name), json);
+  /**
+   * One side's runs of {@code rounds} rounds at 1,000 msg/s, {@code prefix}1.json first: round i's
+   * at minute 2i + {@code minuteInRound}, so that A's (0) and B's (1) alternate as --repeat runs
+   * them.
+   */
+  private static List<PairSummary.Run> side(String prefix, int rounds, int minuteInRound) {
+    List<PairSummary.Run> runs = new ArrayList<>();
+    for (int i = 1; i <= rounds; i++) {
+      runs.add(
+          new PairSummary.Run(
+              Path.of(prefix + i + ".json"),
+              SyntheticResults.run(2 * i + minuteInRound, 1000, 1, 5000)));
+    }
+    return runs;
   }
 
   @Test
   void incompleteLossyAndGeneratorBoundRunsAreLeftOutWithTheirPartners() {
-    List<PairSummary.Run> a = new ArrayList<>();
-    List<PairSummary.Run> b = new ArrayList<>();
-    for (int i = 1; i <= 5; i++) {
-      a.add(run("a" + i + ".json", SyntheticResults.run(2 * i, 1000, 1, 5000)));
-      b.add(run("b" + i + ".json", SyntheticResults.run(2 * i + 1, 1000, 1, 5000)));
-    }
+    List<PairSummary.Run> a = side("a", 5, 0);
+    List<PairSummary.Run> b = side("b", 5, 1);
     ((ObjectNode) a.get(1).json().path("counters")).put("lost", 12);
     ObjectNode bound = (ObjectNode) b.get(3).json();
     bound.put("generatorBound", true);
@@ -59,12 +67,8 @@ class RoundsTest {
   void aRunWhoseFaultWasNotAppliedIsLeftOutWithItsPartner() {
     // --repeat with --faults: the load ran to its end (complete), but the fault did nothing, so
     // the round measured a run without it and would flatter its side.
-    List<PairSummary.Run> a = new ArrayList<>();
-    List<PairSummary.Run> b = new ArrayList<>();
-    for (int i = 1; i <= 2; i++) {
-      a.add(run("a" + i + ".json", SyntheticResults.run(2 * i, 1000, 1, 5000)));
-      b.add(run("b" + i + ".json", SyntheticResults.run(2 * i + 1, 1000, 1, 5000)));
-    }
+    List<PairSummary.Run> a = side("a", 2, 0);
+    List<PairSummary.Run> b = side("b", 2, 1);
     ((ObjectNode) b.get(1).json())
         .put("faultFailure", "fault 1 (kill leader) was not applied: no leader named");
 
@@ -83,12 +87,8 @@ class RoundsTest {
     // The drain's time ran out while consumers were still catching up: those messages are late,
     // not lost, but they are missing from the end-to-end latencies as lost ones are, and they are
     // the latest of all, so the run's percentiles read low.
-    List<PairSummary.Run> a = new ArrayList<>();
-    List<PairSummary.Run> b = new ArrayList<>();
-    for (int i = 1; i <= 2; i++) {
-      a.add(run("a" + i + ".json", SyntheticResults.run(2 * i, 1000, 1, 5000)));
-      b.add(run("b" + i + ".json", SyntheticResults.run(2 * i + 1, 1000, 1, 5000)));
-    }
+    List<PairSummary.Run> a = side("a", 2, 0);
+    List<PairSummary.Run> b = side("b", 2, 1);
     ((ObjectNode) b.get(0).json().path("counters")).put("inFlight", 4_000);
 
     Rounds rounds = Rounds.pair(a, b, false);
