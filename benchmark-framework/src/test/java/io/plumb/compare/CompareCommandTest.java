@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
@@ -37,12 +38,20 @@ class CompareCommandTest {
     return console().lines().filter(l -> l.startsWith(start)).findFirst().orElseThrow();
   }
 
+  /** The directories of A's results and of B's. */
+  private record Sides(Path a, Path b) {}
+
+  /** Empty directories a and b for the test's results. */
+  private Sides emptySides() throws IOException {
+    return new Sides(
+        Files.createDirectories(dir.resolve("a")), Files.createDirectories(dir.resolve("b")));
+  }
+
   /**
    * Five rounds: A at 1,000 msg/s; B at 1,000 x e^x with x the round's log ratio, in this order.
    */
-  private Path[] sides(double[] logRatios, IntFunction<ObjectNode> tweakA) throws IOException {
-    Path a = Files.createDirectories(dir.resolve("a"));
-    Path b = Files.createDirectories(dir.resolve("b"));
+  private Sides sides(double[] logRatios, IntFunction<ObjectNode> tweakA) throws IOException {
+    Sides sides = emptySides();
     for (int round = 0; round < logRatios.length; round++) {
       ObjectNode runA = SyntheticResults.run(2 * round, 1000, 1, 50_000);
       ObjectNode runB =
@@ -50,21 +59,29 @@ class CompareCommandTest {
       if (tweakA != null && tweakA.apply(round) != null) {
         runA.setAll(tweakA.apply(round));
       }
-      JSON.writeValue(a.resolve("run" + (round + 1) + ".json").toFile(), runA);
-      JSON.writeValue(b.resolve("run" + (round + 1) + ".json").toFile(), runB);
+      JSON.writeValue(sides.a().resolve("run" + (round + 1) + ".json").toFile(), runA);
+      JSON.writeValue(sides.b().resolve("run" + (round + 1) + ".json").toFile(), runB);
     }
-    return new Path[] {a, b};
+    return sides;
+  }
+
+  /**
+   * {@code compare --primary throughput}, with {@code options}, of the two sides: the command most
+   * tests here run, which must exit 0.
+   */
+  private void compareThroughput(Sides sides, String... options) {
+    List<String> args = new ArrayList<>(List.of("compare", "--primary", "throughput"));
+    args.addAll(List.of(options));
+    args.addAll(List.of(sides.a().toString(), "--", sides.b().toString()));
+    assertEquals(0, cli.run(args.toArray(String[]::new)), cli.err());
   }
 
   @Test
   void knownRatiosGiveKnownBoundsAndADifferenceBeyondTheMargin() throws IOException {
     // Log ratios 0.08 to 0.12, shuffled: symmetric around 0.10, so the Hodges-Lehmann estimate is
     // e^0.10 = 1.105; five rounds give [smallest, largest] = [e^0.08, e^0.12] at 93.75%.
-    Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
-    assertEquals(
-        0,
-        cli.run(
-            "compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+    Sides sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
+    compareThroughput(sides);
     assertEquals(
         "VERDICT      publish rate: B faster: 1.105x A, beyond ±5%; B/A 1.105x, 93.8% CI 1.083x"
             + " to 1.127x (Hodges-Lehmann over 5 paired rounds; per round 1.105x 1.127x 1.083x"
@@ -85,10 +102,8 @@ class CompareCommandTest {
 
   @Test
   void aWiderMarginOrASmallerChangeGiveTheOtherTwoVerdicts() throws IOException {
-    Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
-    String a = sides[0].toString();
-    String b = sides[1].toString();
-    assertEquals(0, cli.run("compare", "--primary", "throughput", "--margin", "10%", a, "--", b));
+    Sides sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
+    compareThroughput(sides, "--margin", "10%");
     assertTrue(
         line("VERDICT")
             .startsWith(
@@ -99,11 +114,8 @@ class CompareCommandTest {
 
   @Test
   void smallChangesAreTheSameWithinTheMargin() throws IOException {
-    Path[] sides = sides(new double[] {0.01, -0.02, 0.0, 0.02, -0.01}, null);
-    assertEquals(
-        0,
-        cli.run(
-            "compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+    Sides sides = sides(new double[] {0.01, -0.02, 0.0, 0.02, -0.01}, null);
+    compareThroughput(sides);
     assertTrue(
         line("VERDICT")
             .startsWith(
@@ -115,10 +127,8 @@ class CompareCommandTest {
   void theMarginIsPrintedAsGivenNotRoundedToOneDecimal() throws IOException {
     // B is 1.28% faster in every round: beyond a 1.25% margin, which printed as ±1.3% made the
     // verdict read "1.013x A, beyond ±1.3%".
-    Path[] sides = sides(new double[] {0.0127, 0.0128, 0.0129, 0.01275, 0.01285}, null);
-    String a = sides[0].toString();
-    String b = sides[1].toString();
-    assertEquals(0, cli.run("compare", "--primary", "throughput", "--margin", "1.25%", a, "--", b));
+    Sides sides = sides(new double[] {0.0127, 0.0128, 0.0129, 0.01275, 0.01285}, null);
+    compareThroughput(sides, "--margin", "1.25%");
     assertTrue(line("Primary").endsWith("margin ±1.25%"), console());
     assertTrue(
         line("VERDICT").startsWith("VERDICT      publish rate: B faster: 1.013x A, beyond ±1.25%;"),
@@ -129,11 +139,8 @@ class CompareCommandTest {
   void brokersOnTheGeneratorsHostGiveTheCaveatAsRepeatDoes() throws IOException {
     // The template's runs sampled a local broker (rabbitmq/1): --repeat prints this caveat
     // for such runs; compare of their files said nothing.
-    Path[] sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
-    assertEquals(
-        0,
-        cli.run(
-            "compare", "--primary", "throughput", sides[0].toString(), "--", sides[1].toString()));
+    Sides sides = sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, null);
+    compareThroughput(sides);
     assertTrue(
         line("Caveat")
             .startsWith(
@@ -146,24 +153,22 @@ class CompareCommandTest {
   void aLossyRunIsLeftOutWithItsPartnerUnlessIncludeAll() throws IOException {
     ObjectNode lossy = JSON.createObjectNode();
     lossy.putObject("counters").put("lost", 3);
-    Path[] sides =
+    Sides sides =
         sides(new double[] {0.10, 0.12, 0.08, 0.11, 0.09}, round -> round == 1 ? lossy : null);
-    String a = sides[0].toString();
-    String b = sides[1].toString();
-    assertEquals(0, cli.run("compare", "--primary", "throughput", a, "--", b));
+    compareThroughput(sides);
     assertTrue(
         console()
             .contains(
-                "left out: A round 2, " + sides[0].resolve("run2.json") + ": lost 3 message(s)\n"),
+                "left out: A round 2, " + sides.a().resolve("run2.json") + ": lost 3 message(s)\n"),
         console());
-    assertTrue(console().contains("left out: B round 2, " + sides[1].resolve("run2.json")));
+    assertTrue(console().contains("left out: B round 2, " + sides.b().resolve("run2.json")));
     assertEquals("Rounds       4 paired", line("Rounds"));
     assertEquals(
         "VERDICT      publish rate: no verdict: 4 paired round(s) reach at best a 87.5% interval;"
             + " 5 or more are needed",
         line("VERDICT"));
     cli.clearOut();
-    assertEquals(0, cli.run("compare", "--include-all", "--primary", "throughput", a, "--", b));
+    compareThroughput(sides, "--include-all");
     assertEquals("Rounds       5 paired (--include-all)", line("Rounds"));
     assertTrue(line("VERDICT").contains("B faster: 1.105x A"), console());
   }
@@ -174,8 +179,9 @@ class CompareCommandTest {
     // in every round, but the host ran at half speed during the second repeat. Pairing the k-th
     // run of each side put A's unpartnered run (1,000 msg/s) beside B's first of the second
     // repeat (500 msg/s): a ratio of 0.5 that no round had.
-    Path a = Files.createDirectories(dir.resolve("a"));
-    Path b = Files.createDirectories(dir.resolve("b"));
+    Sides sides = emptySides();
+    Path a = sides.a();
+    Path b = sides.b();
     String first = "ABBAA"; // minutes 0 to 4: rounds 1, 2 and A of round 3
     String second = "ABBAABBAAB"; // minutes 100 to 109: rounds 1 to 5 again
     int[] written = new int[2];
@@ -188,8 +194,7 @@ class CompareCommandTest {
         JSON.writeValue(file.toFile(), SyntheticResults.run(minute++, rate, 1, 50_000));
       }
     }
-    assertEquals(
-        0, cli.run("compare", "--primary", "throughput", a.toString(), "--", b.toString()));
+    compareThroughput(sides);
     assertTrue(
         console().contains("left out: A, " + a.resolve("run3.json") + ": no run of B beside it"),
         console());
@@ -203,8 +208,9 @@ class CompareCommandTest {
   void aRunOfAnotherRoundThatStartedBesideItIsNotItsPartner() throws IOException {
     // The first repeat stopped after B's run of round 2; the second began with A's run of round
     // 1, right after it. --repeat's file names carry the round: run2 and run1 are not one round.
-    Path a = Files.createDirectories(dir.resolve("a"));
-    Path b = Files.createDirectories(dir.resolve("b"));
+    Sides sides = emptySides();
+    Path a = sides.a();
+    Path b = sides.b();
     String first = "ABB"; // minutes 0 to 2
     String second = "ABBAABBAAB"; // minutes 3 to 12
     int minute = 0;
@@ -218,8 +224,7 @@ class CompareCommandTest {
             (isA ? a : b).resolve(name).toFile(), SyntheticResults.run(minute++, rate, 1, 50_000));
       }
     }
-    assertEquals(
-        0, cli.run("compare", "--primary", "throughput", a.toString(), "--", b.toString()));
+    compareThroughput(sides);
     assertTrue(
         console().contains("left out: B, " + b.resolve("w-d-run2-2.json") + ": no run of A"),
         console());
