@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +36,18 @@ class ReportContentTest {
     Path html = dir.resolve(name).resolve("report.html");
     Report.write(results, html);
     return Files.readString(html);
+  }
+
+  /**
+   * A copy of the small run's result with {@code edit} made to it, as {@code name}.json: a result
+   * with what a loopback run does not write (a search, untimed acknowledgements).
+   */
+  private static Path smallWith(String name, Consumer<ObjectNode> edit) throws IOException {
+    ObjectNode result = (ObjectNode) MAPPER.readTree(small.toFile());
+    edit.accept(result);
+    Path edited = dir.resolve(name + ".json");
+    MAPPER.writeValue(edited.toFile(), result);
+    return edited;
   }
 
   @Test
@@ -74,14 +87,16 @@ class ReportContentTest {
   void aSearchIsShownWhateverItsShapeAndNeverRequired() throws IOException {
     assertFalse(report("nosearch", List.of(small, large)).contains("Search"));
 
-    ObjectNode result = (ObjectNode) MAPPER.readTree(small.toFile());
-    ObjectNode search = result.putObject("search");
-    search.put("kind", "peak");
-    search.put("peakRateMsgPerSec", 123456);
-    search.putArray("steps").addObject().put("rateMsgPerSec", 1000).put("stable", true);
-    search.withArray("steps").addObject().put("rateMsgPerSec", 2000).put("stable", false);
-    Path searched = dir.resolve("searched.json");
-    MAPPER.writeValue(searched.toFile(), result);
+    Path searched =
+        smallWith(
+            "searched",
+            result -> {
+              ObjectNode search = result.putObject("search");
+              search.put("kind", "peak");
+              search.put("peakRateMsgPerSec", 123456);
+              search.putArray("steps").addObject().put("rateMsgPerSec", 1000).put("stable", true);
+              search.withArray("steps").addObject().put("rateMsgPerSec", 2000).put("stable", false);
+            });
 
     String page = report("search", List.of(searched, large));
     assertTrue(page.contains("<th>peakRateMsgPerSec</th><td>123,456</td><td>—</td>"), page);
@@ -94,12 +109,14 @@ class ReportContentTest {
   void theServiceTimeChartSaysWhichResultsLeaveOutUntimedAcknowledgements() throws IOException {
     assertFalse(report("timed", List.of(small, large)).contains("send time was no longer held"));
 
-    ObjectNode result = (ObjectNode) MAPPER.readTree(small.toFile());
-    ObjectNode latency = (ObjectNode) result.path("latency");
-    latency.put("untimedAcknowledgements", 360);
-    latency.put("untimedFromPercentile", 98.2);
-    Path untimed = dir.resolve("untimed.json");
-    MAPPER.writeValue(untimed.toFile(), result);
+    Path untimed =
+        smallWith(
+            "untimed",
+            result -> {
+              ObjectNode latency = (ObjectNode) result.path("latency");
+              latency.put("untimedAcknowledgements", 360);
+              latency.put("untimedFromPercentile", 98.2);
+            });
 
     String page = report("untimed", List.of(untimed, large));
     assertTrue(
