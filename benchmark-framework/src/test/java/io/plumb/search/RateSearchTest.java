@@ -61,7 +61,12 @@ class RateSearchTest {
   }
 
   private static SearchResult search(Prober prober, Optional<LatencyTarget> target) {
-    return new RateSearch(prober, new StepJudge(target), SETTINGS, step -> {}).run("test");
+    return search(prober, target, SETTINGS);
+  }
+
+  private static SearchResult search(
+      Prober prober, Optional<LatencyTarget> target, SearchSettings settings) {
+    return new RateSearch(prober, new StepJudge(target), settings, step -> {}).run("test");
   }
 
   @Test
@@ -210,10 +215,7 @@ class RateSearchTest {
 
   @Test
   void stopsAtTheMaximumRate() {
-    SearchResult result =
-        new RateSearch(
-                broker(1e9), new StepJudge(Optional.empty()), SETTINGS.withMaxRate(5000), s -> {})
-            .run("test");
+    SearchResult result = search(broker(1e9), Optional.empty(), SETTINGS.withMaxRate(5000));
     assertEquals(5000.0, result.foundRate().orElseThrow());
     assertEquals("max-rate", result.limitedBy());
     assertEquals(List.of(1000.0, 2000.0, 4000.0, 5000.0, 5000.0), rates(result));
@@ -223,10 +225,7 @@ class RateSearchTest {
   @Test
   void aMaximumBelowTheMinimumRateIsStillNeverExceeded() {
     // --slo on a workload of 5 msg/s: the search must not probe, nor answer, the minimum of 10.
-    SearchResult result =
-        new RateSearch(
-                broker(1e9), new StepJudge(Optional.empty()), SETTINGS.withMaxRate(5), s -> {})
-            .run("test");
+    SearchResult result = search(broker(1e9), Optional.empty(), SETTINGS.withMaxRate(5));
     assertEquals(List.of(5.0, 5.0), rates(result));
     assertEquals(5.0, result.foundRate().orElseThrow());
     assertEquals("max-rate", result.limitedBy());
