@@ -1,5 +1,6 @@
 package io.plumb.cli;
 
+import static io.plumb.cli.OneLineRefusal.assertRefusedInOneLine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.plumb.worker.LoopbackDriverFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,10 +92,8 @@ class HeaderPlacementTest {
   private CommandLineRun assertRefusedByADriverWithoutMetadata(
       Path workload, String beforeDriver, String afterDriver) throws Exception {
     CommandLineRun run = run(workload, driver("headerMetadata: false\n"));
-    assertEquals(2, run.status(), run.err());
-    assertEquals(
-        List.of("error: " + workload + beforeDriver + dir.resolve("loopback.yaml") + afterDriver),
-        run.errorLines());
+    assertRefusedInOneLine(
+        run, "error: " + workload + beforeDriver + dir.resolve("loopback.yaml") + afterDriver);
     return run;
   }
 

@@ -1,11 +1,11 @@
 package io.plumb.cli;
 
+import static io.plumb.cli.OneLineRefusal.assertRefusedInOneLine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,16 +21,14 @@ class MessageSizeRefusalTest {
   void messagesAboveTheDriversLimitAreRefusedInOneLineBeforeAnyLoad() throws Exception {
     CommandLineRun run = CommandLineRun.tinyRun(dir, driverFile().toString());
 
-    assertEquals(2, run.status(), run.err());
-    assertEquals(
-        List.of(
-            "error: "
-                + dir.resolve("tiny.yaml")
-                + ": field 'messageSize': 100 bytes is more than Limited ("
-                + dir.resolve("limited.yaml")
-                + ") can send as configured, 64 bytes: "
-                + MessageLimitDriver.LIMIT_SETTING),
-        run.errorLines());
+    assertRefusedInOneLine(
+        run,
+        "error: "
+            + dir.resolve("tiny.yaml")
+            + ": field 'messageSize': 100 bytes is more than Limited ("
+            + dir.resolve("limited.yaml")
+            + ") can send as configured, 64 bytes: "
+            + MessageLimitDriver.LIMIT_SETTING);
     assertFalse(run.out().contains("creating"), run.out());
   }
 
@@ -39,17 +37,15 @@ class MessageSizeRefusalTest {
     Path workload = tinyWorkload(50, "headerIn: metadata\n");
     CommandLineRun run = runLimited(workload);
 
-    assertEquals(2, run.status(), run.err());
-    assertEquals(
-        List.of(
-            "error: "
-                + workload
-                + ": field 'messageSize': 50 bytes is more than Limited ("
-                + dir.resolve("limited.yaml")
-                + ") can send as configured, 38 bytes (less the 26 bytes of Plumb's header in its"
-                + " metadata): "
-                + MessageLimitDriver.LIMIT_SETTING),
-        run.errorLines());
+    assertRefusedInOneLine(
+        run,
+        "error: "
+            + workload
+            + ": field 'messageSize': 50 bytes is more than Limited ("
+            + dir.resolve("limited.yaml")
+            + ") can send as configured, 38 bytes (less the 26 bytes of Plumb's header in its"
+            + " metadata): "
+            + MessageLimitDriver.LIMIT_SETTING);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.plumb.cli;
 
+import static io.plumb.cli.OneLineRefusal.assertRefusedInOneLine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,9 +24,7 @@ class PacingOptionTest {
     CommandLineRun run =
         CommandLineRun.run(
             "--pacing", "fast", "-d", LOOPBACK, CommandLineRun.writeTinyWorkload(dir).toString());
-    assertEquals(2, run.status(), run.err());
-    assertEquals(
-        List.of("error: --pacing: expected efficient or precise, got 'fast'"), run.errorLines());
+    assertRefusedInOneLine(run, "error: --pacing: expected efficient or precise, got 'fast'");
   }
 
   @Test
