@@ -202,11 +202,7 @@ class FaultScheduleTest {
    */
   @Test
   void aCutThatFailsOnItsSecondNodeIsHealedOnTheFirstAtOnce() throws Exception {
-    nodes = new TestCluster(dir, 2, BASE_PORT + 170);
-    TestPlans.withoutCgroup(nodes.node(2));
-    // Not checked first: the check would refuse node 2, and the failure must come at the fault.
-    FaultSchedule schedule =
-        schedule(plan("at: 0s", "action: isolate", "target: all", "duration: 60s"));
+    FaultSchedule schedule = isolateWhereNode2HasNoCgroup(BASE_PORT + 170, "all", "60s");
     try {
       schedule.start();
       awaitUndone(schedule, "healed at once");
@@ -264,10 +260,7 @@ class FaultScheduleTest {
   /** A fault whose first step fails did nothing: it reads as not applied, and cuts no window. */
   @Test
   void aFaultThatFailsBeforeAnyStepTookEffectIsNotApplied() throws Exception {
-    nodes = new TestCluster(dir, 2, BASE_PORT + 190);
-    TestPlans.withoutCgroup(nodes.node(2));
-    FaultSchedule schedule =
-        schedule(plan("at: 0s", "action: isolate", "target: node 2", "duration: 1s"));
+    FaultSchedule schedule = isolateWhereNode2HasNoCgroup(BASE_PORT + 190, "node 2", "1s");
     schedule.start();
     awaitTrue(() -> schedule.records().get(0).error() != null, "failed");
     schedule.loadStopped();
@@ -312,6 +305,19 @@ class FaultScheduleTest {
     } catch (IOException e) {
       return '?';
     }
+  }
+
+  /**
+   * A schedule, not started, of one isolate of {@code target} for {@code duration} at 0 s, on a
+   * cluster of two nodes from {@code port} whose node 2 has no cgroup, so that its cut cannot be
+   * made. Not checked: the check would refuse node 2, and the failure must come at the fault.
+   */
+  private FaultSchedule isolateWhereNode2HasNoCgroup(int port, String target, String duration)
+      throws Exception {
+    nodes = new TestCluster(dir, 2, port);
+    TestPlans.withoutCgroup(nodes.node(2));
+    return schedule(
+        plan("at: 0s", "action: isolate", "target: " + target, "duration: " + duration));
   }
 
   /** A schedule of {@code entry}, checked and started, once its first fault is applied. */
