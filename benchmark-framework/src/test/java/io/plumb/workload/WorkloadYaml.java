@@ -3,6 +3,8 @@ package io.plumb.workload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The YAML of a workload file as tests write it: one topic with one partition, one producer and one
@@ -14,19 +16,23 @@ import java.nio.file.Path;
  * would ({@code 0.5}, {@code 5000000}).
  */
 public final class WorkloadYaml {
+  /** Each figure's field and text, in the order they go into the file. */
+  private final Map<String, String> figures = new LinkedHashMap<>();
+
   private String name;
-  private String topics = "1";
-  private String partitions = "1";
-  private String messageSize = "100";
-  private String subscriptions = "1";
-  private String consumers = "1";
-  private String producers = "1";
-  private String rate = "100";
-  private String seconds = "1";
-  private String warmup = "0";
   private String extra = "";
 
-  private WorkloadYaml() {}
+  private WorkloadYaml() {
+    // The defaults the class comment names, in the file's order.
+    topics(1);
+    partitions(1);
+    messageSize(100);
+    subscriptions(1, 1);
+    producers(1);
+    rate(100);
+    seconds(1);
+    warmup(0);
+  }
 
   /** The defaults above, without a name. */
   public static WorkloadYaml oneTopic() {
@@ -39,36 +45,29 @@ public final class WorkloadYaml {
   }
 
   public WorkloadYaml topics(int topics) {
-    this.topics = String.valueOf(topics);
-    return this;
+    return set("topics", topics);
   }
 
   public WorkloadYaml partitions(int partitions) {
-    this.partitions = String.valueOf(partitions);
-    return this;
+    return set("partitionsPerTopic", partitions);
   }
 
   public WorkloadYaml messageSize(int bytes) {
-    this.messageSize = String.valueOf(bytes);
-    return this;
+    return set("messageSize", bytes);
   }
 
   /** {@code subscriptions} per topic of {@code consumers} each. */
   public WorkloadYaml subscriptions(int subscriptions, int consumers) {
-    this.subscriptions = String.valueOf(subscriptions);
-    this.consumers = String.valueOf(consumers);
-    return this;
+    return set("subscriptionsPerTopic", subscriptions).set("consumerPerSubscription", consumers);
   }
 
   public WorkloadYaml producers(int producers) {
-    this.producers = String.valueOf(producers);
-    return this;
+    return set("producersPerTopic", producers);
   }
 
   /** {@code producerRate} as written, {@code 0} for a peak search included. */
   public WorkloadYaml rate(String rate) {
-    this.rate = rate;
-    return this;
+    return set("producerRate", rate);
   }
 
   public WorkloadYaml rate(long rate) {
@@ -77,14 +76,12 @@ public final class WorkloadYaml {
 
   /** {@code testDurationSeconds}. */
   public WorkloadYaml seconds(Number seconds) {
-    this.seconds = String.valueOf(seconds);
-    return this;
+    return set("testDurationSeconds", seconds);
   }
 
   /** {@code warmupDurationSeconds}. */
   public WorkloadYaml warmup(Number seconds) {
-    this.warmup = String.valueOf(seconds);
-    return this;
+    return set("warmupDurationSeconds", seconds);
   }
 
   /** {@code lines} of YAML, each ending in a line break, after the figures above. */
@@ -93,28 +90,16 @@ public final class WorkloadYaml {
     return this;
   }
 
+  /** Sets a figure; one set again keeps its place in the file. */
+  private WorkloadYaml set(String field, Object value) {
+    figures.put(field, String.valueOf(value));
+    return this;
+  }
+
   public String text() {
-    return (name == null ? "" : "name: " + name + "\n")
-        + "topics: "
-        + topics
-        + "\npartitionsPerTopic: "
-        + partitions
-        + "\nmessageSize: "
-        + messageSize
-        + "\nsubscriptionsPerTopic: "
-        + subscriptions
-        + "\nconsumerPerSubscription: "
-        + consumers
-        + "\nproducersPerTopic: "
-        + producers
-        + "\nproducerRate: "
-        + rate
-        + "\ntestDurationSeconds: "
-        + seconds
-        + "\nwarmupDurationSeconds: "
-        + warmup
-        + "\n"
-        + extra;
+    StringBuilder text = new StringBuilder(name == null ? "" : "name: " + name + "\n");
+    figures.forEach((field, value) -> text.append(field).append(": ").append(value).append('\n'));
+    return text.append(extra).toString();
   }
 
   /** Writes the text to {@code file}; returns {@code file}. */
