@@ -194,14 +194,8 @@ class CompareCommandTest {
         JSON.writeValue(file.toFile(), SyntheticResults.run(minute++, rate, 1, 50_000));
       }
     }
-    compareThroughput(sides);
-    assertTrue(
-        console().contains("left out: A, " + a.resolve("run3.json") + ": no run of B beside it"),
-        console());
-    assertEquals("Rounds       7 paired", line("Rounds"));
-    assertTrue(
-        line("VERDICT").startsWith("VERDICT      publish rate: same within ±5%; B/A 1.000x"),
-        console());
+    assertTheSameOverPairedRounds(
+        sides, 7, "left out: A, " + a.resolve("run3.json") + ": no run of B beside it");
   }
 
   @Test
@@ -224,11 +218,18 @@ class CompareCommandTest {
             (isA ? a : b).resolve(name).toFile(), SyntheticResults.run(minute++, rate, 1, 50_000));
       }
     }
+    assertTheSameOverPairedRounds(
+        sides, 6, "left out: B, " + b.resolve("w-d-run2-2.json") + ": no run of A");
+  }
+
+  /**
+   * Compared, sides whose runs are equal round by round pair {@code rounds} rounds, print {@code
+   * leftOut} (a left-out line, or its start) and find B the same as A.
+   */
+  private void assertTheSameOverPairedRounds(Sides sides, int rounds, String leftOut) {
     compareThroughput(sides);
-    assertTrue(
-        console().contains("left out: B, " + b.resolve("w-d-run2-2.json") + ": no run of A"),
-        console());
-    assertEquals("Rounds       6 paired", line("Rounds"));
+    assertTrue(console().contains(leftOut), console());
+    assertEquals("Rounds       " + rounds + " paired", line("Rounds"));
     assertTrue(
         line("VERDICT").startsWith("VERDICT      publish rate: same within ±5%; B/A 1.000x"),
         console());
