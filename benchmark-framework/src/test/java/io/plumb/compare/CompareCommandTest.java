@@ -14,8 +14,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code bin/benchmark compare} on results whose figures the test sets: known per-round ratios give
@@ -311,19 +315,28 @@ class CompareCommandTest {
     assertEquals(2, cli.run("compare", a, b, b));
     assertTrue(cli.err().startsWith("error: compare: separate A's results"));
     cli.clearErr();
-    assertEquals(2, cli.run("compare", "--margin", "five%", a, "--", b));
-    assertEquals(
-        "error: --margin: expected a percentage above 0 and at most 100, e.g. 5% or 2.5%, got"
-            + " 'five%'",
-        cli.err().strip());
-    cli.clearErr();
-    assertEquals(2, cli.run("compare", "--margin", "0.05", a, "--", b));
-    assertEquals(
-        "error: --margin: give the percentage with its % sign, e.g. 5% or 2.5% (is '0.05' a share"
-            + " or a percentage?)",
-        cli.err().strip());
-    cli.clearErr();
     assertEquals(2, cli.run("compare", "--primary", "p42", a, "--", b));
     assertTrue(cli.err().startsWith("error: --primary: expected"));
+  }
+
+  @ParameterizedTest(name = "--margin {0}")
+  @MethodSource
+  void aMarginThatIsNotAPercentageIsRefusedInOneLine(String margin, String error) throws Exception {
+    String a = recorded("a").toString();
+    String b = recorded("b").toString();
+    assertEquals(2, cli.run("compare", "--margin", margin, a, "--", b));
+    assertEquals(error, cli.err().strip());
+  }
+
+  static Stream<Arguments> aMarginThatIsNotAPercentageIsRefusedInOneLine() {
+    return Stream.of(
+        Arguments.of(
+            "five%",
+            "error: --margin: expected a percentage above 0 and at most 100, e.g. 5% or 2.5%, got"
+                + " 'five%'"),
+        Arguments.of(
+            "0.05",
+            "error: --margin: give the percentage with its % sign, e.g. 5% or 2.5% (is '0.05' a"
+                + " share or a percentage?)"));
   }
 }
