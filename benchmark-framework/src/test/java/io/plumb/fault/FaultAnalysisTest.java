@@ -9,8 +9,9 @@ import io.plumb.stats.PeriodCounts;
 import io.plumb.stats.PeriodStats;
 import io.plumb.stats.PublishRecorder;
 import io.plumb.stats.PublishTimeline;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,12 +41,14 @@ class FaultAnalysisTest {
     }
     // Consumers get 1,000 msg/s at 5 ms p99, none while the leader is gone, then a catch-up
     // second at twice the rate, then the old level from 14 s on.
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 30; s++) {
-      long received = s < 10 ? 1000 : s < 12 ? 200 : s < 14 ? 2_000 : 1000;
-      long p99 = s >= 10 && s < 14 ? 2 * SECOND : 5 * MS;
-      periods.add(period(s, received, p99, s == 12 ? 3 : 0));
-    }
+    List<FaultAnalysis.Period> periods =
+        periods(
+            30,
+            s -> {
+              long received = s < 10 ? 1000 : s < 12 ? 200 : s < 14 ? 2_000 : 1000;
+              long p99 = s >= 10 && s < 14 ? 2 * SECOND : 5 * MS;
+              return period(s, received, p99, s == 12 ? 3 : 0);
+            });
 
     FaultOutcome outcome =
         FaultAnalysis.figures(
@@ -75,10 +78,7 @@ class FaultAnalysisTest {
 
   @Test
   void aFaultThatNobodyNoticesCostsNothing() {
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      periods.add(period(s, 1000, 5 * MS, 0));
-    }
+    List<FaultAnalysis.Period> periods = periods(20, s -> period(s, 1000, 5 * MS, 0));
     FaultOutcome outcome = oneFaultAtTenSeconds(periods);
     assertNull(outcome.unavailableSeconds());
     assertEquals(0.0, outcome.recoverySeconds(), 1e-9);
@@ -130,9 +130,7 @@ class FaultAnalysisTest {
   void warmUpAndPreFaultFailuresBelongToNoFaultButTheirLossToTheFirstFault() {
     long fault = START + 10 * SECOND;
     PublishTimeline timeline = new PublishTimeline(SECOND);
-    for (long t = START - 5 * SECOND; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
+    publishSteadily(timeline, START - 5 * SECOND, START + 20 * SECOND);
     // Failures in the warm-up and 3 s into the measured phase: no fault's doing.
     timeline.failed(START - 4 * SECOND);
     timeline.failed(START + 3 * SECOND);
@@ -142,10 +140,8 @@ class FaultAnalysisTest {
     snapshot.addLost(START + 2 * SECOND);
     snapshot.addLost(fault + 200 * MS);
     snapshot.addLost(fault - 500 * MS); // in flight when the fault landed (stall limit 1 s)
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      periods.add(period(s, 1000, 5 * MS, s == 4 || s == 12 ? 2 : 0));
-    }
+    List<FaultAnalysis.Period> periods =
+        periods(20, s -> period(s, 1000, 5 * MS, s == 4 || s == 12 ? 2 : 0));
 
     FaultFigures figures =
         FaultAnalysis.figures(plan, List.of(applied(fault)), START, snapshot, periods, 0, 0);
@@ -167,15 +163,10 @@ class FaultAnalysisTest {
     long first = START + 10 * SECOND;
     long later = START + 14 * SECOND + 500 * MS;
     PublishTimeline timeline = new PublishTimeline(SECOND);
-    for (long t = START; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      periods.add(period(s, 1000, 5 * MS, s == 14 ? 7 : s == 11 ? 1 : 0));
-    }
-    FaultRecord secondRecord =
-        new FaultRecord(second, List.of("3"), null, later, later + 2 * SECOND, null);
+    publishSteadily(timeline, START, START + 20 * SECOND);
+    List<FaultAnalysis.Period> periods =
+        periods(20, s -> period(s, 1000, 5 * MS, s == 14 ? 7 : s == 11 ? 1 : 0));
+    FaultRecord secondRecord = appliedToNode3(second, later, 2 * SECOND);
 
     FaultFigures figures =
         FaultAnalysis.figures(
@@ -203,25 +194,20 @@ class FaultAnalysisTest {
     long first = START + 10 * SECOND;
     long later = START + 16 * SECOND;
     PublishTimeline timeline = new PublishTimeline(100 * MS);
-    for (long t = START; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
+    publishSteadily(timeline, START, START + 20 * SECOND);
     PublishTimeline.Snapshot snapshot = timeline.snapshot();
     snapshot.addLost(START + 5 * SECOND);
     snapshot.addLost(START + 10 * SECOND + 500 * MS);
     snapshot.addLost(START + 12 * SECOND);
     snapshot.addLost(START + 17 * SECOND);
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      periods.add(period(s, 1000, 5 * MS, 0));
-    }
+    List<FaultAnalysis.Period> periods = periods(20, s -> period(s, 1000, 5 * MS, 0));
 
     FaultFigures figures =
         FaultAnalysis.figures(
             twoFaults,
             List.of(
                 new FaultRecord(kill, List.of("2"), null, first, first + SECOND, null),
-                new FaultRecord(second, List.of("3"), null, later, later + SECOND, null)),
+                appliedToNode3(second, later, SECOND)),
             START,
             snapshot,
             periods,
@@ -250,17 +236,13 @@ class FaultAnalysisTest {
       timeline.acknowledged(t, acknowledged);
       timeline.outages().acknowledged(0, 0, t, t, acknowledged);
     }
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 30; s++) {
-      periods.add(period(s, s >= 10 && s < 22 ? 0 : 1000, 5 * MS, 0));
-    }
+    List<FaultAnalysis.Period> periods =
+        periods(30, s -> period(s, s >= 10 && s < 22 ? 0 : 1000, 5 * MS, 0));
 
     List<FaultOutcome> faults =
         FaultAnalysis.figures(
                 twoFaults,
-                List.of(
-                    applied(first),
-                    new FaultRecord(second, List.of("3"), null, later, later + 2 * SECOND, null)),
+                List.of(applied(first), appliedToNode3(second, later, 2 * SECOND)),
                 START,
                 timeline.snapshot(),
                 periods,
@@ -275,16 +257,16 @@ class FaultAnalysisTest {
 
   @Test
   void recoveryIsJudgedAgainstEveryMessageBeforeTheFaultNotTheWorstSecond() {
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      // One noisy second before the fault (a burst of 3,000, 2% of them at 200 ms); after the
-      // fault, 60 ms p99 for three seconds: under the worst second before it, far above the usual
-      // 5 ms, which is also the p99 of all 12,000 messages before the fault.
-      periods.add(
-          s == 3
-              ? tailPeriod(s, 3000, 2 * MS, 200 * MS)
-              : period(s, 1000, s >= 10 && s < 13 ? 60 * MS : 5 * MS, 0));
-    }
+    // One noisy second before the fault (a burst of 3,000, 2% of them at 200 ms); after the
+    // fault, 60 ms p99 for three seconds: under the worst second before it, far above the usual
+    // 5 ms, which is also the p99 of all 12,000 messages before the fault.
+    List<FaultAnalysis.Period> periods =
+        periods(
+            20,
+            s ->
+                s == 3
+                    ? tailPeriod(s, 3000, 2 * MS, 200 * MS)
+                    : period(s, 1000, s >= 10 && s < 13 ? 60 * MS : 5 * MS, 0));
 
     FaultOutcome outcome = oneFaultAtTenSeconds(periods);
 
@@ -298,15 +280,16 @@ class FaultAnalysisTest {
     // Seen on Kafka on a shared 2-core host: after the fault the consumer keeps up, and a
     // one-second p99 (the 20th slowest message of 2,000) swings above and below the baseline by
     // turns. Judged second by second, no two in a row were under the bar: "not recovered".
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      boolean outage = s >= 10 && s < 12;
-      boolean slowTail = s >= 12 && s % 2 == 0;
-      periods.add(
-          outage
-              ? period(s, 0, 0, 0)
-              : slowTail ? tailPeriod(s, 1000, 2 * MS, 8 * MS) : period(s, 1000, 5 * MS, 0));
-    }
+    List<FaultAnalysis.Period> periods =
+        periods(
+            20,
+            s -> {
+              boolean outage = s >= 10 && s < 12;
+              boolean slowTail = s >= 12 && s % 2 == 0;
+              return outage
+                  ? period(s, 0, 0, 0)
+                  : slowTail ? tailPeriod(s, 1000, 2 * MS, 8 * MS) : period(s, 1000, 5 * MS, 0);
+            });
 
     FaultOutcome outcome = oneFaultAtTenSeconds(periods);
 
@@ -318,14 +301,16 @@ class FaultAnalysisTest {
   void aConsumerThatWasBehindBeforeTheFaultRecoversWhenItKeepsUpAfterIt() {
     // Seen on a starved 2-core host: before the fault the consumer took 470 msg/s of 1,000 with a
     // 5.5 s p99; after it, 1,000 msg/s at 20 ms. Healthier than the baseline is recovered.
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      boolean behind = s < 10;
-      boolean outage = s >= 10 && s < 12;
-      long received = behind ? 470 : outage ? 300 : 1000;
-      long p99 = behind ? 5_500 * MS : outage ? 9_000 * MS : 20 * MS;
-      periods.add(period(s, received, p99, 0));
-    }
+    List<FaultAnalysis.Period> periods =
+        periods(
+            20,
+            s -> {
+              boolean behind = s < 10;
+              boolean outage = s >= 10 && s < 12;
+              long received = behind ? 470 : outage ? 300 : 1000;
+              long p99 = behind ? 5_500 * MS : outage ? 9_000 * MS : 20 * MS;
+              return period(s, received, p99, 0);
+            });
 
     FaultOutcome outcome = oneFaultAtTenSeconds(periods);
 
@@ -347,9 +332,7 @@ class FaultAnalysisTest {
   private FaultOutcome oneFaultAtTenSeconds(List<FaultAnalysis.Period> periods) {
     long fault = START + 10 * SECOND;
     PublishTimeline timeline = new PublishTimeline(SECOND);
-    for (long t = START; t < START + 20 * SECOND; t += MS) {
-      timeline.acknowledged(t, t + 2 * MS);
-    }
+    publishSteadily(timeline, START, START + 20 * SECOND);
     return FaultAnalysis.figures(
             plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
         .faults()
@@ -360,19 +343,37 @@ class FaultAnalysisTest {
     return new FaultRecord(kill, List.of("2"), "leader of partition 0", at, at + 5 * SECOND, null);
   }
 
+  /** The record of {@code fault} applied to node 3 at {@code at}, undone {@code forNanos} later. */
+  private static FaultRecord appliedToNode3(FaultSpec fault, long at, long forNanos) {
+    return new FaultRecord(fault, List.of("3"), null, at, at + forNanos, null);
+  }
+
   /**
    * The outcome of one fault at {@code fault} (10 s into a 20 s run) on {@code timeline}, with
    * consumers receiving 1,000 msg/s until the fault and nothing after it.
    */
   private FaultOutcome receivingStopsAtTheFault(long fault, PublishTimeline timeline) {
-    List<FaultAnalysis.Period> periods = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      periods.add(period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
-    }
+    List<FaultAnalysis.Period> periods = periods(20, s -> period(s, s < 10 ? 1000 : 0, 5 * MS, 0));
     return FaultAnalysis.figures(
             plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
         .faults()
         .get(0);
+  }
+
+  /** One send a millisecond from {@code from} until {@code until}, each acknowledged 2 ms later. */
+  private static void publishSteadily(PublishTimeline timeline, long from, long until) {
+    for (long t = from; t < until; t += MS) {
+      timeline.acknowledged(t, t + 2 * MS);
+    }
+  }
+
+  /**
+   * The run's periods, one a second from the start for {@code seconds}, as {@code ofSecond} makes
+   * each.
+   */
+  private static List<FaultAnalysis.Period> periods(
+      int seconds, IntFunction<FaultAnalysis.Period> ofSecond) {
+    return IntStream.range(0, seconds).mapToObj(ofSecond).toList();
   }
 
   private static FaultAnalysis.Period period(int second, long received, long p99, long duplicates) {
