@@ -14,10 +14,16 @@ import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.SubscriptionMode;
@@ -238,5 +244,58 @@ class PulsarBenchmarkDriverTest {
         "--driver-set consumer.subscriptionType=Fanout: expected one of Exclusive, Shared,"
             + " Failover, Key_Shared, got 'Fanout'",
         badType);
+  }
+
+  /**
+   * Drivers that start at once against a tenant none of them finds (workers on several hosts, or
+   * test JVMs side by side, on a fresh broker) all start: the ones that lose the race to create it
+   * use the tenant the winner made. The broker may answer a lost race with 500 rather than 409.
+   */
+  @Test
+  void driversStartingAtOnceShareTheTenantOneOfThemCreates() throws Exception {
+    String tenant = "plumb-race-" + Long.toHexString(System.nanoTime());
+    Map<String, String> overrides = Map.of("client.namespacePrefix", tenant + "/ns");
+    int drivers = 6;
+    ExecutorService pool = Executors.newFixedThreadPool(drivers);
+    List<PulsarBenchmarkDriver> started = new ArrayList<>();
+    try (PulsarAdmin admin =
+        PulsarAdmin.builder().serviceHttpUrl("http://127.0.0.1:8080").build()) {
+      try {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<PulsarBenchmarkDriver>> starts = new ArrayList<>();
+        for (int i = 0; i < drivers; i++) {
+          starts.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    return driver("pulsar.yaml", overrides);
+                  }));
+        }
+        go.countDown();
+        List<String> failures = new ArrayList<>();
+        for (Future<PulsarBenchmarkDriver> start : starts) {
+          try {
+            started.add(start.get(60, TimeUnit.SECONDS));
+          } catch (ExecutionException e) {
+            failures.add(e.getCause().toString().lines().findFirst().orElse(""));
+          }
+        }
+        assertEquals(List.of(), failures, "drivers that did not start");
+        Set<String> namespaces = new HashSet<>();
+        for (PulsarBenchmarkDriver driver : started) {
+          namespaces.add(driver.brokerFacts().get("pulsar.namespace"));
+        }
+        assertEquals(drivers, namespaces.size(), "each driver its own namespace: " + namespaces);
+        assertEquals(Set.copyOf(admin.namespaces().getNamespaces(tenant)), namespaces);
+      } finally {
+        pool.shutdownNow();
+        for (PulsarBenchmarkDriver driver : started) {
+          driver.close();
+        }
+        if (admin.tenants().getTenants().contains(tenant)) {
+          admin.tenants().deleteTenant(tenant); // its namespaces went with the drivers
+        }
+      }
+    }
   }
 }
