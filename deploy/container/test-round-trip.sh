@@ -37,7 +37,18 @@ remove_containers() {
   names=()
 }
 cleanup() {
+  local status=$?
   set +e
+  if ((status != 0)); then
+    # A worker's side of a failed run (a lease that ran out, a stall) is in its log alone, and
+    # the containers go next: keep its end where the failure is read.
+    local name
+    for name in "${names[@]}"; do
+      [[ "$name" == *-coordinator-* ]] && continue # its output is above already
+      echo "== the last lines of $name's log" >&2
+      podman logs --tail 40 "$name" 2>&1 | sed 's/^/  /' >&2
+    done
+  fi
   remove_containers
   if [[ -n "$bare" ]]; then buildah rm "$bare" >/dev/null 2>&1; fi
   rm -rf "$work"
