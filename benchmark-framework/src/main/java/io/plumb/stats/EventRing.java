@@ -146,11 +146,7 @@ public final class EventRing {
    */
   public void acknowledged(
       int producer, long sequence, int partition, long intended, long sentAt, long completedAt) {
-    put(
-        header(ACK, producer, (int) sequence),
-        intended,
-        sendWord(partition, intended, sentAt),
-        deferring() ? 0 : completedAt);
+    putCompletion(ACK, producer, sequence, partition, intended, sentAt, completedAt);
   }
 
   /**
@@ -159,11 +155,16 @@ public final class EventRing {
    */
   public void sendFailed(
       int producer, long sequence, int partition, long intended, long sentAt, long failedAt) {
+    putCompletion(SEND_FAILED, producer, sequence, partition, intended, sentAt, failedAt);
+  }
+
+  private void putCompletion(
+      int type, int producer, long sequence, int partition, long intended, long sentAt, long at) {
     put(
-        header(SEND_FAILED, producer, (int) sequence),
+        header(type, producer, (int) sequence),
         intended,
         sendWord(partition, intended, sentAt),
-        deferring() ? 0 : failedAt);
+        deferring() ? 0 : at);
   }
 
   /** An acknowledgement whose partition is unknown. */
@@ -208,22 +209,8 @@ public final class EventRing {
 
   /**
    * A delivery to subscription {@code subscription} (worker-local index) received at {@code
-   * receivedAt}, or at the stamp when times are deferred.
-   */
-  public void delivered(
-      int subscription,
-      int partition,
-      int producerId,
-      int length,
-      long sequence,
-      long intended,
-      long receivedAt) {
-    delivered(subscription, partition, producerId, length, sequence, intended, receivedAt, false);
-  }
-
-  /**
-   * As {@link #delivered(int, int, int, int, long, long, long)}; {@code afterLater} says that the
-   * consumer received this message after a later one of the same producer and partition.
+   * receivedAt}, or at the stamp when times are deferred; {@code afterLater} says that the consumer
+   * received this message after a later one of the same producer and partition.
    */
   public void delivered(
       int subscription,
@@ -347,17 +334,19 @@ public final class EventRing {
       int base = (int) (sequence & mask) * WORDS;
       long w0 = events[base];
       int index = (int) ((w0 >>> 32) & 0xFF_FFFF);
-      switch (type(w0)) {
-        case ACK -> {
+      int type = type(w0);
+      switch (type) {
+        case ACK, SEND_FAILED -> {
           long intended = events[base + 1];
           long sent = events[base + 2];
-          sink.acknowledged(
-              index,
-              (int) w0,
-              partitionOf(sent),
-              intended,
-              sentAtOf(sent, intended),
-              events[base + 3]);
+          int partition = partitionOf(sent);
+          long sentAt = sentAtOf(sent, intended);
+          long at = events[base + 3];
+          if (type == ACK) {
+            sink.acknowledged(index, (int) w0, partition, intended, sentAt, at);
+          } else {
+            sink.sendFailed(index, (int) w0, partition, intended, sentAt, at);
+          }
         }
         case DELIVERY -> {
           long w1 = events[base + 1];
@@ -370,21 +359,10 @@ public final class EventRing {
               events[base + 3],
               (w0 & AFTER_LATER) != 0);
         }
-        case SEND_FAILED -> {
-          long intended = events[base + 1];
-          long sent = events[base + 2];
-          sink.sendFailed(
-              index,
-              (int) w0,
-              partitionOf(sent),
-              intended,
-              sentAtOf(sent, intended),
-              events[base + 3]);
-        }
         case CONSUMER_ERROR -> sink.consumerError(index);
         case FOREIGN -> sink.foreign(index);
         case PROBE -> sink.probe(index);
-        default -> throw new IllegalStateException("corrupt event ring: type " + type(w0));
+        default -> throw new IllegalStateException("corrupt event ring: type " + type);
       }
     }
     WORD.setRelease(cursors, HEAD, available);

@@ -90,7 +90,7 @@ class EventRingTest {
   void eventsOutsideASendArePublishedAtOnceWithTheirOwnTimes() {
     EventRing ring = new EventRing(8, Thread.currentThread(), () -> false, () -> {});
     ring.acknowledged(3, 0, 100, 150, 900);
-    ring.delivered(1, -1, 7, 1024, 42, 1_000, 1_750);
+    ring.delivered(1, -1, 7, 1024, 42, 1_000, 1_750, false);
     ring.sendFailed(2, 0, 0, 0);
     ring.consumerError(1);
     ring.foreign(0);
@@ -152,7 +152,7 @@ class EventRingTest {
   void eventsInsideASendAreStampedWithTheTimeSendReturned() {
     EventRing ring = new EventRing(64, Thread.currentThread(), () -> false, () -> {});
     ring.deferTimes();
-    ring.delivered(0, 3, 1, 100, 9, 5_000, 0);
+    ring.delivered(0, 3, 1, 100, 9, 5_000, 0, false);
     ring.acknowledged(0, 0, 5_000, 5_010, 0);
     Recorded sink = new Recorded();
     assertEquals(0, ring.drainTo(sink), "nothing is visible before it is stamped");
@@ -203,7 +203,7 @@ class EventRingTest {
         ring.acknowledged(1, 0, i, i, i + 1);
       } else {
         ring.deferTimes();
-        ring.delivered(2, 0, 4, 64, i, i, 0);
+        ring.delivered(2, 0, 4, 64, i, i, 0, false);
         ring.stampDeferred(i + 10);
         ring.flush();
       }
