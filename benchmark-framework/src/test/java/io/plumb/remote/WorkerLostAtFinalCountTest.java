@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.result.Counters;
 import io.plumb.result.RunReport;
-import io.plumb.worker.ForwardingWorker;
-import io.plumb.worker.LastCount;
+import io.plumb.worker.Worker;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +28,7 @@ class WorkerLostAtFinalCountTest {
         WorkerServer second = RedeliveringRuns.startServer()) {
       DistributedWorkers workers = RedeliveringRuns.connect(first, second);
       String victim = RedeliveringRuns.client(second).name();
-      RunReport report = RedeliveringRuns.run(dir, new LostAtFinalCount(workers, second), workers);
+      RunReport report = RedeliveringRuns.run(dir, lostAtFinalCount(workers, second), workers);
 
       assertFalse(report.complete(), "a count without one worker's sets is not complete");
       String reason = report.incompleteReason();
@@ -48,19 +49,24 @@ class WorkerLostAtFinalCountTest {
     }
   }
 
-  /** The ensemble, with {@code victim}'s server closed as the final count begins. */
-  private static final class LostAtFinalCount extends ForwardingWorker {
-    private final WorkerServer victim;
-
-    LostAtFinalCount(DistributedWorkers workers, WorkerServer victim) {
-      super(workers);
-      this.victim = victim;
-    }
-
-    @Override
-    public LastCount lastCount() {
-      victim.close();
-      return super.lastCount();
-    }
+  /**
+   * The ensemble, with {@code victim}'s server closed as the final count begins: every other call
+   * passes to {@code workers} as it is, including any that {@link Worker} gains later.
+   */
+  private static Worker lostAtFinalCount(DistributedWorkers workers, WorkerServer victim) {
+    return (Worker)
+        Proxy.newProxyInstance(
+            Worker.class.getClassLoader(),
+            new Class<?>[] {Worker.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("lastCount")) {
+                victim.close();
+              }
+              try {
+                return method.invoke(workers, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 }
