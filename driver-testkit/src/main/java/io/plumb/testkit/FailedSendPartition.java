@@ -1,8 +1,10 @@
 package io.plumb.testkit;
 
+import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A failed send names the partition it was routed to, as an acknowledged one does: the framework
@@ -11,17 +13,31 @@ import java.util.List;
  */
 public final class FailedSendPartition {
   private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final int PARTITIONS = 3;
+  private static final int KEYS = 6;
 
   private FailedSendPartition() {}
 
   /**
-   * Sends each of {@code keys} keys once with a small body, which must be acknowledged, then once
-   * with {@code oversizedBytes}, which the client or broker must refuse; each refusal must name the
-   * partition its key's acknowledged send named.
+   * On {@code topic}, created with 3 partitions on {@code driver} and deleted again after (up to
+   * {@code timeout} for each), one producer sends each of 6 keys once with a small body, which must
+   * be acknowledged, then once with {@code oversizedBytes}, which the client or broker must refuse;
+   * each refusal must name the partition its key's acknowledged send named.
    *
    * @throws AssertionError otherwise
    */
-  public static void assertNamed(BenchmarkProducer producer, int keys, int oversizedBytes)
+  public static void assertNamed(
+      BenchmarkDriver driver, String topic, int oversizedBytes, Duration timeout) throws Exception {
+    long seconds = timeout.toSeconds();
+    driver.createTopic(topic, PARTITIONS).get(seconds, TimeUnit.SECONDS);
+    try (BenchmarkProducer producer = driver.createProducer(topic).get(seconds, TimeUnit.SECONDS)) {
+      assertNamed(producer, KEYS, oversizedBytes);
+    } finally {
+      driver.deleteTopics(List.of(topic)).get(seconds, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void assertNamed(BenchmarkProducer producer, int keys, int oversizedBytes)
       throws InterruptedException {
     Acknowledgements acknowledged = new Acknowledgements(keys);
     Acknowledgements failed = new Acknowledgements(keys);

@@ -1,9 +1,7 @@
 package io.plumb.driver.nats;
 
-import io.plumb.driver.BenchmarkProducer;
 import io.plumb.testkit.FailedSendPartition;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,20 +12,13 @@ import org.junit.jupiter.api.Test;
  * subject.
  */
 class NatsFailedSendPartitionTest {
-  private static final int PARTITIONS = 3;
-  private static final int KEYS = 6;
   private static final int ABOVE_MAX_PAYLOAD = 2 << 20;
 
   @Test
   void aJetStreamSendRefusedAtOnceNamesItsKeysPartition() throws Exception {
     try (NatsBenchmarkDriver driver = LocalNats.open("nats-jetstream.yaml")) {
       String topic = "plumb-failed-" + System.nanoTime();
-      driver.createTopic(topic, PARTITIONS).get(30, TimeUnit.SECONDS);
-      try (BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS)) {
-        FailedSendPartition.assertNamed(producer, KEYS, ABOVE_MAX_PAYLOAD);
-      } finally {
-        driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
-      }
+      FailedSendPartition.assertNamed(driver, topic, ABOVE_MAX_PAYLOAD, Duration.ofSeconds(30));
     }
   }
 }

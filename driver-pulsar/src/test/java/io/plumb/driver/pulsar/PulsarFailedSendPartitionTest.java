@@ -1,12 +1,10 @@
 package io.plumb.driver.pulsar;
 
-import io.plumb.driver.BenchmarkProducer;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.FailedSendPartition;
 import java.nio.file.Path;
-import java.util.List;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,8 +18,6 @@ import org.junit.jupiter.api.Test;
  * routing the message, the same path as a send timing out.
  */
 class PulsarFailedSendPartitionTest {
-  private static final int PARTITIONS = 3;
-  private static final int KEYS = 6;
   private static final int ABOVE_THE_LIMIT = 6 << 20;
 
   @Test
@@ -29,12 +25,7 @@ class PulsarFailedSendPartitionTest {
     try (PulsarBenchmarkDriver driver =
         DriverFiles.open(PulsarBenchmarkDriver::new, Path.of("pulsar.yaml"), Map.of())) {
       String topic = driver.topicNamePrefix() + "-failed-" + System.nanoTime();
-      driver.createTopic(topic, PARTITIONS).get(60, TimeUnit.SECONDS);
-      try (BenchmarkProducer producer = driver.createProducer(topic).get(60, TimeUnit.SECONDS)) {
-        FailedSendPartition.assertNamed(producer, KEYS, ABOVE_THE_LIMIT);
-      } finally {
-        driver.deleteTopics(List.of(topic)).get(60, TimeUnit.SECONDS);
-      }
+      FailedSendPartition.assertNamed(driver, topic, ABOVE_THE_LIMIT, Duration.ofSeconds(60));
     }
   }
 }
