@@ -20,15 +20,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A coordinator and two worker JVMs on the loopback driver. */
 class RemoteWorkersTest {
-  private static WorkerProcess first;
-  private static WorkerProcess second;
+  // JUnit stops both after the last test, the second even when stopping the first fails.
+  @AutoClose private static WorkerProcess first;
+  @AutoClose private static WorkerProcess second;
   private final HttpClient http = HttpClient.newHttpClient();
   @TempDir Path dir;
 
@@ -36,12 +37,6 @@ class RemoteWorkersTest {
   static void startWorkers() throws Exception {
     first = WorkerProcess.startWorker();
     second = WorkerProcess.startWorker();
-  }
-
-  @AfterAll
-  static void stopWorkers() throws Exception {
-    first.close();
-    second.close();
   }
 
   @Test

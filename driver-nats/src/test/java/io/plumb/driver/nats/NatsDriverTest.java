@@ -18,7 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +36,8 @@ class NatsDriverTest {
 
   private static final String URL = LocalNats.URL;
 
-  private static Connection admin;
+  // JUnit closes it after the last test; it stays null when no server answered.
+  @AutoClose private static Connection admin;
   private static JetStreamManagement jsm;
 
   @BeforeAll
@@ -44,13 +45,6 @@ class NatsDriverTest {
     // An independent connection reads the broker's state back, not through the driver.
     admin = LocalNats.admin();
     jsm = admin.jetStreamManagement();
-  }
-
-  @AfterAll
-  static void closeAdmin() throws Exception {
-    if (admin != null) {
-      admin.close();
-    }
   }
 
   private static StreamConfiguration streamOnServer(String topic) throws Exception {
