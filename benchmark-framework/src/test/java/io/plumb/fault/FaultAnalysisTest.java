@@ -159,7 +159,6 @@ class FaultAnalysisTest {
   @Test
   void aPeriodThatStraddlesTwoFaultsCountsForTheLaterOneOnly() {
     FaultSpec second = TestKills.node(2, 8, "3", 14, 2);
-    FaultPlan twoFaults = TestKills.plan(kill, second);
     long first = START + 10 * SECOND;
     long later = START + 14 * SECOND + 500 * MS;
     PublishTimeline timeline = new PublishTimeline(SECOND);
@@ -169,14 +168,7 @@ class FaultAnalysisTest {
     FaultRecord secondRecord = appliedToNode3(second, later, 2 * SECOND);
 
     FaultFigures figures =
-        FaultAnalysis.figures(
-            twoFaults,
-            List.of(applied(first), secondRecord),
-            START,
-            timeline.snapshot(),
-            periods,
-            5,
-            0);
+        twoFaults(second, List.of(applied(first), secondRecord), timeline.snapshot(), periods, 5);
 
     assertEquals(1, figures.faults().get(0).duplicates(), "the period [11 s, 12 s) only");
     assertEquals(7 + 5, figures.faults().get(1).duplicates(), "[14 s, 15 s) and the drain's");
@@ -190,7 +182,6 @@ class FaultAnalysisTest {
     // the first; one due at 12 s, in the calm after the first was undone, only by the second,
     // which dropped what was never synced; one due at 17 s by the second as well.
     FaultSpec second = TestKills.node(2, 8, "3", 16, 1);
-    FaultPlan twoFaults = TestKills.plan(kill, second);
     long first = START + 10 * SECOND;
     long later = START + 16 * SECOND;
     PublishTimeline timeline = new PublishTimeline(100 * MS);
@@ -203,15 +194,13 @@ class FaultAnalysisTest {
     List<FaultAnalysis.Period> periods = periods(20, s -> period(s, 1000, 5 * MS, 0));
 
     FaultFigures figures =
-        FaultAnalysis.figures(
-            twoFaults,
+        twoFaults(
+            second,
             List.of(
                 new FaultRecord(kill, List.of("2"), null, first, first + SECOND, null),
                 appliedToNode3(second, later, SECOND)),
-            START,
             snapshot,
             periods,
-            0,
             0);
 
     assertEquals(2, figures.faults().get(0).acknowledgedLost(), "due at 5 s and 10.5 s");
@@ -225,7 +214,6 @@ class FaultAnalysisTest {
     // kills a follower at 15 s and does nothing. Fault 2's sends waited from 15 s to 22 s: 7 s,
     // not the 12 s window that fault 1's sends opened at 10 s.
     FaultSpec second = TestKills.node(2, 8, "3", 15, 2);
-    FaultPlan twoFaults = TestKills.plan(kill, second);
     long first = START + 10 * SECOND;
     long later = START + 15 * SECOND;
     long resumed = START + 22 * SECOND;
@@ -240,13 +228,11 @@ class FaultAnalysisTest {
         periods(30, s -> period(s, s >= 10 && s < 22 ? 0 : 1000, 5 * MS, 0));
 
     List<FaultOutcome> faults =
-        FaultAnalysis.figures(
-                twoFaults,
+        twoFaults(
+                second,
                 List.of(applied(first), appliedToNode3(second, later, 2 * SECOND)),
-                START,
                 timeline.snapshot(),
                 periods,
-                0,
                 0)
             .faults();
 
@@ -337,6 +323,21 @@ class FaultAnalysisTest {
             plan, List.of(applied(fault)), START, timeline.snapshot(), periods, 0, 0)
         .faults()
         .get(0);
+  }
+
+  /**
+   * The figures of {@link #kill} and {@code second} in one plan, applied as {@code records} say, on
+   * {@code timeline} and {@code periods}, with {@code drainDuplicates} received after the last
+   * period.
+   */
+  private FaultFigures twoFaults(
+      FaultSpec second,
+      List<FaultRecord> records,
+      PublishTimeline.Snapshot timeline,
+      List<FaultAnalysis.Period> periods,
+      long drainDuplicates) {
+    return FaultAnalysis.figures(
+        TestKills.plan(kill, second), records, START, timeline, periods, drainDuplicates, 0);
   }
 
   private FaultRecord applied(long at) {
