@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.ConnectionFactory;
 import io.plumb.testkit.BrokerPort;
+import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFiles;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -41,6 +42,14 @@ final class Broker {
   static RabbitMqStreamBenchmarkDriver openStream(String file, Map<String, String> overrides)
       throws Exception {
     return DriverFiles.open(RabbitMqStreamBenchmarkDriver::new, Path.of(file), overrides);
+  }
+
+  /**
+   * The one line an AMQP driver initialized from {@code file} with {@code overrides} is refused
+   * with.
+   */
+  static String refusal(String file, Map<String, String> overrides) throws Exception {
+    return ConfigRefusal.messageOf(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
   }
 
   /** The management API's view of a queue ({@code type}, {@code durable}, ...). */

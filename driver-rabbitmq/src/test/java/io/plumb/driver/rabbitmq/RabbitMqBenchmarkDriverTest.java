@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfigException;
-import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
@@ -29,11 +28,6 @@ class RabbitMqBenchmarkDriverTest {
   @BeforeAll
   static void brokerRunning() {
     Broker.requireReachable(5672, ManagementApi.PORT);
-  }
-
-  /** The one line a driver initialized from {@code file} with {@code overrides} is refused with. */
-  private static String refusal(String file, Map<String, String> overrides) throws Exception {
-    return ConfigRefusal.messageOf(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -183,7 +177,7 @@ class RabbitMqBenchmarkDriverTest {
   @Test
   void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() throws Exception {
     String file = "src/test/resources/misspelled-rabbitmq.yaml";
-    String refused = refusal(file, Map.of());
+    String refused = Broker.refusal(file, Map.of());
     assertEquals(
         file
             + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
@@ -203,8 +197,8 @@ class RabbitMqBenchmarkDriverTest {
     assertEquals(
         "src/test/resources/bad-queue-type.yaml:3: field 'queueType': expected one of CLASSIC,"
             + " QUORUM, STREAM, got 'lazy'",
-        refusal("src/test/resources/bad-queue-type.yaml", Map.of()));
-    String unknownKey = refusal("rabbitmq.yaml", Map.of("amqpUri", "amqp://127.0.0.1"));
+        Broker.refusal("src/test/resources/bad-queue-type.yaml", Map.of()));
+    String unknownKey = Broker.refusal("rabbitmq.yaml", Map.of("amqpUri", "amqp://127.0.0.1"));
     assertTrue(
         unknownKey.startsWith(
             "--driver-set amqpUri=amqp://127.0.0.1: unknown field 'amqpUri'"
@@ -212,6 +206,6 @@ class RabbitMqBenchmarkDriverTest {
         unknownKey);
     assertEquals(
         "--driver-set durable=false: quorum queues are always durable; allowed: true",
-        refusal("rabbitmq-quorum.yaml", Map.of("durable", "false")));
+        Broker.refusal("rabbitmq-quorum.yaml", Map.of("durable", "false")));
   }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.input.BadInputException;
-import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.SmokeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +82,7 @@ class RabbitMqReplicationTest {
 
   @Test
   void replicasFromTheCommandLineAreCheckedAndNamedTheSameWay() throws Exception {
-    String refused = refusal("rabbitmq-quorum.yaml", Map.of("replicas", "2"));
+    String refused = Broker.refusal("rabbitmq-quorum.yaml", Map.of("replicas", "2"));
     assertEquals(
         "--driver-set replicas=2: asks for 2 copies (x-quorum-initial-group-size) but the RabbitMQ"
             + " cluster at 127.0.0.1:15672 has 1 running node (start 2: deploy/local/rabbitmq.sh"
@@ -93,7 +92,7 @@ class RabbitMqReplicationTest {
 
   @Test
   void classicQueuesTakeNoReplicas() throws Exception {
-    String refused = refusal("rabbitmq-durable.yaml", Map.of("replicas", "1"));
+    String refused = Broker.refusal("rabbitmq-durable.yaml", Map.of("replicas", "1"));
     assertEquals(
         "--driver-set replicas=1: a classic queue has one copy, on one node; allowed with"
             + " queueType QUORUM or STREAM, or with haMode: exactly (classic mirrored queues)",
@@ -104,7 +103,7 @@ class RabbitMqReplicationTest {
   @Test
   void mirroringOnEveryNodeIsRefusedOnOneNode() throws Exception {
     Set<String> policiesBefore = Broker.policyNames();
-    String refused = refusal("rabbitmq-durable.yaml", Map.of("haMode", "all"));
+    String refused = Broker.refusal("rabbitmq-durable.yaml", Map.of("haMode", "all"));
     assertEquals(
         "--driver-set haMode=all: all mirrors each queue on every node, but the RabbitMQ cluster"
             + " at 127.0.0.1:15672 has 1 running node, so each queue would have one copy (start 3:"
@@ -133,17 +132,12 @@ class RabbitMqReplicationTest {
   void mirroringSettingsOutsideWhatTheBrokerTakesAreRefused(
       String file, String override, String message) throws Exception {
     String[] field = override.split("=", 2);
-    String refused = refusal(file, Map.of(field[0], field[1]));
+    String refused = Broker.refusal(file, Map.of(field[0], field[1]));
     String expected =
         message.contains("LINE")
             ? message.replace("LINE", String.valueOf(lineOf(file, "replicas: 3")))
             : message;
     assertTrue(refused.startsWith(expected), "expected " + expected + "\n     got " + refused);
     assertFalse(refused.contains("\n"));
-  }
-
-  /** The one line a driver initialized from {@code file} with {@code overrides} is refused with. */
-  private static String refusal(String file, Map<String, String> overrides) throws Exception {
-    return ConfigRefusal.messageOf(RabbitMqBenchmarkDriver::new, Path.of(file), overrides);
   }
 }
