@@ -475,9 +475,12 @@ class OmbWorkloadFieldsTest {
    */
   @Test
   void warmupDurationMinutes() throws IOException {
-    assertEquals(0.6, shape.phaseSeconds().get(Phase.WARMUP), 0.2);
+    double warmupSeconds = shape.phaseSeconds().get(Phase.WARMUP);
+    assertEquals(0.6, warmupSeconds, 0.2);
     long warmupSent = shape.phaseSent().get(Phase.WARMUP);
-    assertEquals(4000 * 0.6, warmupSent, 800);
+    // At the workload's rate over the warm-up as it ran, as the measurement is judged: a warm-up
+    // whose periods ran long on a busy host sent more than 0.6 s of messages, and rightly.
+    assertEquals(4000, warmupSent / warmupSeconds, 1200);
     // Sent, but not measured.
     assertEquals(
         shape.report().counters().sent() - warmupSent, shape.report().measured().sent(), 1);
