@@ -31,26 +31,26 @@ public final class FailedSendPartition {
     long seconds = timeout.toSeconds();
     driver.createTopic(topic, PARTITIONS).get(seconds, TimeUnit.SECONDS);
     try (BenchmarkProducer producer = driver.createProducer(topic).get(seconds, TimeUnit.SECONDS)) {
-      assertNamed(producer, KEYS, oversizedBytes);
+      assertNamed(producer, oversizedBytes);
     } finally {
       driver.deleteTopics(List.of(topic)).get(seconds, TimeUnit.SECONDS);
     }
   }
 
-  private static void assertNamed(BenchmarkProducer producer, int keys, int oversizedBytes)
+  private static void assertNamed(BenchmarkProducer producer, int oversizedBytes)
       throws InterruptedException {
-    Acknowledgements acknowledged = new Acknowledgements(keys);
-    Acknowledgements failed = new Acknowledgements(keys);
-    for (int k = 0; k < keys; k++) {
+    Acknowledgements acknowledged = new Acknowledgements(KEYS);
+    Acknowledgements failed = new Acknowledgements(KEYS);
+    for (int k = 0; k < KEYS; k++) {
       producer.send("key-" + k, new byte[100], k, acknowledged);
     }
     check(List.of().equals(acknowledged.await(WAIT)), "acknowledged sends failed");
-    for (int k = 0; k < keys; k++) {
+    for (int k = 0; k < KEYS; k++) {
       producer.send("key-" + k, new byte[oversizedBytes], k, failed);
     }
     List<String> problems = failed.await(WAIT);
-    check(problems.size() == keys, "every oversized send fails: " + problems);
-    for (int k = 0; k < keys; k++) {
+    check(problems.size() == KEYS, "every oversized send fails: " + problems);
+    for (int k = 0; k < KEYS; k++) {
       int partition = acknowledged.partitionOf(k);
       check(partition >= 0, "acknowledged send " + k + " named no partition");
       check(
