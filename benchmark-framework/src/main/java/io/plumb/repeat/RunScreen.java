@@ -48,6 +48,16 @@ public final class RunScreen {
       if (!search.path("stablePeakMsgPerSec").isNumber()) {
         return Optional.of("no stable peak: no rate found held for the full duration");
       }
+      // The search's limit may be the broker's while its full-duration measurement at the rate
+      // found was the generator's: the peak held after stepping down is then this host's.
+      for (JsonNode attempt : search.path("finalMeasurements")) {
+        if ("generator-bound".equals(attempt.path("verdict").asText())) { // StepVerdict's label
+          return Optional.of(
+              String.format(
+                  "generator-bound peak (the full-duration measurement at %,.0f msg/s: %s)",
+                  attempt.path("targetRateMsgPerSec").asDouble(), attempt.path("reason").asText()));
+        }
+      }
     }
     if (result.path("generatorBound").asBoolean(false)) {
       JsonNode reasons = result.path("generatorBoundReasons");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.plumb.input.BadInputException;
 import java.util.ArrayList;
@@ -140,6 +141,39 @@ class PairedComparisonTest {
     ObjectNode peak = searched(SyntheticResults.run(0, 1000, 1, 5000), 1000);
     peak.putObject("bottleneck").put("verdict", "undecided");
     assertTrue(RunScreen.reasonToLeaveOut(peak).isEmpty());
+  }
+
+  @Test
+  void aPeakHeldOnlyAfterTheGeneratorFailedTheFullDurationMeasurementIsLeftOut() {
+    // The search's probes passed 10,000 msg/s and its limit was the broker's (10,500 failed), but
+    // the full-duration measurement at 10,000 was generator-bound; 9,524 held after stepping down.
+    // The round's figure is then how fast this host could generate for the full duration.
+    ObjectNode round = searched(SyntheticResults.run(0, 9524, 1, 5000), 9524);
+    ObjectNode search = (ObjectNode) round.path("search");
+    search.put("limitedBy", "broker");
+    ArrayNode attempts = search.putArray("finalMeasurements");
+    attempts
+        .addObject()
+        .put("targetRateMsgPerSec", 10000.0)
+        .put("verdict", "generator-bound")
+        .put("sustained", false)
+        .put("reason", "producers sent 9100 msg/s; generator-bound: ran all along");
+    attempts
+        .addObject()
+        .put("targetRateMsgPerSec", 9524.0)
+        .put("verdict", "sustained")
+        .put("sustained", true)
+        .put("reason", "sustained");
+    assertEquals(
+        "generator-bound peak (the full-duration measurement at 10,000 msg/s: producers sent 9100"
+            + " msg/s; generator-bound: ran all along)",
+        RunScreen.reasonToLeaveOut(round).orElseThrow());
+    // A measurement the broker failed before the one that held leaves the round counted.
+    ObjectNode broker = searched(SyntheticResults.run(0, 9524, 1, 5000), 9524);
+    ArrayNode brokerAttempts = ((ObjectNode) broker.path("search")).putArray("finalMeasurements");
+    brokerAttempts.addObject().put("verdict", "consumers-behind").put("sustained", false);
+    brokerAttempts.addObject().put("verdict", "sustained").put("sustained", true);
+    assertTrue(RunScreen.reasonToLeaveOut(broker).isEmpty());
   }
 
   private static ObjectNode searched(ObjectNode result, double stablePeak) {
