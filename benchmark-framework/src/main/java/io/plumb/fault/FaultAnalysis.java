@@ -119,7 +119,9 @@ public final class FaultAnalysis {
               lost,
               last ? drainDuplicates : 0,
               last ? drainOutOfOrder : 0);
-      outcomes.add(withUnavailability(outcome, record, applied, position, timeline, measureStart));
+      outcomes.add(
+          withUnavailability(
+              outcome, record, applied, position, timeline, measureStart, loadEnd(periods)));
     }
     Window before =
         applied.isEmpty()
@@ -212,6 +214,14 @@ public final class FaultAnalysis {
     }
   }
 
+  /**
+   * Where the load ended: the end of the last measured period (load stops right after it), or
+   * {@code Long.MAX_VALUE} without periods.
+   */
+  private static long loadEnd(List<Period> periods) {
+    return periods.isEmpty() ? Long.MAX_VALUE : periods.get(periods.size() - 1).end();
+  }
+
   /** Adds the per-partition and per-producer figures (see {@link UnavailabilityAnalysis}). */
   private static FaultOutcome withUnavailability(
       FaultOutcome outcome,
@@ -219,7 +229,8 @@ public final class FaultAnalysis {
       List<FaultRecord> applied,
       int position,
       PublishTimeline.Snapshot timeline,
-      long measureStart) {
+      long measureStart,
+      long loadEnd) {
     long at = record.appliedAt();
     long next =
         position + 1 < applied.size() ? applied.get(position + 1).appliedAt() : Long.MAX_VALUE;
@@ -229,7 +240,13 @@ public final class FaultAnalysis {
             : at + (long) (outcome.recoverySeconds() * 1e9);
     return outcome.withUnavailability(
         UnavailabilityAnalysis.of(
-            timeline.outages(), measureStart, at, next, applied.get(0).appliedAt(), recoveredAt));
+            timeline.outages(),
+            measureStart,
+            at,
+            next,
+            applied.get(0).appliedAt(),
+            recoveredAt,
+            loadEnd));
   }
 
   private static FaultOutcome outcome(

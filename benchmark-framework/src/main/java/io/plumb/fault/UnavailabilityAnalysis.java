@@ -24,6 +24,9 @@ final class UnavailabilityAnalysis {
    * @param spanEnd when the next fault was applied, or {@code Long.MAX_VALUE}
    * @param firstFault when the run's first fault was applied: service times before it set the bar
    * @param recoveredAt when the run was recovered from it, or {@code Long.MAX_VALUE}
+   * @param loadEnd when the load stopped ({@code Long.MAX_VALUE} when not known): goodput is shown
+   *     only for slices the load covered whole, since after it acknowledgements only trickle in
+   *     (and a node let go as the load stops answers its held sends all at once)
    */
   static Unavailability of(
       SendOutages.Snapshot outages,
@@ -31,7 +34,8 @@ final class UnavailabilityAnalysis {
       long applied,
       long spanEnd,
       long firstFault,
-      long recoveredAt) {
+      long recoveredAt,
+      long loadEnd) {
     long end = outages.latest();
     long bar =
         Math.max(outages.sliceNanos(), slowestServiceBefore(outages, measureStart, firstFault));
@@ -85,7 +89,8 @@ final class UnavailabilityAnalysis {
             outages,
             measureStart,
             applied - GOODPUT_BEFORE_NANOS,
-            Math.min(end, shownUntil + GOODPUT_AFTER_NANOS)));
+            Math.min(shownUntil + GOODPUT_AFTER_NANOS, Math.min(end, loadEnd)),
+            Math.min(end, loadEnd)));
   }
 
   private static Double seconds(Window window) {
@@ -112,13 +117,25 @@ final class UnavailabilityAnalysis {
     return slowest;
   }
 
+  /**
+   * The goodput slices from the one holding {@code from} to the one holding {@code until}; when
+   * {@code until} is {@code acknowledgementsEnd} (the last acknowledgement, or the load's end), the
+   * slice holding it is left out: only part of it had acknowledgements to count, so its rate would
+   * read as a dip the broker never had.
+   */
   private static Unavailability.Goodput goodput(
-      SendOutages.Snapshot outages, long measureStart, long from, long until) {
+      SendOutages.Snapshot outages,
+      long measureStart,
+      long from,
+      long until,
+      long acknowledgementsEnd) {
     long slice = SendOutages.GOODPUT_SLICE_NANOS;
     long[] acknowledged = outages.acknowledged();
     long first = Math.max(0, Math.floorDiv(from - outages.goodputOrigin(), slice));
+    long holdingUntil = Math.floorDiv(until - outages.goodputOrigin(), slice);
     long last =
-        Math.min(acknowledged.length, Math.floorDiv(until - outages.goodputOrigin(), slice) + 1);
+        Math.min(
+            acknowledged.length, until >= acknowledgementsEnd ? holdingUntil : holdingUntil + 1);
     List<Double> rates = new ArrayList<>();
     for (long i = first; i < last; i++) {
       rates.add(acknowledged[(int) i] / (slice / 1e9));

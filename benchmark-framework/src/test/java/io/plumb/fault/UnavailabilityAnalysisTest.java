@@ -155,6 +155,39 @@ class UnavailabilityAnalysisTest {
   }
 
   @Test
+  void goodputShowsOnlySlicesTheLoadCoveredWhole() {
+    // Load runs 20 s; from the fault on partition 1 takes sends and answers none of them until the
+    // node is let go as the load stops, 300 ms after which their acknowledgements come all at once.
+    // Goodput was half the rate while the fault lasted: no slice under load was worse than that.
+    long loadEnd = START + 20 * SECOND;
+    for (long t = START; t < loadEnd; t += MS) {
+      int partition = (int) ((t / MS) % 2);
+      boolean held = partition == 1 && t >= FAULT;
+      outages.acknowledged(0, partition, t, t, held ? loadEnd + 300 * MS : t + 2 * MS);
+    }
+    List<FaultAnalysis.Period> periods = new java.util.ArrayList<>();
+    for (long start = START; start < loadEnd; start += SECOND) {
+      periods.add(
+          new FaultAnalysis.Period(
+              start,
+              start + SECOND,
+              new io.plumb.stats.PeriodCounts(1000, 1000, 0, 0, 0).withoutLatencies()));
+    }
+    FaultRecord record =
+        new FaultRecord(kill, List.of("2"), "leader of partition 0", FAULT, loadEnd, null);
+
+    Unavailability figures =
+        FaultAnalysis.figures(plan, List.of(record), START, timeline.snapshot(), periods, 0, 0)
+            .faults()
+            .get(0)
+            .unavailability();
+
+    List<Double> rates = figures.goodput().acknowledgedPerSecond();
+    double lowest = rates.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    assertEquals(500, lowest, 10, "the fault's own dip, not the load's end: " + rates);
+  }
+
+  @Test
   void anOutageThatOpensJustBeforeTheNextFaultIsThatFaultsAlone() {
     // Sends take 150 ms to be acknowledged. Fault 1 at 10 s stalls the partition for 2 s. Fault 2
     // at 15 s hits the sends of its last 210 ms in flight: no acknowledgement comes after 14.94 s
@@ -173,9 +206,11 @@ class UnavailabilityAnalysisTest {
     SendOutages.Snapshot snapshot = outages.snapshot();
 
     Unavailability first =
-        UnavailabilityAnalysis.of(snapshot, START, FAULT, second, FAULT, Long.MAX_VALUE);
+        UnavailabilityAnalysis.of(
+            snapshot, START, FAULT, second, FAULT, Long.MAX_VALUE, Long.MAX_VALUE);
     Unavailability next =
-        UnavailabilityAnalysis.of(snapshot, START, second, Long.MAX_VALUE, FAULT, Long.MAX_VALUE);
+        UnavailabilityAnalysis.of(
+            snapshot, START, second, Long.MAX_VALUE, FAULT, Long.MAX_VALUE, Long.MAX_VALUE);
 
     assertEquals(2.0, first.worstPartitionSeconds(), 0.2, first.toString());
     assertEquals(4.06, next.worstPartitionSeconds(), 0.05, next.toString());
@@ -193,7 +228,8 @@ class UnavailabilityAnalysisTest {
     SendOutages.Snapshot snapshot = small.snapshot();
     assertTrue(snapshot.sliceNanos() > SendOutages.FINEST_SLICE_NANOS, "widened");
     Unavailability figures =
-        UnavailabilityAnalysis.of(snapshot, START, FAULT, Long.MAX_VALUE, FAULT, Long.MAX_VALUE);
+        UnavailabilityAnalysis.of(
+            snapshot, START, FAULT, Long.MAX_VALUE, FAULT, Long.MAX_VALUE, Long.MAX_VALUE);
     assertEquals(3.0, figures.worstPartitionSeconds(), snapshot.sliceNanos() / 1e9);
     assertEquals(snapshot.sliceNanos() / 1e9, figures.resolutionSeconds(), 1e-12);
   }
