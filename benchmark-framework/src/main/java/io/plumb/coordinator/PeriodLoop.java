@@ -17,6 +17,9 @@ final class PeriodLoop {
   private final RunContext run;
   private final Duration period;
 
+  // When the last period was taken (System.nanoTime()), -1 before the first.
+  private long lastTaken = -1;
+
   PeriodLoop(RunContext run) {
     this.run = run;
     this.period = run.options().periodFor(run.workload().testDuration());
@@ -36,7 +39,11 @@ final class PeriodLoop {
    * for the backlog (polled every 100 ms between periods: acknowledged messages not yet received).
    */
   Tally run(Phase phase, Duration length, LongPredicate until) {
-    long phaseStart = System.nanoTime();
+    // What the workers record from the previous period's end on lands in this phase's first
+    // period, so the phase starts there: the time between two phases (the listeners' work at the
+    // previous one's end, announcing this one) is time the open-loop schedule went on sending in,
+    // and left out it would raise the first period's rates.
+    long phaseStart = lastTaken >= 0 ? lastTaken : System.nanoTime();
     long phaseEnd = phaseStart + length.toNanos();
     long periodStart = phaseStart;
     long sent = 0;
@@ -67,6 +74,7 @@ final class PeriodLoop {
       received += stats.received();
       long lag = run.worker().scheduleLag();
       long now = System.nanoTime();
+      lastTaken = now;
       double periodSeconds = (now - periodStart) / 1e9;
       long backlog = run.measurement().add(phase, stats, periodSeconds);
       run.listener()
