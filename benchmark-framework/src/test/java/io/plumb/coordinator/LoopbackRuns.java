@@ -31,11 +31,18 @@ public final class LoopbackRuns {
    */
   public static BenchmarkRun prepare(
       Path dir, String workloadYaml, String driverExtra, RunOptions options) throws IOException {
+    return prepare(dir, workloadYaml, driverExtra, options, RunListener.SILENT);
+  }
+
+  /** The same, telling {@code listener} what the run does. */
+  static BenchmarkRun prepare(
+      Path dir, String workloadYaml, String driverExtra, RunOptions options, RunListener listener)
+      throws IOException {
     Path workload = dir.resolve("workload.yaml");
     Files.writeString(workload, workloadYaml);
     Path driver = LoopbackDriverFile.write(dir, driverExtra);
     return new BenchmarkRun(
-        WorkloadReader.read(workload), driver, new LocalWorker(), options, RunListener.SILENT);
+        WorkloadReader.read(workload), driver, new LocalWorker(), options, listener);
   }
 
   /**

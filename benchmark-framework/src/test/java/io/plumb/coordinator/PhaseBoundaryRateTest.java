@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.result.PeriodSample;
 import io.plumb.result.RunReport;
-import io.plumb.worker.LocalWorker;
-import io.plumb.worker.LoopbackDriverFile;
-import io.plumb.workload.WorkloadReader;
 import io.plumb.workload.WorkloadYaml;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * length must run from there: whatever the run does between the two phases (the listeners' work at
  * the warm-up's end, announcing the phase) is time in which the open-loop schedule keeps sending.
  */
+@Tag("host-timing")
 class PhaseBoundaryRateTest {
   private static final int RATE = 2_000;
 
@@ -27,9 +26,6 @@ class PhaseBoundaryRateTest {
 
   @Test
   void timeBetweenWarmUpAndMeasurementCountsTowardTheFirstMeasuredPeriod() throws Exception {
-    Path workload =
-        WorkloadYaml.oneTopic().rate(RATE).warmup(1).seconds(2).writeTo(dir.resolve("w.yaml"));
-    Path driver = LoopbackDriverFile.write(dir, "");
     // A listener that takes its time over the warm-up's last period, as a sampler of remote
     // workers' resources or a slow terminal may.
     RunListener slowAtWarmUpEnd =
@@ -40,10 +36,10 @@ class PhaseBoundaryRateTest {
               }
             });
     RunReport report =
-        new BenchmarkRun(
-                WorkloadReader.read(workload),
-                driver,
-                new LocalWorker(),
+        LoopbackRuns.prepare(
+                dir,
+                WorkloadYaml.oneTopic().rate(RATE).warmup(1).seconds(2).text(),
+                "",
                 RunOptions.defaults().withPeriod(Duration.ofSeconds(1)),
                 slowAtWarmUpEnd)
             .execute();
