@@ -137,6 +137,36 @@ class RabbitMqStreamBenchmarkDriverTest {
     }
   }
 
+  /**
+   * Closing a producer completes every send it took, as acknowledged or failed: the stream client
+   * forgets the confirmation handlers of messages still batching or unconfirmed when it closes, so
+   * without the driver those sends would be neither, counted in flight for ever.
+   */
+  @Test
+  void closingAProducerCompletesEverySendItTook() throws Exception {
+    int sends = 50;
+    try (RabbitMqStreamBenchmarkDriver driver =
+        Broker.openStream(
+            "rabbitmq-stream-protocol.yaml",
+            Map.of("dynamicBatch", "false", "batchPublishingDelayMs", "5000"))) {
+      String topic = "plumb-close-" + System.nanoTime();
+      driver.createTopic(topic, 1).get(30, TimeUnit.SECONDS);
+      try {
+        Acknowledgements completions = new Acknowledgements(sends);
+        BenchmarkProducer producer = driver.createProducer(topic).get(30, TimeUnit.SECONDS);
+        for (int i = 0; i < sends; i++) {
+          producer.send(null, new byte[100], i, completions);
+        }
+        producer.close();
+        List<String> problems = completions.await(Duration.ofSeconds(10));
+        assertTrue(
+            problems.stream().noneMatch(p -> p.contains("not completed")), problems.toString());
+      } finally {
+        driver.deleteTopics(List.of(topic)).get(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
   @Test
   void hostAndPortOverridable() throws Exception {
     assertEquals(
