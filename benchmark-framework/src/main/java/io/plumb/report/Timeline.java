@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -44,22 +45,28 @@ public final class Timeline {
 
   /**
    * Acknowledged msg/s per slice around every fault ({@code faults[].unavailability.goodput}), each
-   * value at the end of its slice; slices two faults share are drawn once.
+   * value at the end of its slice, in time order; slices two faults share are drawn once. The
+   * faults come in the plan's order, which need not be their order in time.
    */
   private static List<Point> goodput(JsonNode result) {
-    List<Point> points = new ArrayList<>();
-    double drawnUntil = Double.NEGATIVE_INFINITY;
+    List<Point> slices = new ArrayList<>();
+    double slice = 0;
     for (JsonNode fault : result.path("faults")) {
       JsonNode goodput = fault.path("unavailability").path("goodput");
       double from = goodput.path("fromSeconds").asDouble();
-      double slice = goodput.path("sliceSeconds").asDouble();
+      slice = goodput.path("sliceSeconds").asDouble();
       JsonNode rates = goodput.path("acknowledgedPerSecond");
       for (int i = 0; i < rates.size(); i++) {
-        double end = from + (i + 1) * slice;
-        if (end > drawnUntil + slice / 2) {
-          points.add(new Point(end, rates.get(i).asDouble()));
-          drawnUntil = end;
-        }
+        slices.add(new Point(from + (i + 1) * slice, rates.get(i).asDouble()));
+      }
+    }
+    slices.sort(Comparator.comparingDouble(Point::seconds));
+    List<Point> points = new ArrayList<>();
+    double drawnUntil = Double.NEGATIVE_INFINITY;
+    for (Point point : slices) {
+      if (point.seconds() > drawnUntil + slice / 2) {
+        points.add(point);
+        drawnUntil = point.seconds();
       }
     }
     return points;

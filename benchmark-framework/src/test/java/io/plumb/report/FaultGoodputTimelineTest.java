@@ -38,6 +38,33 @@ class FaultGoodputTimelineTest {
   }
 
   @Test
+  void faultsListedOutOfTimeOrderAllHaveTheirGoodputDrawnInTimeOrder() throws Exception {
+    // A plan need not list its faults in time order: here the one at 30 s comes first.
+    JsonNode result =
+        MAPPER.readTree(
+            """
+            {"faults": [
+              {"unavailability": {"goodput":
+                {"fromSeconds": 29.9, "sliceSeconds": 0.1,
+                 "acknowledgedPerSecond": [2000, 0, 1000]}}},
+              {"unavailability": {"goodput":
+                {"fromSeconds": 9.9, "sliceSeconds": 0.1,
+                 "acknowledgedPerSecond": [2000, 500, 1500]}}}
+            ]}
+            """);
+
+    List<Timeline.Point> points = Timeline.of(result, Timeline.FAULT_GOODPUT);
+
+    assertEquals(6, points.size(), points.toString());
+    double[] seconds = {10.0, 10.1, 10.2, 30.0, 30.1, 30.2};
+    double[] rates = {2000, 500, 1500, 2000, 0, 1000};
+    for (int i = 0; i < points.size(); i++) {
+      assertEquals(seconds[i], points.get(i).seconds(), 1e-9);
+      assertEquals(rates[i], points.get(i).value(), 1e-9);
+    }
+  }
+
+  @Test
   void theAcknowledgedRateIsATimelineOfItsOwn() throws Exception {
     JsonNode result =
         MAPPER.readTree(
