@@ -147,7 +147,12 @@ final class ReportPage {
       for (int i = 0; i < results.size(); i++) {
         ArrayNode points = series.addObject().put("result", i).putArray("points");
         for (Timeline.Point point : Timeline.of(results.get(i).json(), timeline.field())) {
-          points.addArray().add(point.seconds()).add(point.value());
+          ArrayNode xy = points.addArray().add(point.seconds());
+          if (Double.isNaN(point.value())) {
+            xy.addNull(); // no sample in the period: a break in the line, not a value
+          } else {
+            xy.add(point.value());
+          }
         }
       }
     }

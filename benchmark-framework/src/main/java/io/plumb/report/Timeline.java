@@ -35,12 +35,31 @@ public final class Timeline {
       return points;
     }
     double[] ends = periodEnds(result, values.size());
+    JsonNode samples = result.path(samplesOf(series));
     for (int i = 0; i < values.size(); i++) {
       if (values.get(i).isNumber()) {
-        points.add(new Point(ends[i], values.get(i).asDouble()));
+        boolean none = samples.path(i).isNumber() && samples.path(i).asDouble() == 0;
+        points.add(new Point(ends[i], none ? NO_SAMPLE : values.get(i).asDouble()));
       }
     }
     return points;
+  }
+
+  /**
+   * The value of a period that recorded no latency: the result writes 0 there, as OMB does, which
+   * drawn would read as the fastest moment of the run, an outage's period among them.
+   */
+  public static final double NO_SAMPLE = Double.NaN;
+
+  /**
+   * The rate whose zero means a latency series had no sample in that period: publish latency is
+   * recorded on acknowledgement, end-to-end latency on receipt; "" for other series.
+   */
+  private static String samplesOf(String series) {
+    if (series.startsWith("publishLatency")) {
+      return "acknowledgeRate";
+    }
+    return series.startsWith("endToEndLatency") ? "consumeRate" : "";
   }
 
   /**
