@@ -150,8 +150,28 @@ public record Metric(
     };
   }
 
+  /**
+   * The worker JVMs' CPU: this JVM's for the in-process worker; with remote workers, theirs summed
+   * (this JVM is then the coordinator, which sends nothing), and none when one went unsampled.
+   */
   private static OptionalDouble workerCores(JsonNode result) {
-    JsonNode worker = result.path("resources").path("summary").path("worker");
+    JsonNode remote = result.path("resources").path("remoteWorkers");
+    if (!remote.isObject() || remote.isEmpty()) {
+      return jvmCores(result.path("resources"));
+    }
+    double cores = 0;
+    for (JsonNode worker : remote) {
+      OptionalDouble own = jvmCores(worker);
+      if (own.isEmpty()) {
+        return OptionalDouble.empty();
+      }
+      cores += own.getAsDouble();
+    }
+    return OptionalDouble.of(cores);
+  }
+
+  private static OptionalDouble jvmCores(JsonNode resources) {
+    JsonNode worker = resources.path("summary").path("worker");
     if (!worker.path("cpuUserCores").isNumber()) {
       return OptionalDouble.empty();
     }
