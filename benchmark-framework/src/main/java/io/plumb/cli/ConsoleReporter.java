@@ -83,7 +83,8 @@ final class ConsoleReporter implements RunListener {
             brief(stats.publishLatency()),
             brief(stats.endToEndLatency()) + clocks(stats.endToEndLatency()),
             stats.failed() + stats.consumerErrors());
-    if (lag > 0 && stats.sent() > 0 && lag > publishRate * 0.01) {
+    // A period with no send at all is behind too: producers stuck in send() the whole period.
+    if (lag > 0 && lag > publishRate * 0.01) {
       line += String.format(" | BEHIND schedule by %,d msgs", lag);
     }
     out.println(line);
