@@ -112,7 +112,7 @@ public final class BenchmarkRun {
       announce(Phase.WARMUP);
       periods.timed(Phase.WARMUP, workload.warmupDuration());
       worker.startMeasuring();
-      announce(Phase.MEASURE);
+      announce(Phase.MEASURE, periods.nextPhaseStart());
       if (workload.consumerBacklogSizeGB() > 0) {
         BacklogPhase.run(run, periods, outcome -> backlogOutcome = outcome);
       }
@@ -236,7 +236,14 @@ public final class BenchmarkRun {
   }
 
   private void announce(Phase phase) {
-    faults.ifPresent(f -> f.phaseStarted(phase));
+    announce(phase, System.nanoTime());
+  }
+
+  /**
+   * @param startedAt where the phase's first period began ({@code System.nanoTime()})
+   */
+  private void announce(Phase phase, long startedAt) {
+    faults.ifPresent(f -> f.phaseStarted(phase, startedAt));
     run.listener().phaseStarted(phase);
   }
 }

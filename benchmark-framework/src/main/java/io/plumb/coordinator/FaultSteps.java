@@ -76,13 +76,17 @@ final class FaultSteps {
     run.worker().keepPublishTimeline(plan.stallAfter().toNanos());
   }
 
-  void phaseStarted(Phase phase) {
+  /**
+   * @param startedAt where the phase's first period began ({@code System.nanoTime()}): the last
+   *     period of the phase before it, taken before the listeners' work and this announcement
+   */
+  void phaseStarted(Phase phase, long startedAt) {
     if (schedule == null) {
       return;
     }
     if (phase == Phase.MEASURE && !started) {
       started = true;
-      schedule.start();
+      schedule.start(System.nanoTime() - startedAt);
     } else if (phase == Phase.DRAIN) {
       schedule.loadStopped();
     }

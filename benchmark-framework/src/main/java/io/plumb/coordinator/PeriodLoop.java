@@ -25,6 +25,17 @@ final class PeriodLoop {
     this.period = run.options().periodFor(run.workload().testDuration());
   }
 
+  /**
+   * Where the next phase starts ({@code System.nanoTime()}): where the last period was taken, or
+   * now when none was, fixed from this call on.
+   */
+  long nextPhaseStart() {
+    if (lastTaken < 0) {
+      lastTaken = System.nanoTime();
+    }
+    return lastTaken;
+  }
+
   /** Runs {@code phase} for {@code length}; a zero length runs nothing. */
   void timed(Phase phase, Duration length) {
     if (length.isZero()) {

@@ -69,9 +69,12 @@ public final class FaultSchedule implements AutoCloseable {
     new FaultPreflight(plan, cluster, leaders).check(measuredLength);
   }
 
-  /** The measured phase starts now: every fault's clock starts. */
-  public void start() {
-    measureStart = clock.getAsLong();
+  /**
+   * The measured phase has started, {@code startedNanosAgo} ago (where its first period began):
+   * every fault's clock starts there, so that faults land, and are marked, on the periods' time.
+   */
+  public void start(long startedNanosAgo) {
+    measureStart = clock.getAsLong() - startedNanosAgo;
     for (int i = 0; i < records.length; i++) {
       int index = i;
       threads.add(DaemonThreads.start("plumb-fault-" + (i + 1), () -> runFault(index)));

@@ -61,6 +61,29 @@ class FaultScheduleTest {
   }
 
   @Test
+  void faultsAreTimedFromWhereTheMeasuredPhaseBegan() throws Exception {
+    // The measured phase's first period begins where the warm-up's last was taken, before the
+    // listeners' work and the announcement that starts the schedule: its faults are timed from
+    // there, as the periods are, so that their marks fall where they happened on every timeline.
+    nodes = new TestCluster(dir, 3, BASE_PORT + 210);
+    FaultSchedule schedule =
+        schedule(plan("at: 1s", "action: freeze", "target: node 1", "duration: 200ms"));
+    schedule.check(Duration.ofSeconds(30));
+    long began = 800_000_000L;
+    long before = System.nanoTime();
+    schedule.start(began);
+    long after = System.nanoTime();
+
+    long start = schedule.measureStart();
+    assertTrue(
+        start >= before - began && start <= after - began, "measured phase began at " + start);
+    awaitUndone(schedule, "thawed");
+    schedule.loadStopped();
+    long appliedAfter = schedule.records().get(0).appliedAt() - start;
+    assertTrue(appliedAfter >= 1_000_000_000L, "applied " + appliedAfter + " ns after it began");
+  }
+
+  @Test
   void killingEveryNodeKillsThemAllAndStartsThemAllAgain() throws Exception {
     nodes = new TestCluster(dir, 3, BASE_PORT + 130);
     List<Long> before =
@@ -86,7 +109,7 @@ class FaultScheduleTest {
     long pid = nodes.node(1).pid().orElseThrow();
     FaultSchedule schedule =
         schedule(plan("at: 0s", "action: freeze", "target: node 1", "duration: 2s"));
-    schedule.start();
+    schedule.start(0);
 
     awaitApplied(schedule);
     awaitTrue(() -> state(pid) == 'T', "stopped");
@@ -153,7 +176,7 @@ class FaultScheduleTest {
     nodes = new TestCluster(dir, 3, BASE_PORT + 50);
     long pid = nodes.node(1).pid().orElseThrow();
     FaultSchedule schedule = schedule(plan("at: 20s", "action: kill", "target: node 1"));
-    schedule.start();
+    schedule.start(0);
     schedule.loadStopped();
 
     assertFalse(schedule.records().get(0).applied());
@@ -204,7 +227,7 @@ class FaultScheduleTest {
   void aCutThatFailsOnItsSecondNodeIsHealedOnTheFirstAtOnce() throws Exception {
     FaultSchedule schedule = isolateWhereNode2HasNoCgroup(BASE_PORT + 170, "all", "60s");
     try {
-      schedule.start();
+      schedule.start(0);
       awaitUndone(schedule, "healed at once");
       assertTrue(TestNode.ping(nodes.port(1)), "clients reach node 1 again");
       schedule.loadStopped();
@@ -261,7 +284,7 @@ class FaultScheduleTest {
   @Test
   void aFaultThatFailsBeforeAnyStepTookEffectIsNotApplied() throws Exception {
     FaultSchedule schedule = isolateWhereNode2HasNoCgroup(BASE_PORT + 190, "node 2", "1s");
-    schedule.start();
+    schedule.start(0);
     awaitTrue(() -> schedule.records().get(0).error() != null, "failed");
     schedule.loadStopped();
 
@@ -336,7 +359,7 @@ class FaultScheduleTest {
   private FaultSchedule started(LeaderSource leaders, String... entry) throws Exception {
     FaultSchedule schedule = schedule(plan(entry), leaders);
     schedule.check(Duration.ofSeconds(30));
-    schedule.start();
+    schedule.start(0);
     return schedule;
   }
 
