@@ -32,7 +32,9 @@ public record RunPlan(
       String topic = topicPrefix + "-" + runTag + "-" + t;
       topics.add(new TopicSpec(topic, workload.partitionsPerTopic()));
       for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {
-        String subscription = "sub-" + runTag + "-" + s;
+        // Each topic's own, as OMB names them: a driver that knows a subscription by its name
+        // alone (Kafka's group.id) would otherwise make one group spanning every topic.
+        String subscription = "sub-" + runTag + "-" + t + "-" + s;
         topicOfSubscription.put(topic + "/" + subscription, topic);
         for (int c = 0; c < workload.consumerPerSubscription(); c++) {
           consumers.add(new ConsumerSpec(topic, subscription));

@@ -395,6 +395,23 @@ class OmbWorkloadFieldsTest {
     assertTrue(RunPlan.of(producersOnly, "t", "run").consumers().isEmpty());
   }
 
+  /**
+   * OMB names each topic's subscriptions afresh ({@code sub-000-<random>} per topic), so a driver
+   * that knows a subscription by its name alone (Kafka's {@code group.id}) gets one group per topic
+   * and subscription, not one group spanning every topic.
+   */
+  @Test
+  void subscriptionNamesAreTheirTopicsOwn() {
+    Map<String, Set<String>> topicsOfName = new HashMap<>();
+    for (Consumer consumer : shape.recording().consumers) {
+      topicsOfName
+          .computeIfAbsent(consumer.subscription(), name -> new HashSet<>())
+          .add(consumer.topic());
+    }
+    assertEquals(4, topicsOfName.size(), "2 topics of 2 subscriptions: " + topicsOfName);
+    topicsOfName.forEach((name, topics) -> assertEquals(1, topics.size(), name + ": " + topics));
+  }
+
   /** OMB: each subscription has this many consumers, sharing its messages (each to one of them). */
   @Test
   void consumerPerSubscription() {
