@@ -6,6 +6,6 @@ public enum KeyDistributorType {
   NO_KEY,
   /** Keys taken in turn from a fixed set, spreading messages evenly over partitions. */
   KEY_ROUND_ROBIN,
-  /** A key picked from the fixed set by the low bits of the clock. */
+  /** A key picked at random from the fixed set (OMB picks it by the clock's low digits). */
   RANDOM_NANO
 }

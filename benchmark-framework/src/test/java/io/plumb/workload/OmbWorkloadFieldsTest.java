@@ -212,7 +212,7 @@ class OmbWorkloadFieldsTest {
     }
   }
 
-  /** OMB's RANDOM_NANO picks a key of the same fixed set by the clock's low digits. */
+  /** OMB's RANDOM_NANO picks a key of the same fixed set at random (OMB: by the clock). */
   @Test
   void keyDistributorRandomNano() throws IOException {
     Set<String> set =
@@ -227,6 +227,30 @@ class OmbWorkloadFieldsTest {
       sent.forEach(key -> assertTrue(key != null && key.matches(BASE64URL_10), key));
       int distinct = new HashSet<>(sent).size();
       assertTrue(distinct > 10 && distinct <= 10_000, "distinct keys: " + distinct);
+    }
+  }
+
+  /**
+   * RANDOM_NANO spreads keys, and so partitions, evenly whatever the rate. At 100,000 msg/s a
+   * producer's sends are due every 10 us, a whole number of the clock's 10,000-key cycle, so the
+   * clock's low digits at each on-time send barely move and pick a few keys over and over.
+   */
+  @Test
+  void keyDistributorRandomNanoSpreadsAtRoundRates() throws IOException {
+    Run run =
+        run(
+            dir,
+            keyed("RANDOM_NANO")
+                .replace("partitionsPerTopic: 4", "partitionsPerTopic: 16")
+                .replace("producerRate: 2000", "producerRate: 100000"),
+            Duration.ofMillis(500));
+    for (Consumer consumer : run.recording().consumers) {
+      long[] perPartition = perPartitionOfSubscription(run.recording(), consumer);
+      long total = Arrays.stream(perPartition).sum();
+      assertTrue(total > 20_000, "received " + total);
+      for (long count : perPartition) {
+        assertEquals(1.0 / 16, (double) count / total, 0.02, Arrays.toString(perPartition));
+      }
     }
   }
 
