@@ -354,7 +354,9 @@ print()
 for file in order:
     peaks = [(w, int(p)) for w, _, _, _, _, p, _, _ in rows[file] if p]
     if file in plateaus:
-        start, top = max(peaks, key=lambda wp: wp[1])
+        # The step before the flat ones: flat steps may still add a little, each under the threshold.
+        end = next(i for i, (w, _) in enumerate(peaks) if w == plateaus[file])
+        start, top = peaks[end - int(flat_steps)]
         print(f"{file}: the peak stopped rising from window {start} on ({top:,} msg/s): the next"
               f" {flat_steps} windows, up to {plateaus[file]}, added less than {flat_percent}% each;"
               " there the broker, not the window, sets the peak.")
