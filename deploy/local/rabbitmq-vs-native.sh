@@ -71,11 +71,12 @@ native_run() {
   # Prints "<after the first 5 s> <whole run>" in msg/s. PerfTest prints the rate of every second
   # ("id: test-..., time 6.000 s, sent: 23456 msg/s, ...") and at its end the average of the
   # whole run, its start included ("id: test-..., sending rate avg: 23456 msg/s"). Dropping the
-  # first 5 s matches Plumb, whose figure excludes its 5 s warm-up.
+  # first 5 s matches Plumb, whose figure excludes its 5 s warm-up. A rate under 10 msg/s has a
+  # decimal ("sent: 5.5 msg/s"), and such a second counts like the others.
   python3 - "$OUT/native-$1.out" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
-seconds = [(float(t), int(r)) for t, r in re.findall(r'time:? ([\d.]+) ?s, sent: (\d+) msg/s', text)]
+seconds = [(float(t), float(r)) for t, r in re.findall(r'time:? ([\d.]+) ?s, sent: ([\d.]+) msg/s', text)]
 whole = re.findall(r'sending rate avg: ([\d.]+) msg/s', text)
 steady = [r for t, r in seconds if t > 5.0]
 if not steady or not whole:
