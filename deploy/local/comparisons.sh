@@ -24,6 +24,8 @@
 # The brokers share this host's cores with the load generator, and every result says so: compare
 # the rows of one table, not the absolute figures with another host's. Builds nothing: run
 # `mvn -q package -DskipTests` first.
+#
+#   deploy/local/comparisons.sh --table DIR    prints the table of DIR (a comparison's folder) again.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -31,6 +33,40 @@ cd "$root"
 source deploy/local/lib/one-broker.sh
 # shellcheck source=lib/native-pairs.sh
 source deploy/local/lib/native-pairs.sh
+
+# The table of a comparison's folder $1: each driver file's stable peak and latencies at it, each the
+# estimate --repeat reports with its interval.
+table() {
+  python3 - "$1" <<'PY'
+import glob, json, os, re, sys
+out = sys.argv[1]
+def cell(metric, digits=0):
+    # The estimate, not the median: its interval is the estimate's (as report.html shows them).
+    if not metric or "estimate" not in metric:
+        return "n/a"
+    text = f"{metric['estimate']:,.{digits}f}"
+    interval = metric.get("interval")
+    if interval:
+        text += f" ({interval['low']:,.{digits}f} to {interval['high']:,.{digits}f}, {interval['level']:.0%})"
+    return text
+print("\n| driver file | setting | rounds counted | stable peak, msg/s (interval) | end-to-end p50 ms at the peak | end-to-end p99 ms at the peak | left out |")
+print("|---|---|---:|---|---|---|---|")
+paths = glob.glob(os.path.join(out, "repeat-summary-*.json"))
+paths += sorted(glob.glob(os.path.join(out, "batch-*", "repeat-summary-*.json")),
+                key=lambda p: int(re.search(r"/batch-(\d+)/", p).group(1)))
+for path in paths:
+    summary = json.load(open(path))
+    batch = re.search(r"/batch-(\d+)/", path)
+    setting = f"batch.size {int(batch.group(1)):,}" if batch else ""
+    for s in summary.get("pairs", []):
+        m = s.get("metrics", {})
+        left = "; ".join(sorted({r["leaveOutReason"][:80] for r in s.get("results", []) if r.get("leaveOutReason")}))
+        print(f"| `{s['driverFile']}` | {setting} | {s.get('countedRuns', 0)} of {s.get('runs', 0)} | "
+              f"{cell(m.get('stable peak'))} | {cell(m.get('end-to-end p50'), 2)} | {cell(m.get('end-to-end p99'), 2)} | {left} |")
+    if summary.get("caveat"):
+        print(f"\nCaveat: {summary['caveat']}")
+PY
+}
 
 usage() {
   sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
@@ -40,6 +76,10 @@ repeats="${2:-3}"
 case "$comparison" in
   -h | --help)
     usage
+    exit 0
+    ;;
+  --table)
+    table "${2:?usage: $0 --table DIR}"
     exit 0
     ;;
   rabbitmq-queues | redis-fsync | kafka-batch) ;;
@@ -110,32 +150,5 @@ stop_running
 shopt -s nullglob
 bin/benchmark report "$out"/repeat-summary-*.json "$out"/batch-*/repeat-summary-*.json -o "$out/report.html" >"$out/report.log" 2>&1 ||
   echo "report: $(tail -n 1 "$out/report.log")"
-python3 - "$out" <<'PY'
-import glob, json, os, re, sys
-out = sys.argv[1]
-def cell(metric, digits=0):
-    if not metric or "median" not in metric:
-        return "n/a"
-    text = f"{metric['median']:,.{digits}f}"
-    interval = metric.get("interval")
-    if interval:
-        text += f" ({interval['low']:,.{digits}f} to {interval['high']:,.{digits}f}, {interval['level']:.0%})"
-    return text
-print("\n| driver file | setting | rounds counted | stable peak, msg/s (interval) | end-to-end p50 ms at the peak | end-to-end p99 ms at the peak | left out |")
-print("|---|---|---:|---|---|---|---|")
-paths = glob.glob(os.path.join(out, "repeat-summary-*.json"))
-paths += sorted(glob.glob(os.path.join(out, "batch-*", "repeat-summary-*.json")),
-                key=lambda p: int(re.search(r"/batch-(\d+)/", p).group(1)))
-for path in paths:
-    summary = json.load(open(path))
-    batch = re.search(r"/batch-(\d+)/", path)
-    setting = f"batch.size {int(batch.group(1)):,}" if batch else ""
-    for s in summary.get("pairs", []):
-        m = s.get("metrics", {})
-        left = "; ".join(sorted({r["leaveOutReason"][:80] for r in s.get("results", []) if r.get("leaveOutReason")}))
-        print(f"| `{s['driverFile']}` | {setting} | {s.get('countedRuns', 0)} of {s.get('runs', 0)} | "
-              f"{cell(m.get('stable peak'))} | {cell(m.get('end-to-end p50'), 2)} | {cell(m.get('end-to-end p99'), 2)} | {left} |")
-    if summary.get("caveat"):
-        print(f"\nCaveat: {summary['caveat']}")
-PY
+table "$out"
 echo "(results, consoles and report.html in $out)"
