@@ -101,10 +101,11 @@ native_run() {
 
 plumb_run() {
   native_pairs_benchmark "$1" "$TMP" --driver-set "natsHostUrl=$URL"
-  native_pairs_publish_rate "$TMP/plumb-$1.json" >/dev/null # stops if the target set the rate
+  local acknowledged
+  acknowledged="$(native_pairs_publish_rate "$TMP/plumb-$1.json")" # stops if the target set the rate
   python3 -c 'import json,sys
 t = json.load(open(sys.argv[1]))["throughput"]
-print(t["publishRateMsgPerSec"], t.get("consumeRateMsgPerSec", "nan"))' "$TMP/plumb-$1.json"
+print(sys.argv[2], t.get("consumeRateMsgPerSec", "nan"))' "$TMP/plumb-$1.json" "$acknowledged"
 }
 
 echo "Core NATS pub/sub throughput on $URL: nats bench vs Plumb, $PAIRS pairs"

@@ -75,15 +75,16 @@ native_run() {
 
 plumb_run() {
   native_pairs_benchmark "$1" "$TMP" --driver-set "redisHost=127.0.0.1" --driver-set "redisPort=$PORT"
-  native_pairs_publish_rate "$TMP/plumb-$1.json" >/dev/null # stops if the target set the rate
+  local acknowledged
+  acknowledged="$(native_pairs_publish_rate "$TMP/plumb-$1.json")" # stops if the target set the rate
   # Only acknowledged sends count; a run with failed sends is not a valid comparison.
   python3 - "$TMP/plumb-$1.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 if r["counters"]["failed"]:
     sys.exit(f"redis-vs-native: Plumb run had {r['counters']['failed']} failed sends")
-print(r["throughput"]["publishRateMsgPerSec"])
 EOF
+  echo "$acknowledged"
 }
 
 echo "Redis Streams XADD throughput on 127.0.0.1:$PORT: redis-benchmark vs Plumb, $PAIRS pairs"

@@ -176,10 +176,19 @@ if steps fail_run 2>"$WORK/fail.err"; then
 fi
 [[ "$(tail -n 1 "$WORK/fail.err")" == "x-vs-native: bin/benchmark failed (pair 4)" ]] &&
   grep -q '^benchmark .* fail ' "$WORK/fail.err" || fail "a failed bin/benchmark printed: $(cat "$WORK/fail.err")"
-echo '{"throughput": {"publishRateMsgPerSec": 1234.5, "targetRateMsgPerSec": 2000}}' >"$WORK/runs/r.json"
+echo '{"throughput": {"publishRateMsgPerSec": 1234.5, "targetRateMsgPerSec": 2000},
+ "acknowledgeRate": [1234.5, 1234.5], "periodSeconds": [10, 10]}' >"$WORK/runs/r.json"
 [[ "$(steps native_pairs_publish_rate "$WORK/runs/r.json")" == 1234.5 ]] || fail "native_pairs_publish_rate"
+# The native tools count a message once it succeeded; publishRateMsgPerSec counts every send,
+# failed ones included. Plumb's side is what the broker acknowledged: 1,000 msg/s sent for 20 s,
+# the second 10 s with 40% of the sends failed, is 800 msg/s.
+echo '{"throughput": {"publishRateMsgPerSec": 1000, "targetRateMsgPerSec": 2000},
+ "acknowledgeRate": [1000, 600], "periodSeconds": [10, 10]}' >"$WORK/runs/failed.json"
+rate="$(steps native_pairs_publish_rate "$WORK/runs/failed.json")"
+[[ "$rate" == 800.0 ]] || fail "a run with failed sends counted $rate msg/s, not the 800 acknowledged"
 # A Plumb run that reached 90% of its target was held by the workload's rate, not the broker.
-echo '{"throughput": {"publishRateMsgPerSec": 1900, "targetRateMsgPerSec": 2000}}' >"$WORK/runs/capped.json"
+echo '{"throughput": {"publishRateMsgPerSec": 1900, "targetRateMsgPerSec": 2000},
+ "acknowledgeRate": [1900], "periodSeconds": [20]}' >"$WORK/runs/capped.json"
 capped() {
   native_pairs_name=x-vs-native
   WORKLOAD=w.yaml
