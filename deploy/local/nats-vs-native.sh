@@ -102,7 +102,9 @@ native_run() {
 plumb_run() {
   native_pairs_benchmark "$1" "$TMP" --driver-set "natsHostUrl=$URL"
   local acknowledged
-  acknowledged="$(native_pairs_publish_rate "$TMP/plumb-$1.json")" # stops if the target set the rate
+  # Stops if the target set the rate: an exit of its own, as bash drops set -e in the command
+  # substitution plumb_run runs in.
+  acknowledged="$(native_pairs_publish_rate "$TMP/plumb-$1.json")" || exit 1
   python3 -c 'import json,sys
 t = json.load(open(sys.argv[1]))["throughput"]
 print(sys.argv[2], t.get("consumeRateMsgPerSec", "nan"))' "$TMP/plumb-$1.json" "$acknowledged"

@@ -76,7 +76,9 @@ native_run() {
 plumb_run() {
   native_pairs_benchmark "$1" "$TMP" --driver-set "redisHost=127.0.0.1" --driver-set "redisPort=$PORT"
   local acknowledged
-  acknowledged="$(native_pairs_publish_rate "$TMP/plumb-$1.json")" # stops if the target set the rate
+  # Stops if the target set the rate: an exit of its own, as bash drops set -e in the command
+  # substitution plumb_run runs in.
+  acknowledged="$(native_pairs_publish_rate "$TMP/plumb-$1.json")" || exit 1
   # Only acknowledged sends count; a run with failed sends is not a valid comparison.
   python3 - "$TMP/plumb-$1.json" <<'EOF'
 import json, sys
