@@ -28,13 +28,7 @@ class FaultGoodputTimelineTest {
 
     List<Timeline.Point> points = Timeline.of(result, Timeline.FAULT_GOODPUT);
 
-    assertEquals(4, points.size(), points.toString());
-    double[] seconds = {7.1, 7.2, 7.3, 7.4};
-    double[] rates = {2000, 0, 1000, 2000};
-    for (int i = 0; i < points.size(); i++) {
-      assertEquals(seconds[i], points.get(i).seconds(), 1e-9);
-      assertEquals(rates[i], points.get(i).value(), 1e-9);
-    }
+    assertPoints(points, new double[] {7.1, 7.2, 7.3, 7.4}, new double[] {2000, 0, 1000, 2000});
   }
 
   @Test
@@ -55,13 +49,10 @@ class FaultGoodputTimelineTest {
 
     List<Timeline.Point> points = Timeline.of(result, Timeline.FAULT_GOODPUT);
 
-    assertEquals(6, points.size(), points.toString());
-    double[] seconds = {10.0, 10.1, 10.2, 30.0, 30.1, 30.2};
-    double[] rates = {2000, 500, 1500, 2000, 0, 1000};
-    for (int i = 0; i < points.size(); i++) {
-      assertEquals(seconds[i], points.get(i).seconds(), 1e-9);
-      assertEquals(rates[i], points.get(i).value(), 1e-9);
-    }
+    assertPoints(
+        points,
+        new double[] {10.0, 10.1, 10.2, 30.0, 30.1, 30.2},
+        new double[] {2000, 500, 1500, 2000, 0, 1000});
   }
 
   @Test
@@ -73,5 +64,14 @@ class FaultGoodputTimelineTest {
             """);
     List<Timeline.Point> acknowledged = Timeline.of(result, "acknowledgeRate");
     assertEquals(List.of(new Timeline.Point(1, 2000), new Timeline.Point(2, 0)), acknowledged);
+  }
+
+  /** {@code points} stand at {@code seconds} with {@code rates}, in that order and no others. */
+  private static void assertPoints(List<Timeline.Point> points, double[] seconds, double[] rates) {
+    assertEquals(seconds.length, points.size(), points.toString());
+    for (int i = 0; i < points.size(); i++) {
+      assertEquals(seconds[i], points.get(i).seconds(), 1e-9);
+      assertEquals(rates[i], points.get(i).value(), 1e-9);
+    }
   }
 }
