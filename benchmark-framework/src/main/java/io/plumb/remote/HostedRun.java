@@ -26,6 +26,13 @@ final class HostedRun {
   private LocalWorker worker;
   private Path driverDirectory;
 
+  /**
+   * The coordinator whose run this is ({@link HttpWorker#COORDINATOR_HEADER}): only its calls reach
+   * the run and renew its lease, so another coordinator refused the worker, tearing down its own
+   * failed run, cannot close this one, nor keep it alive once its own coordinator is gone.
+   */
+  private volatile String owner;
+
   /** Another coordinator's run holds this worker. */
   static final class BusyException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -52,13 +59,14 @@ final class HostedRun {
    *
    * @throws BusyException when another coordinator's lease is still armed
    */
-  DriverInfo initialize(WireMessages.Initialize request) throws IOException {
+  DriverInfo initialize(WireMessages.Initialize request, String from) throws IOException {
     synchronized (workerLock) {
       if (worker != null && lease.armed()) {
         throw new BusyException();
       }
       endRun();
       worker = new LocalWorker(settings.producerThreads(), clock);
+      owner = from;
       lease.arm();
       log.println("run " + request.runId() + ": initialising " + request.setup().fileName());
       DriverSetup copy = privateCopy(request.setup());
@@ -72,9 +80,23 @@ final class HostedRun {
     }
   }
 
-  /** The coordinator ended its run: closes the worker and releases the lease. */
-  void close() {
+  /** A request came from {@code from}: the run's own coordinator renews its lease. */
+  void heardFrom(String from) {
+    if (lease.armed() && from.equals(owner)) {
+      lease.renew();
+    }
+  }
+
+  /**
+   * The coordinator ended its run: closes the worker and releases the lease.
+   *
+   * @throws BusyException when the run is another coordinator's
+   */
+  void close(String from) {
     synchronized (workerLock) {
+      if (worker != null && !from.equals(owner)) {
+        throw new BusyException();
+      }
       lease.disarm();
       if (worker != null) {
         LocalWorker closing = worker;
@@ -148,20 +170,24 @@ final class HostedRun {
   }
 
   /** Applies {@code action} to the run's worker; the answer is an empty JSON object. */
-  Object withWorker(WorkerAction action) {
+  Object withWorker(String from, WorkerAction action) {
     synchronized (workerLock) {
-      action.apply(current());
+      action.apply(current(from));
     }
     return Map.of();
   }
 
-  <T> T answer(WorkerQuery<T> query) {
+  <T> T answer(String from, WorkerQuery<T> query) {
     synchronized (workerLock) {
-      return query.apply(current());
+      return query.apply(current(from));
     }
   }
 
-  private LocalWorker current() {
+  /** The run's worker, for its own coordinator {@code from}. */
+  private LocalWorker current(String from) {
+    if (worker != null && !from.equals(owner)) {
+      throw new BusyException();
+    }
     if (worker == null) {
       throw new IllegalStateException(
           "no run in progress on this worker (never initialised, closed, or stopped after its lease of "

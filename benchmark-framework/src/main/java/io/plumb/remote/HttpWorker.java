@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 
@@ -43,6 +44,13 @@ public final class HttpWorker implements Worker {
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
   private static final ObjectMapper JSON = WireJson.MAPPER;
 
+  /**
+   * Names the coordinator on every call, a random value of each client: a worker serves its run's
+   * calls only from the coordinator that started it.
+   */
+  static final String COORDINATOR_HEADER = "Plumb-Coordinator";
+
+  private final String coordinator = UUID.randomUUID().toString();
   private final URI base;
   private final Optional<String> token;
   private final SSLContext tls;
@@ -261,6 +269,7 @@ public final class HttpWorker implements Worker {
         HttpRequest.newBuilder(base.resolve(path))
             .timeout(timeout)
             .header("Content-Type", "application/json")
+            .header(COORDINATOR_HEADER, coordinator)
             .POST(HttpRequest.BodyPublishers.ofString(json));
     token.ifPresent(value -> builder.header("Authorization", "Bearer " + value));
     return builder.build();

@@ -26,7 +26,8 @@ final class WorkerRoutes {
 
   @FunctionalInterface
   interface Call {
-    Object handle(byte[] body) throws IOException;
+    /** The answer to {@code body}, sent by the coordinator {@code from} identifies. */
+    Object handle(byte[] body, String from) throws IOException;
   }
 
   WorkerRoutes(
@@ -35,76 +36,86 @@ final class WorkerRoutes {
       ResourceSource resources,
       WorkerMetrics metrics,
       HostedRun run) {
-    calls.put("/clock", body -> new WireMessages.Clock(clock.now()));
-    calls.put("/lease", body -> Map.of("leaseSeconds", leaseTimeout.toSeconds()));
+    calls.put("/clock", (body, from) -> new WireMessages.Clock(clock.now()));
+    calls.put("/lease", (body, from) -> Map.of("leaseSeconds", leaseTimeout.toSeconds()));
     // Read whether or not a run is on: the coordinator samples from its measured phase's start.
-    calls.put("/worker/resources", body -> resources.read());
+    calls.put("/worker/resources", (body, from) -> resources.read());
     calls.put(
-        "/worker/initialize", body -> run.initialize(read(body, WireMessages.Initialize.class)));
+        "/worker/initialize",
+        (body, from) -> run.initialize(read(body, WireMessages.Initialize.class), from));
     calls.put(
         "/worker/clock-corrections",
-        body -> {
+        (body, from) -> {
           List<Long> slots = read(body, WireMessages.Corrections.class).nanosBySlot();
-          return run.withWorker(w -> w.applyClockCorrections(ClockCorrections.bySlot(slots)));
+          return run.withWorker(from, w -> w.applyClockCorrections(ClockCorrections.bySlot(slots)));
         });
     calls.put(
         "/worker/create-topics",
-        body -> run.answer(w -> w.createTopics(read(body, WireMessages.Topics.class).topics())));
+        (body, from) ->
+            run.answer(from, w -> w.createTopics(read(body, WireMessages.Topics.class).topics())));
     calls.put(
         "/worker/create-consumers",
-        body ->
+        (body, from) ->
             run.answer(
+                from,
                 w -> w.createConsumers(read(body, WireMessages.Consumers.class).consumers())));
     calls.put(
         "/worker/create-producers",
-        body -> {
+        (body, from) -> {
           WireMessages.Producers request = read(body, WireMessages.Producers.class);
-          return run.withWorker(w -> w.createProducers(request.producers(), request.messages()));
+          return run.withWorker(
+              from, w -> w.createProducers(request.producers(), request.messages()));
         });
-    calls.put("/worker/send-probes", body -> run.withWorker(LocalWorker::sendProbes));
-    calls.put("/worker/probes-received", body -> run.answer(LocalWorker::probesReceived));
+    calls.put("/worker/send-probes", (body, from) -> run.withWorker(from, LocalWorker::sendProbes));
+    calls.put(
+        "/worker/probes-received", (body, from) -> run.answer(from, LocalWorker::probesReceived));
     calls.put(
         "/worker/start-load",
-        body -> {
+        (body, from) -> {
           LoadSpec load = read(body, LoadSpec.class);
-          return run.withWorker(w -> w.startLoad(load));
+          return run.withWorker(from, w -> w.startLoad(load));
         });
     calls.put(
         "/worker/adjust-rate",
-        body -> {
+        (body, from) -> {
           double rate = read(body, WireMessages.Rate.class).ratePerProducer();
-          return run.withWorker(w -> w.adjustRate(rate));
+          return run.withWorker(from, w -> w.adjustRate(rate));
         });
-    calls.put("/worker/pause-consumers", body -> run.withWorker(LocalWorker::pauseConsumers));
-    calls.put("/worker/resume-consumers", body -> run.withWorker(LocalWorker::resumeConsumers));
+    calls.put(
+        "/worker/pause-consumers",
+        (body, from) -> run.withWorker(from, LocalWorker::pauseConsumers));
+    calls.put(
+        "/worker/resume-consumers",
+        (body, from) -> run.withWorker(from, LocalWorker::resumeConsumers));
     calls.put(
         "/worker/take-period",
-        body -> {
-          PeriodStats period = run.answer(LocalWorker::takePeriod);
+        (body, from) -> {
+          PeriodStats period = run.answer(from, LocalWorker::takePeriod);
           metrics.record(period);
           return period;
         });
     calls.put(
         "/worker/schedule-lag",
-        body -> new WireMessages.Count(run.answer(LocalWorker::scheduleLag)));
-    calls.put("/worker/stop-load", body -> run.withWorker(LocalWorker::stopLoad));
+        (body, from) -> new WireMessages.Count(run.answer(from, LocalWorker::scheduleLag)));
+    calls.put("/worker/stop-load", (body, from) -> run.withWorker(from, LocalWorker::stopLoad));
     calls.put(
         "/worker/totals",
-        body ->
-            new WireMessages.EncodedTotals(TotalsCodec.encode(run.answer(LocalWorker::totals))));
+        (body, from) ->
+            new WireMessages.EncodedTotals(
+                TotalsCodec.encode(run.answer(from, LocalWorker::totals))));
     calls.put(
         "/worker/first-errors",
-        body -> new WireMessages.Errors(run.answer(LocalWorker::firstErrors)));
+        (body, from) -> new WireMessages.Errors(run.answer(from, LocalWorker::firstErrors)));
     calls.put(
         "/worker/close-clients",
-        body -> {
+        (body, from) -> {
           List<String> topics = read(body, WireMessages.CloseClients.class).topicsToDelete();
-          return run.withWorker(w -> w.closeClients(topics));
+          return run.withWorker(from, w -> w.closeClients(topics));
         });
     calls.put(
         "/worker/close",
-        body -> {
-          run.close();
+        (body, from) -> {
+          run.close(from);
           return Map.of();
         });
   }

@@ -136,12 +136,12 @@ public final class WorkerServer implements AutoCloseable {
                 "request body over " + settings.maxRequestBytes() + " bytes", true));
         return;
       }
-      if (lease.armed()) {
-        lease.renew();
-      }
+      String from = exchange.getRequestHeaders().getFirst(HttpWorker.COORDINATOR_HEADER);
+      from = from == null ? "" : from;
+      run.heardFrom(from);
       Object result;
       try {
-        result = call.handle(body);
+        result = call.handle(body, from);
       } catch (HostedRun.BusyException e) {
         respondJson(
             exchange,

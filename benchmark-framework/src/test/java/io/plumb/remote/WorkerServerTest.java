@@ -181,6 +181,66 @@ class WorkerServerTest {
     }
   }
 
+  /**
+   * A second coordinator pointed at a worker that is busy with another's run is refused (409) and
+   * its run fails; its teardown (close clients, close) and its heartbeats must not touch the run it
+   * was refused, which goes on as if nothing had happened.
+   */
+  @Test
+  void aSecondCoordinatorRefusedAWorkerLeavesTheFirstCoordinatorsRunAlone() throws Exception {
+    try (WorkerServer server =
+        LoopbackWorkerServers.create(Optional.of(TOKEN), Duration.ofSeconds(30))) {
+      server.start();
+      HttpWorker first = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
+      first.initializeDriver(
+          new io.plumb.worker.WorkerSpecs.DriverSetup(
+              "loopback.yaml", LoopbackDriverFile.TEXT, java.util.Map.of()),
+          1);
+      first.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
+      first.createProducers(
+          List.of(new io.plumb.worker.WorkerSpecs.ProducerSpec(0, "t")),
+          new io.plumb.worker.WorkerSpecs.MessageSpec(
+              64, io.plumb.workload.KeyDistributorType.NO_KEY, List.of(new byte[64]), false));
+      first.startLoad(
+          new io.plumb.worker.WorkerSpecs.LoadSpec(1_000, 0, io.plumb.load.Pacing.EFFICIENT));
+
+      Path workload = dir.resolve("second.yaml");
+      io.plumb.workload.WorkloadYaml.oneTopic()
+          .named("second")
+          .rate(100)
+          .seconds(1)
+          .writeTo(workload);
+      DistributedWorkers second =
+          DistributedWorkers.connect(
+              List.of(LoopbackWorkerServers.client(server, Optional.of(TOKEN))), WorkerRoles.BOTH);
+      io.plumb.result.RunReport refused;
+      try {
+        refused =
+            DistributedRuns.prepare(
+                    workload, LoopbackDriverFile.write(dir), second, Duration.ofSeconds(1))
+                .execute();
+      } finally {
+        second.close();
+      }
+      assertTrue(!refused.complete(), "the second coordinator's run cannot have run");
+      assertTrue(
+          refused.incompleteReason().contains("another coordinator"), refused.incompleteReason());
+
+      // The first coordinator's run goes on: its producer still sends, and it ends it itself.
+      first.takePeriod();
+      long sent = 0;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (sent == 0 && System.nanoTime() < deadline) {
+        java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
+        sent += first.takePeriod().sent();
+      }
+      assertTrue(sent > 0, "the first run's producer sends after the second was refused");
+      first.stopLoad();
+      first.closeClients(List.of());
+      first.close();
+    }
+  }
+
   /** The message of the {@code type} that {@code call} must throw. */
   private static String messageOf(Class<? extends Throwable> type, Executable call) {
     return assertThrows(type, call).getMessage();
