@@ -53,8 +53,11 @@ public final class WorkerServer implements AutoCloseable {
   private final Settings settings;
   private final PrintStream log;
   private final HttpServer server;
+  // A thread per connection being served: the JDK's server reads a request's headers on this
+  // executor, before the token can be checked, so a fixed few threads were all held by anyone who
+  // opened that many connections and sent half a request, and the coordinator was shut out.
   private final ExecutorService requests =
-      Executors.newFixedThreadPool(4, DaemonThreads.named("plumb-http"));
+      Executors.newCachedThreadPool(DaemonThreads.named("plumb-http"));
   private final ScheduledExecutorService watchdog =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("plumb-lease"));
   private final Lease lease;

@@ -241,6 +241,37 @@ class WorkerServerTest {
     }
   }
 
+  /**
+   * A stranger without the token who opens connections and never finishes a request's headers must
+   * not keep the coordinator's calls (and with them its lease renewals) from being served.
+   */
+  @Test
+  void strangersHoldingHalfSentRequestsDoNotShutTheCoordinatorOut() throws Exception {
+    try (WorkerServer server = start(null, 1 << 20)) {
+      List<java.net.Socket> strangers = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 8; i++) {
+          java.net.Socket socket =
+              new java.net.Socket(InetAddress.getLoopbackAddress(), server.port());
+          socket
+              .getOutputStream()
+              .write(
+                  "POST /worker/close HTTP/1.1\r\nHost: worker\r\n"
+                      .getBytes(StandardCharsets.US_ASCII));
+          socket.getOutputStream().flush();
+          strangers.add(socket);
+        }
+        HttpWorker worker = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
+        long before = new WorkerClock().now();
+        assertTrue(worker.clock() >= before - 1_000_000_000L, "the coordinator is served");
+      } finally {
+        for (java.net.Socket socket : strangers) {
+          socket.close();
+        }
+      }
+    }
+  }
+
   /** The message of the {@code type} that {@code call} must throw. */
   private static String messageOf(Class<? extends Throwable> type, Executable call) {
     return assertThrows(type, call).getMessage();
