@@ -36,7 +36,7 @@ final class ClientLog {
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
-      return Optional.empty(); // the result writer reports an unwritable directory in one line
+      return Optional.empty(); // ResultPaths refuses an unwritable directory in one line
     }
     Path file = directory.resolve("clients.log");
     System.setProperty(PROPERTY, file.toString());

@@ -1,6 +1,11 @@
 package io.plumb.cli;
 
 import io.plumb.input.BadInputException;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -24,6 +29,49 @@ final class ResultPaths {
               + runs
               + " runs were asked for; give a directory");
     }
+    checkWritable();
+  }
+
+  /**
+   * Refuses, before anything runs, an output no result could be written to: found only when the
+   * first result is written, the run's measurements would be lost with it.
+   */
+  private void checkWritable() {
+    String option = "-o " + this.output;
+    Path directory = singleFile ? this.output.toAbsolutePath().getParent() : this.output;
+    if (singleFile && Files.isDirectory(this.output)) {
+      throw new BadInputException(
+          option
+              + ": is a directory, not a file; give a new file ending in .json, or the directory");
+    }
+    if (!singleFile && Files.exists(directory) && !Files.isDirectory(directory)) {
+      throw new BadInputException(
+          option
+              + ": is a file, not a directory; results go in a directory, or give a file ending in"
+              + " .json for one run");
+    }
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new BadInputException(
+          option + ": cannot create the directory " + directory + ": " + reason(e));
+    }
+    if (!Files.isWritable(directory)) {
+      throw new BadInputException(option + ": cannot write in the directory " + directory);
+    }
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof AccessDeniedException denied) {
+      return "permission denied at " + denied.getFile();
+    }
+    if (e instanceof NoSuchFileException missing) {
+      return "no such file or directory at " + missing.getFile();
+    }
+    if (e instanceof FileSystemException fs) {
+      return (fs.getReason() != null ? fs.getReason() : "failed") + " at " + fs.getFile();
+    }
+    return String.valueOf(e.getMessage());
   }
 
   Path pathFor(String workload, String driver) {

@@ -104,6 +104,27 @@ class MainTest {
   }
 
   @Test
+  void anOutputThatCannotHoldResultsIsRefusedBeforeTheRun() throws IOException {
+    Path file = Files.writeString(dir.resolve("notes.txt"), "not a directory\n");
+    assertRefusedOnLoopback(
+        "-o " + file + ": is a file, not a directory", "", "-o", file.toString());
+    assertFalse(cli.out().contains("Latency (ms)"), cli.out());
+    cli.clearErr();
+    Path under = file.resolve("results");
+    assertRefusedOnLoopback(
+        "-o " + under + ": cannot create the directory", "", "-o", under.toString());
+    cli.clearErr();
+    Path json = Files.createDirectories(dir.resolve("taken.json"));
+    assertRefusedOnLoopback(
+        "-o " + json + ": is a directory, not a file", "", "-o", json.toString());
+    cli.clearErr();
+    Path jsonUnder = file.resolve("r.json");
+    assertRefusedOnLoopback(
+        "-o " + jsonUnder + ": cannot create the directory", "", "-o", jsonUnder.toString());
+    assertFalse(cli.out().contains("Latency (ms)"), cli.out());
+  }
+
+  @Test
   void unknownOptionExitsTwo() {
     assertEquals(2, cli.run("--frobnicate"));
     assertTrue(errors().startsWith("error: unknown option or argument: --frobnicate"), errors());
