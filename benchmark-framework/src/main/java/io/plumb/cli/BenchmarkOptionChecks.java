@@ -49,6 +49,19 @@ final class BenchmarkOptionChecks {
   /** Checks the options and reads every workload; loads no driver. */
   CheckedInput checkOptionsAndWorkloads() {
     command.remote.validate();
+    for (var override : command.driverOverrides.entrySet()) {
+      // The framework reads both from the file alone (the result's name, the class it loads): an
+      // override of either would be accepted and change nothing.
+      if (List.of("name", "driverClass").contains(override.getKey())) {
+        throw new BadInputException(
+            "--driver-set "
+                + override.getKey()
+                + "="
+                + override.getValue()
+                + ": a driver's name and driverClass come from its file; copy the file to change"
+                + " them");
+      }
+    }
     Double periodSeconds = command.periodSeconds;
     if (periodSeconds != null && !(periodSeconds >= 0.1 && periodSeconds <= 3600)) {
       throw new BadInputException(

@@ -125,6 +125,21 @@ class MainTest {
   }
 
   @Test
+  void driverSetOfTheNameOrClassIsRefusedRatherThanIgnored() throws IOException {
+    assertRefusedOnLoopback(
+        "--driver-set name=Renamed: a driver's name and driverClass come from its file",
+        "",
+        "--driver-set",
+        "name=Renamed");
+    cli.clearErr();
+    assertRefusedOnLoopback(
+        "--driver-set driverClass=io.plumb.NoSuch: a driver's name and driverClass come from its file",
+        "",
+        "--driver-set",
+        "driverClass=io.plumb.NoSuch");
+  }
+
+  @Test
   void unknownOptionExitsTwo() {
     assertEquals(2, cli.run("--frobnicate"));
     assertTrue(errors().startsWith("error: unknown option or argument: --frobnicate"), errors());
