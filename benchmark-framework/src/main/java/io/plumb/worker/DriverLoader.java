@@ -30,6 +30,15 @@ public final class DriverLoader {
   /** The identity of a parsed driver file; {@code fileName} only names it in messages. */
   public static DriverIdentity identify(String fileName, YamlTree tree) {
     Object driverClass = tree.values().get("driverClass");
+    if (driverClass != null && !(driverClass instanceof String)) {
+      throw new BadInputException(
+          where(fileName, tree, "driverClass")
+              + ": expected a class name, got "
+              + describe(driverClass)
+              + " (installed drivers: "
+              + String.join(", ", installed())
+              + ")");
+    }
     if (!(driverClass instanceof String text) || text.isBlank()) {
       throw new BadInputException(
           fileName
@@ -38,8 +47,31 @@ public final class DriverLoader {
               + ")");
     }
     Object name = tree.values().get("name");
+    // The result's driver name: a list, a mapping or blank text would name it "" without a word.
+    if (name instanceof Number || name instanceof Boolean) {
+      name = String.valueOf(name);
+    }
+    if (name != null && (!(name instanceof String given) || given.isBlank())) {
+      throw new BadInputException(
+          where(fileName, tree, "name") + ": expected text, got " + describe(name));
+    }
     String fallbackName = Path.of(fileName).getFileName().toString().replaceFirst("\\.ya?ml$", "");
     return new DriverIdentity(name instanceof String given ? given : fallbackName, text.trim());
+  }
+
+  private static String where(String fileName, YamlTree tree, String field) {
+    Integer line = tree.lines().get(field);
+    return fileName + (line == null ? "" : ":" + line) + ": field '" + field + "'";
+  }
+
+  private static String describe(Object value) {
+    if (value instanceof java.util.Map<?, ?>) {
+      return "a mapping";
+    }
+    if (value instanceof List<?>) {
+      return "a list";
+    }
+    return value instanceof String text ? "'" + text + "'" : String.valueOf(value);
   }
 
   public static BenchmarkDriver instantiate(Path file, String driverClass) {

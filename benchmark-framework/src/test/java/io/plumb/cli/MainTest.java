@@ -140,6 +140,33 @@ class MainTest {
   }
 
   @Test
+  void aDriverNameOrClassThatIsNotTextIsRefused() throws IOException {
+    Path listed = dir.resolve("listed.yaml");
+    Files.writeString(listed, "name: [a, b]\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    assertBadInput(
+        "listed.yaml:1: field 'name': expected text, got a list",
+        "-d",
+        listed.toString(),
+        workload("").toString());
+    cli.clearErr();
+    Path blank = dir.resolve("blank.yaml");
+    Files.writeString(blank, "name: ''\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
+    assertBadInput(
+        "blank.yaml:1: field 'name': expected text, got ''",
+        "-d",
+        blank.toString(),
+        workload("").toString());
+    cli.clearErr();
+    Path classes = dir.resolve("classes.yaml");
+    Files.writeString(classes, "name: x\ndriverClass: [io.plumb.loopback.LoopbackDriver]\n");
+    assertBadInput(
+        "classes.yaml:2: field 'driverClass': expected a class name, got a list",
+        "-d",
+        classes.toString(),
+        workload("").toString());
+  }
+
+  @Test
   void unknownOptionExitsTwo() {
     assertEquals(2, cli.run("--frobnicate"));
     assertTrue(errors().startsWith("error: unknown option or argument: --frobnicate"), errors());
