@@ -1,11 +1,9 @@
 package io.plumb.cli;
 
 import io.plumb.input.BadInputException;
+import io.plumb.input.InputFiles;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -54,24 +52,11 @@ final class ResultPaths {
       Files.createDirectories(directory);
     } catch (IOException e) {
       throw new BadInputException(
-          option + ": cannot create the directory " + directory + ": " + reason(e));
+          option + ": cannot create the directory " + directory + ": " + InputFiles.reason(e));
     }
     if (!Files.isWritable(directory)) {
       throw new BadInputException(option + ": cannot write in the directory " + directory);
     }
-  }
-
-  private static String reason(IOException e) {
-    if (e instanceof AccessDeniedException denied) {
-      return "permission denied at " + denied.getFile();
-    }
-    if (e instanceof NoSuchFileException missing) {
-      return "no such file or directory at " + missing.getFile();
-    }
-    if (e instanceof FileSystemException fs) {
-      return (fs.getReason() != null ? fs.getReason() : "failed") + " at " + fs.getFile();
-    }
-    return String.valueOf(e.getMessage());
   }
 
   Path pathFor(String workload, String driver) {

@@ -1,6 +1,8 @@
 package io.plumb.input;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -28,5 +30,22 @@ public final class InputFiles {
     } catch (IOException e) {
       throw refusal.apply(file + ": " + cannotRead + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Why a file operation failed, in words rather than an exception's class name, for the line that
+   * refuses an output the user named: e.g. {@code Not a directory at results/x}.
+   */
+  public static String reason(IOException e) {
+    if (e instanceof AccessDeniedException denied) {
+      return "permission denied at " + denied.getFile();
+    }
+    if (e instanceof NoSuchFileException missing) {
+      return "no such file or directory at " + missing.getFile();
+    }
+    if (e instanceof FileSystemException fs) {
+      return (fs.getReason() != null ? fs.getReason() : "failed") + " at " + fs.getFile();
+    }
+    return String.valueOf(e.getMessage());
   }
 }

@@ -2,6 +2,7 @@ package io.plumb.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.input.BadInputException;
+import io.plumb.input.InputFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +47,17 @@ public final class Report {
           "-o " + output + ": is a directory; give the report's file name, e.g. report.html");
     }
     Path directory = output.toAbsolutePath().getParent();
-    Files.createDirectories(directory);
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new BadInputException(
+          "-o "
+              + output
+              + ": cannot create the directory "
+              + directory
+              + ": "
+              + InputFiles.reason(e));
+    }
     List<Path> hgrmFiles = HgrmExport.write(results, directory);
     String page = ReportPage.render(results, summaries, hgrmFiles, output);
     Files.writeString(output, page, StandardCharsets.UTF_8);

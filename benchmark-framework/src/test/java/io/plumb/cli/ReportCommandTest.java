@@ -74,6 +74,15 @@ class ReportCommandTest {
         "-o",
         dir.toString());
 
+    Path notADirectory = Files.writeString(dir.resolve("notes.txt"), "a file\n");
+    Path under = notADirectory.resolve("report.html");
+    assertBadInput(
+        "-o " + under + ": cannot create the directory " + notADirectory,
+        "report",
+        good.toString(),
+        "-o",
+        under.toString());
+
     Path broken = dir.resolve("broken.json");
     Files.writeString(
         broken,
