@@ -131,6 +131,9 @@ public final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (port < 0 || port > 65535) {
+      throw new BadInputException("--port: expected 0 (a free port) to 65535, got " + port);
+    }
     if (leaseTimeoutSeconds < 3 || leaseTimeoutSeconds > 30) {
       throw new BadInputException(
           "--lease-timeout: expected 3 to 30 seconds, got " + leaseTimeoutSeconds);

@@ -61,6 +61,13 @@ public final class TlsContexts {
 
   private static KeyStore load(Path file, char[] password, String option)
       throws GeneralSecurityException {
+    // KeyStore.getInstance throws IllegalArgumentException for these, which no caller expects.
+    if (!Files.exists(file)) {
+      throw new BadInputException(option + ": " + file + ": file not found");
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new BadInputException(option + ": " + file + ": not a file");
+    }
     try {
       // Detects PKCS12 or JKS and loads it, checking the password.
       return KeyStore.getInstance(file.toFile(), password);

@@ -73,6 +73,22 @@ class WorkerMainTest {
   }
 
   @Test
+  void aPortOutOfRangeIsRefusedInOneLine() throws Exception {
+    assertEquals(2, run("--port", "70000"));
+    assertEquals(
+        "error: --port: expected 0 (a free port) to 65535, got 70000\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aMissingKeystoreIsRefusedInOneLine() throws Exception {
+    assertEquals(2, run("--port", "0", "--tls-keystore", "no-such-worker.p12"));
+    assertEquals(
+        "error: --tls-keystore: no-such-worker.p12: file not found\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void rejectsALeaseBeyondThirtySeconds() throws Exception {
     assertEquals(2, run("--lease-timeout", "60"));
     assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("error: --lease-timeout:"));
