@@ -111,6 +111,13 @@ public final class WorkerServer implements AutoCloseable {
 
   private void serve(HttpExchange exchange) throws IOException {
     try (exchange) {
+      String browser = BrowserGuard.refusal(exchange.getRequestHeaders(), settings.bind());
+      if (browser != null) {
+        // As bare as a missing token's 401.
+        metrics.unauthorized();
+        exchange.sendResponseHeaders(403, -1);
+        return;
+      }
       if (settings.token().isPresent()
           && !Tokens.matches(
               exchange.getRequestHeaders().getFirst("Authorization"), settings.token().get())) {

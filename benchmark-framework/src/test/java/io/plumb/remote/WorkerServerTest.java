@@ -8,10 +8,13 @@ import io.plumb.input.BadInputException;
 import io.plumb.load.WorkerClock;
 import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.worker.WorkerException;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -289,6 +292,43 @@ class WorkerServerTest {
       java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
     } while (System.nanoTime() < deadline);
     throw new java.util.concurrent.TimeoutException("sent " + sent[0] + " of " + target);
+  }
+
+  /**
+   * A web page in a browser on the worker's host reaches a loopback worker too: its requests carry
+   * Origin, and after DNS rebinding the page's own host name in Host. The coordinator's carry
+   * neither, and are served.
+   */
+  @Test
+  void requestsFromWebPagesAreRefusedWith403() throws Exception {
+    try (WorkerServer server = start(null, 1024)) {
+      int port = server.port();
+      assertEquals(200, status(port, "127.0.0.1:" + port, ""));
+      assertEquals(200, status(port, "localhost:" + port, ""));
+      assertEquals(403, status(port, "127.0.0.1:" + port, "Origin: http://evil.example\r\n"));
+      assertEquals(403, status(port, "rebound.evil.example:" + port, ""));
+    }
+  }
+
+  /** The status of a POST /clock with the token, {@code host} and {@code extraHeaders}. */
+  private static int status(int port, String host, String extraHeaders) throws Exception {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      socket.setSoTimeout(10_000);
+      String request =
+          "POST /clock HTTP/1.1\r\nHost: "
+              + host
+              + "\r\nAuthorization: Bearer "
+              + TOKEN
+              + "\r\n"
+              + extraHeaders
+              + "Content-Length: 2\r\nConnection: close\r\n\r\n{}";
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      String statusLine =
+          new BufferedReader(
+                  new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+              .readLine();
+      return Integer.parseInt(statusLine.split(" ")[1]);
+    }
   }
 
   @Test
