@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class MainTest {
   @TempDir Path dir;
@@ -139,31 +141,21 @@ class MainTest {
         "driverClass=io.plumb.NoSuch");
   }
 
-  @Test
-  void aDriverNameOrClassThatIsNotTextIsRefused() throws IOException {
-    Path listed = dir.resolve("listed.yaml");
-    Files.writeString(listed, "name: [a, b]\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
-    assertBadInput(
-        "listed.yaml:1: field 'name': expected text, got a list",
-        "-d",
-        listed.toString(),
-        workload("").toString());
-    cli.clearErr();
-    Path blank = dir.resolve("blank.yaml");
-    Files.writeString(blank, "name: ''\ndriverClass: io.plumb.loopback.LoopbackDriver\n");
-    assertBadInput(
-        "blank.yaml:1: field 'name': expected text, got ''",
-        "-d",
-        blank.toString(),
-        workload("").toString());
-    cli.clearErr();
-    Path classes = dir.resolve("classes.yaml");
-    Files.writeString(classes, "name: x\ndriverClass: [io.plumb.loopback.LoopbackDriver]\n");
-    assertBadInput(
-        "classes.yaml:2: field 'driverClass': expected a class name, got a list",
-        "-d",
-        classes.toString(),
-        workload("").toString());
+  @ParameterizedTest(name = "name: {0}, driverClass: {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+          [a, b] | io.plumb.loopback.LoopbackDriver   | 1: field 'name': expected text, got a list
+          ''     | io.plumb.loopback.LoopbackDriver   | 1: field 'name': expected text, got ''
+          x      | [io.plumb.loopback.LoopbackDriver] | 2: field 'driverClass': expected a class name, got a list
+          """)
+  void aDriverNameOrClassThatIsNotTextIsRefused(String name, String driverClass, String refusal)
+      throws IOException {
+    Path file = dir.resolve("driver.yaml");
+    Files.writeString(file, "name: " + name + "\ndriverClass: " + driverClass + "\n");
+    assertBadInput("driver.yaml:" + refusal, "-d", file.toString(), workload("").toString());
   }
 
   @Test
