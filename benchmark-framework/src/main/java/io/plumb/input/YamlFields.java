@@ -98,8 +98,7 @@ public final class YamlFields {
 
   /** "file:line: field 'x'" — the prefix of every complaint about a field. */
   public String where(String field) {
-    Integer line = lines.get(field);
-    return file + (line == null ? "" : ":" + line) + ": field '" + field + "'";
+    return YamlTree.where(file, lines.get(field), field);
   }
 
   public BadInputException error(String field, String problem) {

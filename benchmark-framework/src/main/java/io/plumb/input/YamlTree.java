@@ -23,6 +23,18 @@ import java.util.Map;
 public record YamlTree(Map<String, Object> values, Map<String, Integer> lines) {
   private static final YAMLFactory FACTORY = new YAMLFactory();
 
+  /** "file:line: field 'x'", for {@code field} of this tree read from {@code fileName}. */
+  public String where(String fileName, String field) {
+    return where(fileName, lines.get(field), field);
+  }
+
+  /**
+   * "file:line: field 'x'" (without the line when it is not known): every field complaint's start.
+   */
+  static String where(Object file, Integer line, String field) {
+    return file + (line == null ? "" : ":" + line) + ": field '" + field + "'";
+  }
+
   /**
    * Parses {@code text}; {@code fileName} only names the file in messages. Duplicate keys are
    * rejected: YAML would keep the last silently.

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 
 /**
@@ -32,7 +33,7 @@ public final class DriverLoader {
     Object driverClass = tree.values().get("driverClass");
     if (driverClass != null && !(driverClass instanceof String)) {
       throw new BadInputException(
-          where(fileName, tree, "driverClass")
+          tree.where(fileName, "driverClass")
               + ": expected a class name, got "
               + describe(driverClass)
               + " (installed drivers: "
@@ -53,19 +54,14 @@ public final class DriverLoader {
     }
     if (name != null && (!(name instanceof String given) || given.isBlank())) {
       throw new BadInputException(
-          where(fileName, tree, "name") + ": expected text, got " + describe(name));
+          tree.where(fileName, "name") + ": expected text, got " + describe(name));
     }
     String fallbackName = Path.of(fileName).getFileName().toString().replaceFirst("\\.ya?ml$", "");
     return new DriverIdentity(name instanceof String given ? given : fallbackName, text.trim());
   }
 
-  private static String where(String fileName, YamlTree tree, String field) {
-    Integer line = tree.lines().get(field);
-    return fileName + (line == null ? "" : ":" + line) + ": field '" + field + "'";
-  }
-
   private static String describe(Object value) {
-    if (value instanceof java.util.Map<?, ?>) {
+    if (value instanceof Map<?, ?>) {
       return "a mapping";
     }
     if (value instanceof List<?>) {

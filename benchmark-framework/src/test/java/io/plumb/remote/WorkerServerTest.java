@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.input.BadInputException;
+import io.plumb.load.Pacing;
 import io.plumb.load.WorkerClock;
 import io.plumb.worker.LoopbackDriverFile;
 import io.plumb.worker.WorkerException;
+import io.plumb.worker.WorkerSpecs;
+import io.plumb.workload.KeyDistributorType;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
@@ -24,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -97,10 +101,10 @@ class WorkerServerTest {
               BadInputException.class,
               () ->
                   worker.initializeDriver(
-                      new io.plumb.worker.WorkerSpecs.DriverSetup(
+                      new WorkerSpecs.DriverSetup(
                           "evil.yaml",
                           "name: evil\ndriverClass: java.lang.ProcessBuilder\n",
-                          java.util.Map.of()),
+                          Map.of()),
                       1));
       assertTrue(error.contains("evil.yaml"), error);
       assertTrue(error.contains("does not implement io.plumb.driver.BenchmarkDriver"), error);
@@ -115,18 +119,7 @@ class WorkerServerTest {
       String noRun = messageOf(WorkerException.class, () -> worker.adjustRate(100));
       assertTrue(noRun.contains("no run in progress"), noRun);
 
-      worker.initializeDriver(
-          new io.plumb.worker.WorkerSpecs.DriverSetup(
-              "loopback.yaml", LoopbackDriverFile.TEXT, java.util.Map.of()),
-          3);
-      worker.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
-      worker.createProducers(
-          List.of(new io.plumb.worker.WorkerSpecs.ProducerSpec(0, "t")),
-          new io.plumb.worker.WorkerSpecs.MessageSpec(
-              64, io.plumb.workload.KeyDistributorType.NO_KEY, List.of(new byte[64]), false));
-      worker.takePeriod();
-      worker.startLoad(
-          new io.plumb.worker.WorkerSpecs.LoadSpec(100, 0, io.plumb.load.Pacing.EFFICIENT));
+      startLoopbackLoad(worker, 3, 100);
       String bad = messageOf(BadInputException.class, () -> worker.adjustRate(-1));
       assertTrue(bad.contains("rate per producer"), bad);
       assertTrue(!bad.contains("\n"), bad);
@@ -166,13 +159,13 @@ class WorkerServerTest {
       URI uri = URI.create("http://127.0.0.1:" + server.port() + "/");
       HttpWorker worker = new HttpWorker(uri, Optional.of(TOKEN), null);
       worker.initializeDriver(
-          new io.plumb.worker.WorkerSpecs.DriverSetup(
+          new WorkerSpecs.DriverSetup(
               "capacity.yaml",
               "name: Capacity\ndriverClass: io.plumb.search.CapacityDriver\ncapacity: 1000\n",
-              java.util.Map.of()),
+              Map.of()),
           4);
-      worker.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
-      worker.createConsumers(List.of(new io.plumb.worker.WorkerSpecs.ConsumerSpec("t", "s")));
+      worker.createTopics(List.of(new WorkerSpecs.TopicSpec("t", 1)));
+      worker.createConsumers(List.of(new WorkerSpecs.ConsumerSpec("t", "s")));
       // The same exception a local worker throws, so the run words it the same way.
       String error = messageOf(UnsupportedOperationException.class, worker::pauseConsumers);
       assertTrue(error.startsWith("worker " + uri + ": "), error);
@@ -195,17 +188,7 @@ class WorkerServerTest {
         LoopbackWorkerServers.create(Optional.of(TOKEN), Duration.ofSeconds(30))) {
       server.start();
       HttpWorker first = LoopbackWorkerServers.client(server, Optional.of(TOKEN));
-      first.initializeDriver(
-          new io.plumb.worker.WorkerSpecs.DriverSetup(
-              "loopback.yaml", LoopbackDriverFile.TEXT, java.util.Map.of()),
-          1);
-      first.createTopics(List.of(new io.plumb.worker.WorkerSpecs.TopicSpec("t", 1)));
-      first.createProducers(
-          List.of(new io.plumb.worker.WorkerSpecs.ProducerSpec(0, "t")),
-          new io.plumb.worker.WorkerSpecs.MessageSpec(
-              64, io.plumb.workload.KeyDistributorType.NO_KEY, List.of(new byte[64]), false));
-      first.startLoad(
-          new io.plumb.worker.WorkerSpecs.LoadSpec(1_000, 0, io.plumb.load.Pacing.EFFICIENT));
+      startLoopbackLoad(first, 1, 1_000);
 
       Path workload = dir.resolve("second.yaml");
       io.plumb.workload.WorkloadYaml.oneTopic()
@@ -308,6 +291,24 @@ class WorkerServerTest {
       assertEquals(403, status(port, "127.0.0.1:" + port, "Origin: http://evil.example\r\n"));
       assertEquals(403, status(port, "rebound.evil.example:" + port, ""));
     }
+  }
+
+  /**
+   * Initialises {@code worker} with the loopback driver on {@code producerThreads} threads and
+   * starts one producer of 64-byte messages on topic "t" at {@code rate} msg/s, from an empty
+   * period.
+   */
+  private static void startLoopbackLoad(HttpWorker worker, int producerThreads, double rate)
+      throws Exception {
+    worker.initializeDriver(
+        new WorkerSpecs.DriverSetup("loopback.yaml", LoopbackDriverFile.TEXT, Map.of()),
+        producerThreads);
+    worker.createTopics(List.of(new WorkerSpecs.TopicSpec("t", 1)));
+    worker.createProducers(
+        List.of(new WorkerSpecs.ProducerSpec(0, "t")),
+        new WorkerSpecs.MessageSpec(64, KeyDistributorType.NO_KEY, List.of(new byte[64]), false));
+    worker.takePeriod();
+    worker.startLoad(new WorkerSpecs.LoadSpec(rate, 0, Pacing.EFFICIENT));
   }
 
   /** The status of a POST /clock with the token, {@code host} and {@code extraHeaders}. */
