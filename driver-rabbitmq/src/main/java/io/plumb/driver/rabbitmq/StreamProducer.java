@@ -27,11 +27,11 @@ final class StreamProducer implements BenchmarkProducer {
 
   private final Producer[] producers;
   private final Partitioner partitioner;
-  private boolean closed;
+  // Set before close() waits: the completion that empties outstanding then wakes it.
+  private volatile boolean closed;
   // Sends not completed yet: what close() waits for, then fails.
   private final Set<Completion> outstanding = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
-  private volatile boolean closing;
 
   StreamProducer(Environment environment, String topic, int partitions, RabbitMqStreamConfig c) {
     this.producers = new Producer[partitions];
@@ -122,7 +122,7 @@ final class StreamProducer implements BenchmarkProducer {
       }
       outstanding.remove(this);
       listener.sendCompleted(token, partition, failure);
-      if (closing && outstanding.isEmpty()) {
+      if (closed && outstanding.isEmpty()) {
         synchronized (drained) {
           drained.notifyAll();
         }
@@ -150,7 +150,6 @@ final class StreamProducer implements BenchmarkProducer {
 
   /** Waits, bounded, until every send taken has completed. */
   private void awaitOutstanding() {
-    closing = true;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_CONFIRM_TIMEOUT_SECONDS);
     synchronized (drained) {
       long left;
