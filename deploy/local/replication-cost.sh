@@ -3,6 +3,7 @@
 # replicated file on a 3-node cluster, measured one after the other on this host.
 #
 #   deploy/local/replication-cost.sh [BROKER...]     (default: kafka pulsar rabbitmq nats redis)
+#   deploy/local/replication-cost.sh --table DIR     prints the table of DIR (a run's folder) again.
 #
 # BROKER may also be rabbitmq-classic: durable classic queues on one node against classic mirrored
 # queues of 3 (RabbitMQ 3.x's replicated classic queues) on three; rabbitmq compares quorum queues.
@@ -28,6 +29,37 @@ PROBE_SECONDS="${PROBE_SECONDS:-5}"
 MEASURE="${MEASURE:-fixed peak}"
 PEAK_WORKLOAD=workloads/replication-cost-1kb.yaml
 FIXED_WORKLOAD=workloads/replication-cost-1kb-fixed.yaml
+# The table of a run's folder $1: each driver file's stable peak, and its latencies, send delay and
+# loss at the fixed rate.
+table() {
+  PYTHONPATH=deploy/local/lib python3 - "$1" <<'PY'
+import glob, os, sys
+from results import load, stable_peak
+out = sys.argv[1]
+names = sorted({os.path.basename(p).rsplit("-", 1)[0] for p in glob.glob(os.path.join(out, "*-fixed.json")) + glob.glob(os.path.join(out, "*-peak.json"))})
+print("\n| broker | driver file | nodes | copies | stable peak (msg/s) | publish p50 / p99 / p99.9 (ms) | end-to-end p50 / p99 / p99.9 (ms) | send delay p99 (ms) | lost | verdict |")
+print("|---|---|---|---|---:|---|---|---:|---:|---|")
+for name in names:
+    peak, fixed = load(os.path.join(out, name + "-peak.json")), load(os.path.join(out, name + "-fixed.json"))
+    broker, file = name.split("-", 1)
+    facts = (fixed or peak or {}).get("brokerFacts", {})
+    if fixed:
+        p, e, c = fixed["latency"]["publish"], fixed["latency"]["endToEnd"], fixed["counters"]
+        delay = fixed["latency"]["sendDelay"]
+        lat = lambda h: f"{h['p50']:.2f} / {h['p99']:.2f} / {h['p99.9']:.2f}"
+        verdict = ("complete" if fixed["complete"] else "INCOMPLETE") + (", generator-bound" if fixed["generatorBound"] else "")
+        row = f"{lat(p)} | {lat(e)} | {delay['p99']:.2f} | {c['lost']:,} | {verdict}"
+    else:
+        row = "n/a | n/a | n/a | n/a | no result"
+    print(f"| {broker} | `{file}.yaml` | {facts.get('nodes', '?')} | {facts.get('replicas', '?')} | {stable_peak(peak)} | {row} |")
+print("(latencies at the fixed rate of workloads/replication-cost-1kb-fixed.yaml, from the intended send time)")
+PY
+}
+
+if [ "${1:-}" = "--table" ]; then
+  table "${2:?usage: $0 --table DIR}"
+  exit 0
+fi
 brokers=("$@")
 [ ${#brokers[@]} -gt 0 ] || brokers=(kafka pulsar rabbitmq nats redis)
 
@@ -80,25 +112,5 @@ for broker in "${brokers[@]}"; do
   done
 done
 
-PYTHONPATH=deploy/local/lib python3 - "$out" <<'PY'
-import glob, os, sys
-from results import load, stable_peak
-out = sys.argv[1]
-names = sorted({os.path.basename(p).rsplit("-", 1)[0] for p in glob.glob(os.path.join(out, "*-fixed.json")) + glob.glob(os.path.join(out, "*-peak.json"))})
-print("\n| broker | driver file | nodes | copies | stable peak (msg/s) | publish p50 / p99 / p99.9 (ms) | end-to-end p50 / p99 / p99.9 (ms) | lost | verdict |")
-print("|---|---|---|---|---|---|---|---|---|")
-for name in names:
-    peak, fixed = load(os.path.join(out, name + "-peak.json")), load(os.path.join(out, name + "-fixed.json"))
-    broker, file = name.split("-", 1)
-    facts = (fixed or peak or {}).get("brokerFacts", {})
-    if fixed:
-        p, e, c = fixed["latency"]["publish"], fixed["latency"]["endToEnd"], fixed["counters"]
-        lat = lambda h: f"{h['p50']:.2f} / {h['p99']:.2f} / {h['p99.9']:.2f}"
-        verdict = ("complete" if fixed["complete"] else "INCOMPLETE") + (", generator-bound" if fixed["generatorBound"] else "")
-        row = f"{lat(p)} | {lat(e)} | {c['lost']} | {verdict}"
-    else:
-        row = "n/a | n/a | n/a | no result"
-    print(f"| {broker} | {file}.yaml | {facts.get('nodes', '?')} | {facts.get('replicas', '?')} | {stable_peak(peak)} | {row} |")
-print("(latencies at the fixed rate of workloads/replication-cost-1kb-fixed.yaml, from the intended send time)")
-PY
+table "$out"
 echo "(results and consoles in $out)"
