@@ -23,22 +23,23 @@ final class NodeControl {
   }
 
   /**
-   * SIGKILL to every node's process first, then waits until each is gone (its ports free for a
+   * SIGKILL to every node's processes first, then waits until each is gone (its ports free for a
    * restart). Signalling one node and waiting for it before the next spread "all nodes at once"
    * over seconds: a JVM with a large heap takes 1 to 2 s to die on a busy host, and the nodes still
    * running went on acknowledging meanwhile. Each node is waited for even when one before it did
    * not die, so that every node that did is down when this fails, and is started again.
    */
   void kill(List<ClusterNode> nodes) {
-    List<ProcessHandle> processes = nodes.stream().map(NodeControl::process).toList();
-    processes.forEach(ProcessHandle::destroyForcibly);
+    List<List<ProcessHandle>> trees = nodes.stream().map(NodeControl::processTree).toList();
+    trees.forEach(tree -> tree.forEach(ProcessHandle::destroyForcibly));
     List<String> alive = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
-      ProcessHandle process = processes.get(i);
-      try {
-        process.onExit().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        alive.add(nodes.get(i) + " (PID " + process.pid() + ")");
+      for (ProcessHandle process : trees.get(i)) {
+        try {
+          process.onExit().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          alive.add(nodes.get(i) + " (PID " + process.pid() + ")");
+        }
       }
     }
     if (!alive.isEmpty()) {
@@ -116,9 +117,25 @@ final class NodeControl {
             () -> new FaultException(node + " is not running (PID " + pid.getAsLong() + " gone)"));
   }
 
+  /**
+   * The node's process, then every process it started: a crash or a frozen host stops them all. A
+   * signal to the parent alone does not reach its children (Redis forks one to rewrite its
+   * append-only file or to send a full copy to a replica), which went on writing and sending while
+   * the node was meant to be down or frozen. Listed before any signal: a killed parent's children
+   * are handed to init, and would no longer show as its descendants.
+   */
+  private static List<ProcessHandle> processTree(ClusterNode node) {
+    ProcessHandle root = process(node);
+    List<ProcessHandle> tree = new ArrayList<>();
+    tree.add(root);
+    root.descendants().forEach(tree::add);
+    return tree;
+  }
+
   private void signal(ClusterNode node, String signal) {
-    ProcessHandle process = process(node);
-    run(List.of("kill", signal, Long.toString(process.pid())), 10, "kill " + signal);
+    List<String> command = new ArrayList<>(List.of("kill", signal));
+    processTree(node).forEach(process -> command.add(Long.toString(process.pid())));
+    run(command, 10, "kill " + signal);
   }
 
   private void script(String command, ClusterNode node) {
