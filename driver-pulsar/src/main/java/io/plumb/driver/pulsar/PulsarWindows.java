@@ -30,11 +30,17 @@ final class PulsarWindows {
         p.blockIfQueueFull()
             ? "send() blocks while it is full"
             : "a send beyond it fails (blockIfQueueFull false)";
+    if (p.pendingQueueSize() == 0 && config.client().clientMemoryLimitMB() == 0) {
+      return ClientWindow.unbounded(
+          "producer.pendingQueueSize 0 and client.clientMemoryLimitMB 0 (no memory limit): nothing"
+              + " bounds the pending messages; set a count with --driver-set"
+              + " producer.pendingQueueSize=N");
+    }
     if (p.pendingQueueSize() == 0) {
       return ClientWindow.unbounded(
-          "producer.pendingQueueSize 0: no count per producer, only client.clientMemoryLimitMB "
-              + config.client().clientMemoryLimitMB()
-              + " MB of pending messages shared by the whole client ("
+          "producer.pendingQueueSize 0: no count per producer, only "
+              + memoryLimit(config)
+              + " of pending messages shared by the whole client ("
               + full
               + "); set a count with --driver-set producer.pendingQueueSize=N");
     }
@@ -44,11 +50,19 @@ final class PulsarWindows {
             + p.pendingQueueSize()
             + " per partition producer x "
             + ClientWindow.partitions(partitions)
-            + ", within client.clientMemoryLimitMB "
-            + config.client().clientMemoryLimitMB()
-            + " MB ("
+            + ", within "
+            + memoryLimit(config)
+            + " ("
             + full
             + "); set it with --driver-set producer.pendingQueueSize=N (0: no count)");
+  }
+
+  /** The client's memory bound as a fact's words; the client takes 0 as no limit at all. */
+  private static String memoryLimit(PulsarConfig config) {
+    long megabytes = config.client().clientMemoryLimitMB();
+    return megabytes == 0
+        ? "client.clientMemoryLimitMB 0 (no memory limit)"
+        : "client.clientMemoryLimitMB " + megabytes + " MB";
   }
 
   static ClientWindow receive(PulsarConfig config, int partitions) {

@@ -38,6 +38,24 @@ class PulsarWindowsTest {
   }
 
   @Test
+  void aMemoryLimitOfZeroIsNoLimit() throws Exception {
+    // The client takes 0 as "no memory limit": with no count either, nothing bounds the sends.
+    Map<String, String> facts = facts("pulsar.yaml", Map.of("client.clientMemoryLimitMB", "0"), 4);
+    String limit = facts.get(BrokerFactNames.SEND_WINDOW_LIMIT);
+    assertEquals(BrokerFactNames.UNBOUNDED, facts.get(BrokerFactNames.SEND_WINDOW));
+    assertTrue(limit.contains("client.clientMemoryLimitMB 0 (no memory limit)"), limit);
+    assertTrue(limit.contains("nothing bounds the pending messages"), limit);
+    assertTrue(!limit.contains("0 MB"), limit);
+    Map<String, String> counted =
+        facts(
+            "pulsar.yaml",
+            Map.of("client.clientMemoryLimitMB", "0", "producer.pendingQueueSize", "100"),
+            4);
+    String countedLimit = counted.get(BrokerFactNames.SEND_WINDOW_LIMIT);
+    assertTrue(countedLimit.contains("no memory limit"), countedLimit);
+  }
+
+  @Test
   void aPendingCountIsPerPartitionProducer() throws Exception {
     Map<String, String> facts = facts("pulsar.yaml", Map.of("producer.pendingQueueSize", "100"), 3);
     assertEquals("300", facts.get(BrokerFactNames.SEND_WINDOW));
