@@ -100,7 +100,9 @@ public final class RabbitMqStreamBenchmarkDriver
       throw new IllegalStateException("stream " + probe + " was created but does not exist");
     }
     facts.put("rabbitmq.stream.endpoint", config.host() + ":" + config.port());
-    facts.put("rabbitmq.stream.created", "verified (streams are durable, written to disk)");
+    facts.put(
+        "rabbitmq.stream.created",
+        "verified (streams are durable: written to disk, but not fsynced before the confirm)");
     facts.put("rabbitmq.queueLeaderLocator", config.queueLeaderLocator().toString());
     facts.put(BrokerFactNames.HEADER_METADATA, StreamHeader.WHERE);
     facts.put(BrokerFactNames.HEADER_METADATA_BYTES, String.valueOf(StreamHeader.WIRE_BYTES));
