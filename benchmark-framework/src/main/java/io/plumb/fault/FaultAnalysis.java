@@ -56,8 +56,17 @@ public final class FaultAnalysis {
       return figures.get();
     }
 
+    /**
+     * First deliveries a second: a message delivered again (a broker replaying what its consumers
+     * had already received) is no sign that they are back, and counted with the rest a backlog
+     * replayed twice read as recovered while new messages still arrived at half the rate.
+     */
     double rate() {
-      return end > start ? stats().received() / ((end - start) / 1e9) : 0;
+      return end > start ? firstDeliveries(stats()) / ((end - start) / 1e9) : 0;
+    }
+
+    private static long firstDeliveries(PeriodStats stats) {
+      return Math.max(0, stats.received() - stats.duplicates());
     }
 
     /** This period and {@code next} as one: their counts added, their histograms merged. */

@@ -20,10 +20,11 @@ import java.util.List;
  *     producer's, was still open at the end ({@link Unavailability#availableAgain()})
  * @param longestPublishSeconds the longest publish latency (from intended send time) of messages
  *     due in this fault's window
- * @param recoverySeconds from the fault until a period whose consumer throughput was back to at
- *     least 90% of the baseline and which, taken as one with the next, had that throughput and an
- *     end-to-end p99 within 10% (or 1 ms) of the baseline ({@link RecoveryBaseline}); null when
- *     they were not back before the next fault or the end
+ * @param recoverySeconds from the fault until a period whose consumer throughput (first deliveries:
+ *     a message delivered again does not count) was back to at least 90% of the baseline and which,
+ *     taken as one with the next, had that throughput and an end-to-end p99 within 10% (or 1 ms) of
+ *     the baseline ({@link RecoveryBaseline}); null when they were not back before the next fault
+ *     or the end
  * @param publishFailures sends that failed, of messages due in this fault's window
  * @param slowPublishes sends acknowledged later than the plan's stall threshold
  * @param acknowledgedLost messages the broker acknowledged and the run counts as lost, of those due
@@ -34,8 +35,8 @@ import java.util.List;
  * @param outOfOrder first deliveries that reached their consumer after a later message of the same
  *     producer and partition, in periods this fault owns
  * @param error why the action or its undoing failed; null when both worked
- * @param recoveryBaselineRate the median one-second consumer throughput (msg/s) before the first
- *     fault, which recovery is judged against; null when no period preceded it
+ * @param recoveryBaselineRate the median one-second consumer throughput (first deliveries a second)
+ *     before the first fault, which recovery is judged against; null when no period preceded it
  * @param recoveryBaselineP99Seconds the end-to-end p99 of every message received before the first
  *     fault
  * @param unavailability per partition and per producer, from actual send times, with the goodput

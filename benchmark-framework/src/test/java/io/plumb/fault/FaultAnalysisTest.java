@@ -304,6 +304,42 @@ class FaultAnalysisTest {
     assertEquals(470, outcome.recoveryBaselineRate(), 1e-9);
   }
 
+  @Test
+  void aBacklogDeliveredTwiceDoesNotReadAsRecovered() {
+    // After the outage the broker replays what the consumer had already received: from 12 s on
+    // it delivers 1,000 msg/s, half of them again. Only from 16 s do first deliveries reach the
+    // old 1,000 msg/s; counted with the repeats, the consumer read as recovered at 12 s.
+    List<FaultAnalysis.Period> periods =
+        periods(
+            20,
+            s -> {
+              boolean outage = s >= 10 && s < 12;
+              boolean replaying = s >= 12 && s < 16;
+              return outage
+                  ? period(s, 0, 0, 0)
+                  : replaying ? period(s, 1000, 5 * MS, 500) : period(s, 1000, 5 * MS, 0);
+            });
+
+    FaultOutcome outcome = oneFaultAtTenSeconds(periods);
+
+    assertEquals(
+        6.0, outcome.recoverySeconds(), 1e-9, "first deliveries back to 1,000 msg/s from 16 s");
+    assertEquals(4 * 500, outcome.duplicates());
+  }
+
+  @Test
+  void theRecoveryBaselineCountsFirstDeliveriesOnly() {
+    // Before the fault, 1,000 deliveries a second of which 200 repeat earlier ones: the level to
+    // recover to is 800 first deliveries a second, not 1,000.
+    List<FaultAnalysis.Period> periods =
+        periods(20, s -> s < 10 ? period(s, 1000, 5 * MS, 200) : period(s, 800, 5 * MS, 0));
+
+    FaultOutcome outcome = oneFaultAtTenSeconds(periods);
+
+    assertEquals(800, outcome.recoveryBaselineRate(), 1e-9);
+    assertEquals(0.0, outcome.recoverySeconds(), 1e-9);
+  }
+
   /** The timeline after the drain: one acknowledged message, due at {@code intended}, lost. */
   private static PublishTimeline.Snapshot lostOne(PublishTimeline timeline, long intended) {
     PublishTimeline.Snapshot snapshot = timeline.snapshot();
