@@ -62,7 +62,12 @@ final class FaultSteps {
         };
     schedule =
         new FaultSchedule(
-            plan, LocalCluster.of(broker), leaders, run.worker()::clockNow, run::step);
+            plan,
+            LocalCluster.of(broker),
+            leaders,
+            run.worker()::clockNow,
+            run::step,
+            FaultSchedule.UNDO_WAIT);
     schedule.check(run.workload().testDuration());
     run.step(
         "fault plan "

@@ -1,5 +1,6 @@
 package io.plumb.fault;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -28,6 +29,23 @@ public record FaultRecord(
 
   FaultRecord withUndone(long at) {
     return new FaultRecord(spec, nodes, leaderMeaning, appliedAt, at, error);
+  }
+
+  /** Why the fault failed, still being applied or undone {@code wait} after load stopped. */
+  String unfinishedAfter(Duration wait) {
+    String after = " " + Durations.text(wait) + " after load stopped";
+    return applied()
+        ? "undoing: not finished"
+            + after
+            + " ("
+            + (nodes.size() == 1 ? "node " : "nodes ")
+            + String.join(", ", nodes)
+            + " may not be "
+            + FaultActions.undoneWord(spec)
+            + ")"
+        : "applying: not finished"
+            + after
+            + " (the nodes it hit may still be down, frozen or cut off)";
   }
 
   FaultRecord withError(String problem) {

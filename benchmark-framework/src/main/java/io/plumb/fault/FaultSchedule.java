@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -22,6 +23,12 @@ import java.util.stream.Collectors;
 public final class FaultSchedule implements AutoCloseable {
   private static final long LEADER_WAIT_NANOS = 10_000_000_000L;
 
+  /**
+   * How long, once load has stopped, faults still being applied or undone are waited for: a kill of
+   * one node is undone by its start script, allowed 300 s.
+   */
+  public static final Duration UNDO_WAIT = Duration.ofMinutes(6);
+
   private final FaultPlan plan;
   private final LocalCluster cluster;
   private final LeaderSource leaders;
@@ -32,25 +39,36 @@ public final class FaultSchedule implements AutoCloseable {
   private final CountDownLatch loadStopped = new CountDownLatch(1);
   private final List<Thread> threads = new ArrayList<>();
   private final Random random = new Random();
+  private final Duration undoWait;
+
+  /** Whether each fault's outcome is decided: its thread is done, or the wait ran out. */
+  private final boolean[] settled;
+
+  private long undoDeadline;
   private volatile long measureStart;
 
   /**
    * @param clock the clock of the latency samples (the in-process worker's)
    * @param progress told of each action as it happens, for the console
+   * @param undoWait how long {@link #loadStopped} waits for faults still being applied or undone
+   *     ({@link #UNDO_WAIT})
    */
   public FaultSchedule(
       FaultPlan plan,
       LocalCluster cluster,
       LeaderSource leaders,
       LongSupplier clock,
-      Consumer<String> progress) {
+      Consumer<String> progress,
+      Duration undoWait) {
     this.plan = plan;
+    this.undoWait = undoWait;
     this.cluster = cluster;
     this.leaders = leaders;
     this.clock = clock;
     this.progress = progress;
     this.actions = new FaultActions(cluster);
     this.records = new FaultRecord[plan.faults().size()];
+    this.settled = new boolean[records.length];
     for (int i = 0; i < records.length; i++) {
       FaultSpec spec = plan.faults().get(i);
       records[i] = new FaultRecord(spec, List.of(), meaning(spec.target(), leaders), 0, 0, null);
@@ -88,18 +106,51 @@ public final class FaultSchedule implements AutoCloseable {
 
   /**
    * Load has stopped: faults not yet applied never will be, and every fault still in effect is
-   * undone now. Returns once each fault's thread has finished.
+   * undone now. Returns once each fault's thread has finished, or once the wait has run out (one
+   * wait from the first call, however often this is called): a fault still being applied or undone
+   * then has failed, since the drain and the final read go on without the cluster it was to leave
+   * whole. Its thread goes on, so a node slow to start may still be up for the next run.
    */
   public void loadStopped() {
     loadStopped.countDown();
-    for (Thread thread : threads) {
-      try {
-        thread.join(TimeUnit.MINUTES.toMillis(6));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
+    long deadline = undoDeadline();
+    try {
+      for (Thread thread : threads) {
+        long left = deadline - System.nanoTime();
+        if (left > 0) {
+          TimeUnit.NANOSECONDS.timedJoin(thread, left);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      for (int i = 0; i < threads.size(); i++) {
+        unfinished(i);
       }
     }
+  }
+
+  private synchronized long undoDeadline() {
+    if (undoDeadline == 0) {
+      undoDeadline = System.nanoTime() + undoWait.toNanos();
+    }
+    return undoDeadline;
+  }
+
+  /** Fails fault {@code index} if it is still being applied or undone now the wait ran out. */
+  private void unfinished(int index) {
+    String problem;
+    int number;
+    synchronized (this) {
+      if (settled[index]) {
+        return;
+      }
+      settled[index] = true;
+      problem = records[index].unfinishedAfter(undoWait);
+      records[index] = records[index].withError(problem);
+      number = records[index].spec().index();
+    }
+    progress.accept("fault " + number + ": " + problem);
   }
 
   public synchronized List<FaultRecord> records() {
@@ -115,7 +166,7 @@ public final class FaultSchedule implements AutoCloseable {
     FaultSpec spec = records[index].spec();
     long due = measureStart + spec.at().toNanos();
     if (waitUntil(due)) {
-      update(index, records[index].withError("not applied: load stopped first"));
+      settle(index, record -> record.withError("not applied: load stopped first"));
       return;
     }
     List<ClusterNode> hit;
@@ -151,12 +202,12 @@ public final class FaultSchedule implements AutoCloseable {
       // keeping in effect a fault the plan did not ask for measures nothing, while a node left
       // frozen, cut off or down (a cut is a table in the kernel, which outlives the run) would
       // spoil the drain, the final read and the next run.
-      update(index, records[index].withApplied(applied.names(), appliedAt).withError(problem));
+      update(index, record -> record.withApplied(applied.names(), appliedAt).withError(problem));
       progress.accept("fault " + spec.index() + ": " + problem + "; undoing what was applied");
       undo(index, spec, applied, " (the fault failed partway)");
       return;
     }
-    update(index, records[index].withApplied(applied.names(), appliedAt));
+    update(index, record -> record.withApplied(applied.names(), appliedAt));
     progress.accept(
         "fault " + spec.index() + ": " + spec.action().word() + " " + describe(spec, hit));
     boolean stopped =
@@ -167,7 +218,7 @@ public final class FaultSchedule implements AutoCloseable {
   }
 
   private void failed(int index, FaultSpec spec, String problem) {
-    update(index, records[index].withError(problem));
+    settle(index, record -> record.withError(problem));
     progress.accept("fault " + spec.index() + ": " + problem);
   }
 
@@ -176,11 +227,12 @@ public final class FaultSchedule implements AutoCloseable {
     List<String> problems = actions.undo(spec, applied);
     if (!problems.isEmpty()) {
       String problem = String.join("; ", problems);
-      update(index, records[index].withError("undoing: " + problem));
+      settle(index, record -> record.withError("undoing: " + problem));
       progress.accept("fault " + spec.index() + ": undoing failed: " + problem);
       return;
     }
-    update(index, records[index].withUndone(clock.getAsLong()));
+    long undone = clock.getAsLong();
+    settle(index, record -> record.withUndone(undone));
     progress.accept(
         "fault "
             + spec.index()
@@ -322,7 +374,17 @@ public final class FaultSchedule implements AutoCloseable {
     }
   }
 
-  private synchronized void update(int index, FaultRecord record) {
-    records[index] = record;
+  /**
+   * Changes a fault's record under the lock, so that a change from its thread never drops one made
+   * meanwhile by {@link #loadStopped} (an undo that outlived the wait stays failed).
+   */
+  private synchronized void update(int index, UnaryOperator<FaultRecord> change) {
+    records[index] = change.apply(records[index]);
+  }
+
+  /** The last change of a fault's thread: its outcome is decided, unless the wait decided first. */
+  private synchronized void settle(int index, UnaryOperator<FaultRecord> change) {
+    update(index, change);
+    settled[index] = true;
   }
 }

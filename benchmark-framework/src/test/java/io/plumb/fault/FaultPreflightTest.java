@@ -117,7 +117,8 @@ class FaultPreflightTest {
   }
 
   private FaultSchedule schedule(FaultPlan plan, LeaderSource leaders) {
-    return new FaultSchedule(plan, nodes.cluster(), leaders, System::nanoTime, line -> {});
+    return new FaultSchedule(
+        plan, nodes.cluster(), leaders, System::nanoTime, line -> {}, FaultSchedule.UNDO_WAIT);
   }
 
   private FaultPlan plan(String... entry) throws IOException {

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.stats.PublishTimeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -294,13 +296,72 @@ class FaultScheduleTest {
     assertEquals("node 2 has no cgroup", record.error());
   }
 
+  /**
+   * A killed node whose start script has not returned when the wait after load ends: the drain and
+   * the final read run with it down, so the fault failed, even if the node comes up later.
+   */
+  @Test
+  void anUndoStillRunningWhenTheWaitEndsFailsTheFault() throws Exception {
+    nodes = new TestCluster(dir, 3, BASE_PORT + 220);
+    Path release = dir.resolve("release");
+    Path script = nodes.cluster().script();
+    Path slowStart =
+        TestCluster.bashScript(
+            dir.resolve("slow-start.sh"),
+            "if [ \"$1\" = start-node ]; then",
+            "  while [ ! -e " + release + " ]; do sleep 0.05; done",
+            "fi",
+            "exec " + script + " \"$@\"");
+    LocalCluster cluster = new LocalCluster("testbroker", nodes.cluster().stateDir(), slowStart);
+    FaultSchedule schedule =
+        new FaultSchedule(
+            plan("at: 0s", "action: kill", "target: node 1", "duration: 60s"),
+            cluster,
+            TestPlans.namesNoNode(),
+            System::nanoTime,
+            progress::add,
+            Duration.ofMillis(300));
+    schedule.start(0);
+    awaitApplied(schedule);
+    try {
+      schedule.loadStopped();
+
+      FaultRecord record = schedule.records().get(0);
+      assertEquals(0, record.undoneAt(), record.toString());
+      assertEquals(
+          "undoing: not finished 300 ms after load stopped (node 1 may not be started again)",
+          record.error());
+      assertTrue(progress.contains("fault 1: " + record.error()), progress.toString());
+      FaultFigures figures =
+          FaultAnalysis.figures(
+              schedule.plan(),
+              schedule.records(),
+              schedule.measureStart(),
+              new PublishTimeline(1_000_000_000L).snapshot(),
+              List.of(),
+              0,
+              0);
+      assertEquals(
+          Optional.of("fault 1 (kill node 1) failed: " + record.error()),
+          FaultFailures.reason(figures.faults()),
+          "the run's faultFailure and exit status");
+    } finally {
+      Files.createFile(release);
+    }
+    // Started again after all: the record says so, and still that the wait ran out first.
+    awaitUndone(schedule, "started again once released");
+    assertTrue(schedule.records().get(0).error().startsWith("undoing: not finished"));
+    assertTrue(TestNode.ping(nodes.port(1)), "node 1 answers again");
+  }
+
   /** A schedule of {@code plan} on the test's cluster, for a driver that cannot name any node. */
   private FaultSchedule schedule(FaultPlan plan) {
     return schedule(plan, TestPlans.namesNoNode());
   }
 
   private FaultSchedule schedule(FaultPlan plan, LeaderSource leaders) {
-    return new FaultSchedule(plan, nodes.cluster(), leaders, System::nanoTime, progress::add);
+    return new FaultSchedule(
+        plan, nodes.cluster(), leaders, System::nanoTime, progress::add, FaultSchedule.UNDO_WAIT);
   }
 
   /** What node {@code from}'s probe of node {@code to} finds: reachable or unreachable. */
