@@ -1,20 +1,14 @@
 package io.plumb.input;
 
 import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.plumb.driver.FieldNames;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +38,9 @@ public final class YamlFields {
   /** Parses {@code file}, which must hold a YAML mapping. */
   public static YamlFields read(Path file) {
     String text = InputFiles.read(file, "file not found", "cannot read", BadInputException::new);
+    // First as every driver file is read: a key given twice or a value that is no finite number
+    // (.nan, .inf) is refused naming its field, and every key's line is known.
+    YamlTree parsed = YamlTree.parse(file.toString(), text);
     JsonNode tree;
     try {
       tree = MAPPER.readTree(text);
@@ -54,33 +51,7 @@ public final class YamlFields {
     if (tree == null || !tree.isObject()) {
       throw new BadInputException(file + ": expected a YAML mapping of field: value lines");
     }
-    return new YamlFields(file, (ObjectNode) tree, topLevelLines(file, text));
-  }
-
-  private static Map<String, Integer> topLevelLines(Path file, String text) {
-    Map<String, Integer> lines = new HashMap<>();
-    YAMLFactory factory = new YAMLFactory();
-    factory.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-    try (JsonParser parser = factory.createParser(text)) {
-      int depth = 0;
-      for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
-        switch (token) {
-          case START_OBJECT, START_ARRAY -> depth++;
-          case END_OBJECT, END_ARRAY -> depth--;
-          case FIELD_NAME -> {
-            if (depth == 1) {
-              lines.put(parser.currentName(), parser.currentTokenLocation().getLineNr());
-            }
-          }
-          default -> {}
-        }
-      }
-    } catch (JsonParseException e) {
-      throw new BadInputException(file + lineOf(e.getLocation()) + ": " + firstLine(e));
-    } catch (IOException e) {
-      throw new BadInputException(file + ": cannot read: " + e.getMessage());
-    }
-    return lines;
+    return new YamlFields(file, (ObjectNode) tree, parsed.lines());
   }
 
   private static String lineOf(JsonLocation location) {

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * A YAML mapping as plain JDK values (nested maps, lists, String, Boolean, Long or BigInteger,
@@ -22,6 +23,10 @@ import java.util.Map;
  */
 public record YamlTree(Map<String, Object> values, Map<String, Integer> lines) {
   private static final YAMLFactory FACTORY = new YAMLFactory();
+
+  /** YAML 1.1's not-a-number and infinities, as Jackson's YAML parser reads them as floats. */
+  private static final Pattern NON_FINITE =
+      Pattern.compile("[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
 
   /** "file:line: field 'x'", for {@code field} of this tree read from {@code fileName}. */
   public String where(String fileName, String field) {
@@ -104,7 +109,7 @@ public record YamlTree(Map<String, Object> values, Map<String, Integer> lines) {
             : (Object) parser.getLongValue();
       }
       case VALUE_NUMBER_FLOAT -> {
-        return parser.getDoubleValue();
+        return finite(fileName, parser, path);
       }
       case VALUE_TRUE -> {
         return Boolean.TRUE;
@@ -119,6 +124,26 @@ public record YamlTree(Map<String, Object> values, Map<String, Integer> lines) {
         return parser.getText();
       }
     }
+  }
+
+  /**
+   * A float's value, refused when it is not finite: YAML's {@code .nan} and {@code .inf} (which
+   * Jackson can only call malformed, without the field) or a figure beyond a double's range. No
+   * field of a workload, driver file or plan means anything by them.
+   */
+  private static double finite(String fileName, JsonParser parser, String path) throws IOException {
+    String text = parser.getText();
+    double number = NON_FINITE.matcher(text).matches() ? Double.NaN : parser.getDoubleValue();
+    if (!Double.isFinite(number)) {
+      // The path of a value ends in the dot its nested keys would follow, and a list's items are
+      // keyed "list.[i]": the user reads "list[i]".
+      String field = path.substring(0, path.length() - 1).replace(".[", "[");
+      throw new BadInputException(
+          where(fileName, parser.currentTokenLocation().getLineNr(), field)
+              + ": expected a finite number, got "
+              + text);
+    }
+    return number;
   }
 
   private static String lineOf(JsonLocation location) {

@@ -160,6 +160,20 @@ class DriverSettingsReaderTest {
   }
 
   @Test
+  void aNumberThatIsNotFiniteNamesItsFileLineAndField() {
+    assertEquals(
+        "d.yaml:3: field 'client.ioThreads': expected a finite number, got .inf",
+        assertThrows(
+                DriverConfigException.class,
+                () -> settings("name: x\nclient:\n  ioThreads: .inf\n", Map.of()))
+            .getMessage());
+    assertEquals(
+        "d.yaml:1: field 'weights[1]': expected a finite number, got .NaN",
+        assertThrows(DriverConfigException.class, () -> settings("weights: [1, .NaN]\n", Map.of()))
+            .getMessage());
+  }
+
+  @Test
   void syntaxErrorsAndDuplicateKeysAreOneLine() {
     assertEquals(
         "d.yaml:2: field 'url' appears twice (first on line 1)",

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,6 +129,16 @@ class WorkloadReaderTest {
         variant("testDurationMinutes: 15", "testDurationMinutes: 15\ntestDurationSeconds: 10");
     assertTrue(
         failure(file).contains("give either testDurationMinutes or testDurationSeconds, not both"));
+  }
+
+  @Test
+  void aNumberThatIsNotFiniteIsNamedWithItsField() throws IOException {
+    for (String value : List.of(".nan", ".inf", "-.Inf")) {
+      Path file = variant("producerRate: 50000", "producerRate: " + value);
+      assertEquals(
+          file + ":10: field 'producerRate': expected a finite number, got " + value,
+          failure(file));
+    }
   }
 
   @Test
