@@ -16,6 +16,13 @@ public final class WorkloadReader {
   private static final long MAX_MESSAGE_SIZE = 100L * 1024 * 1024;
   private static final double MAX_MINUTES = 7 * 24 * 60;
 
+  /**
+   * The shortest test or warm-up: the shortest period between rate samples that --period allows.
+   * Shorter is no measurement (a test below half a nanosecond rounded to nothing, ran nothing and
+   * exited 0).
+   */
+  private static final double SHORTEST_SECONDS = 0.1;
+
   /** OMB's workload fields, plus Plumb's durations in seconds and where its header travels. */
   private static final List<String> FIELDS =
       List.of(
@@ -224,10 +231,10 @@ public final class WorkloadReader {
           secondsField, "give either " + minutesField + " or " + secondsField + ", not both");
     }
     if (minutes.isPresent()) {
-      return Duration.ofNanos(Math.round(minutes.get() * 60e9));
+      return atLeastShortest(fields, minutesField, minutes.get(), 60e9, " minutes", required);
     }
     if (seconds.isPresent()) {
-      return Duration.ofNanos(Math.round(seconds.get() * 1e9));
+      return atLeastShortest(fields, secondsField, seconds.get(), 1e9, "", required);
     }
     if (required) {
       throw new BadInputException(
@@ -239,6 +246,33 @@ public final class WorkloadReader {
               + "'): a run needs a duration");
     }
     return fallback;
+  }
+
+  /**
+   * {@code value} of a unit of {@code unitNanos} as a duration, refused when shorter than {@link
+   * #SHORTEST_SECONDS}; 0 stands for none where the duration is not {@code required} (the
+   * warm-up's).
+   */
+  private static Duration atLeastShortest(
+      YamlFields fields,
+      String field,
+      double value,
+      double unitNanos,
+      String unit,
+      boolean required) {
+    double nanos = value * unitNanos;
+    if (nanos < SHORTEST_SECONDS * 1e9 && (required || value > 0)) {
+      throw fields.error(
+          field,
+          "expected "
+              + (required ? "" : "0 (no warm-up) or ")
+              + "at least "
+              + SHORTEST_SECONDS
+              + " s (the shortest period between rate samples), got "
+              + value
+              + unit);
+    }
+    return Duration.ofNanos(Math.round(nanos));
   }
 
   private static Path resolvePayload(Path workloadFile, String name) {

@@ -142,6 +142,41 @@ class WorkloadReaderTest {
   }
 
   @Test
+  void aDurationShorterThanThePeriodFloorIsRefusedWithTheLeastAllowed() throws IOException {
+    Path test = variant("testDurationMinutes: 15", "testDurationSeconds: 1e-10");
+    assertEquals(
+        test
+            + ":12: field 'testDurationSeconds': expected at least 0.1 s (the shortest period"
+            + " between rate samples), got 1.0E-10",
+        failure(test));
+    Path minutes = variant("testDurationMinutes: 15", "testDurationMinutes: 0.001");
+    assertTrue(
+        failure(minutes)
+            .endsWith(
+                "field 'testDurationMinutes': expected at least 0.1 s (the shortest period between"
+                    + " rate samples), got 0.001 minutes"),
+        failure(minutes));
+    Path warmup = variant("warmupDurationMinutes: 1", "warmupDurationSeconds: 0.05");
+    assertTrue(
+        failure(warmup)
+            .endsWith(
+                "field 'warmupDurationSeconds': expected 0 (no warm-up) or at least 0.1 s (the"
+                    + " shortest period between rate samples), got 0.05"),
+        failure(warmup));
+  }
+
+  @Test
+  void theShortestDurationsAllowedAreReadAsGiven() throws IOException {
+    Workload shortest =
+        WorkloadReader.read(
+            variant(
+                "testDurationMinutes: 15\nwarmupDurationMinutes: 1",
+                "testDurationSeconds: 0.1\nwarmupDurationSeconds: 0"));
+    assertEquals(Duration.ofMillis(100), shortest.testDuration());
+    assertEquals(Duration.ZERO, shortest.warmupDuration());
+  }
+
+  @Test
   void messagesDownToOneByteAreReadWithTheHeaderLeftToTheirSize() throws IOException {
     Workload one =
         WorkloadReader.read(
