@@ -18,9 +18,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -126,8 +124,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
       names = "--driver-set",
       paramLabel = "KEY=VALUE",
       description =
-          "Overrides a driver setting without editing its file, e.g. --driver-set bootstrap.servers=10.0.0.5:9092. Repeatable.")
-  Map<String, String> driverOverrides = new LinkedHashMap<>();
+          "Overrides a driver setting without editing its file, e.g. --driver-set bootstrap.servers=10.0.0.5:9092. Repeatable, each key once.")
+  List<String> driverSettings = new ArrayList<>();
 
   @Option(
       names = "--period",
@@ -245,7 +243,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
                 * (sweep == null ? 1 : sweep.size() + 1)
                 * (repeat == null ? 1 : repeat + 1));
     RunOptions options =
-        RunOptions.defaults().withDriverOverrides(driverOverrides).withKeepTopics(keepTopics);
+        RunOptions.defaults()
+            .withDriverOverrides(input.driverOverrides())
+            .withKeepTopics(keepTopics);
     if (periodSeconds != null) {
       options = options.withPeriod(Duration.ofMillis(Math.round(periodSeconds * 1000)));
     }

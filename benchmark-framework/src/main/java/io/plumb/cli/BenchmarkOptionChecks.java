@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,10 +27,12 @@ final class BenchmarkOptionChecks {
   /**
    * The options and workloads, checked.
    *
+   * @param driverOverrides the settings of --driver-set, each key once
    * @param target the latency target of --slo
    * @param sweep the rates of --rates; null without
    */
   record CheckedInput(
+      Map<String, String> driverOverrides,
       Optional<LatencyTarget> target,
       List<Double> sweep,
       SearchSettings searchSettings,
@@ -49,19 +52,7 @@ final class BenchmarkOptionChecks {
   /** Checks the options and reads every workload; loads no driver. */
   CheckedInput checkOptionsAndWorkloads() {
     command.remote.validate();
-    for (var override : command.driverOverrides.entrySet()) {
-      // The framework reads both from the file alone (the result's name, the class it loads): an
-      // override of either would be accepted and change nothing.
-      if (List.of("name", "driverClass").contains(override.getKey())) {
-        throw new BadInputException(
-            "--driver-set "
-                + override.getKey()
-                + "="
-                + override.getValue()
-                + ": a driver's name and driverClass come from its file; copy the file to change"
-                + " them");
-      }
-    }
+    Map<String, String> driverOverrides = DriverSetOption.parse(command.driverSettings);
     Double periodSeconds = command.periodSeconds;
     if (periodSeconds != null && !(periodSeconds >= 0.1 && periodSeconds <= 3600)) {
       throw new BadInputException(
@@ -116,7 +107,7 @@ final class BenchmarkOptionChecks {
       }
       loaded.add(read);
     }
-    return new CheckedInput(target, sweep, searchSettings, loaded);
+    return new CheckedInput(driverOverrides, target, sweep, searchSettings, loaded);
   }
 
   /**

@@ -141,6 +141,23 @@ class MainTest {
         "driverClass=io.plumb.NoSuch");
   }
 
+  @Test
+  void aDriverSettingGivenTwiceIsRefusedRatherThanTheLastTaken() throws IOException {
+    assertRefusedOnLoopback(
+        "--driver-set key: given twice (key=a, then key=b); give each setting once",
+        "",
+        "--driver-set",
+        "key=a",
+        "--driver-set",
+        "key=b");
+    cli.clearErr();
+    assertRefusedOnLoopback(
+        "--driver-set key: expected KEY=VALUE, e.g. --driver-set bootstrap.servers=10.0.0.5:9092",
+        "",
+        "--driver-set",
+        "key");
+  }
+
   @ParameterizedTest(name = "name: {0}, driverClass: {1}")
   @CsvSource(
       delimiter = '|',
