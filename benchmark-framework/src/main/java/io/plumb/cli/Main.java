@@ -36,7 +36,8 @@ public final class Main {
           case "report" -> new CommandLine(new ReportCommand(out));
           case "compare" ->
               new CommandLine(new CompareCommand(out))
-                  // "--" splits A's results from B's: the command needs to see it.
+                  // "--" splits A's results from B's: the command needs to see it, and refuses
+                  // the unknown options that come along with it.
                   .setEndOfOptionsDelimiter("--end-of-options")
                   .setUnmatchedOptionsArePositionalParams(true);
           default -> new CommandLine(new BenchmarkCommand(out));

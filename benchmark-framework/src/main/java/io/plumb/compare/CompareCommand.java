@@ -14,8 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code bin/benchmark compare A... -- B...}: is B different from A, beyond the runs' noise? */
 @Command(
@@ -73,6 +76,8 @@ public final class CompareCommand implements Callable<Integer> {
           "Keep runs that were incomplete, lost messages or were generator-bound (left out by default).")
   boolean includeAll;
 
+  @Spec CommandSpec spec;
+
   private final PrintStream out;
 
   public CompareCommand(PrintStream out) {
@@ -81,6 +86,7 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    refuseUnknownOptions();
     PrimaryMetric primaryMetric = PrimaryMetric.parse(primary);
     double share = MarginOption.parse(margin);
     int split = arguments.indexOf("--");
@@ -115,6 +121,19 @@ public final class CompareCommand implements Callable<Integer> {
     b.results().forEach(r -> all.add(r.json()));
     SharedHostCaveat.of(all).ifPresent(caveat -> out.println("Caveat       " + caveat));
     return 0;
+  }
+
+  /**
+   * The parser takes unknown options for results so that "--" reaches this command (see {@code
+   * Main}); here they are refused as the other commands' parsers refuse theirs, rather than as a
+   * result file not found. "-" alone is no option.
+   */
+  private void refuseUnknownOptions() {
+    for (String argument : arguments) {
+      if (argument.startsWith("-") && argument.length() > 1 && !argument.equals("--")) {
+        throw new ParameterException(spec.commandLine(), "unknown option or argument: " + argument);
+      }
+    }
   }
 
   private static List<Path> paths(List<String> names) {

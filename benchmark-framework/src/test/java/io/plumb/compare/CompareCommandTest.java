@@ -319,6 +319,27 @@ class CompareCommandTest {
     assertTrue(cli.err().startsWith("error: --primary: expected"));
   }
 
+  @Test
+  void anUnknownOptionIsRefusedAsUnknownWhereverItStands() throws Exception {
+    String a = recorded("a").toString();
+    String b = recorded("b").toString();
+    for (List<String> args :
+        List.of(
+            List.of("compare", "--bogus", a, "--", b),
+            List.of("compare", a, "--", b, "--bogus"),
+            List.of("compare", "-x", a, "--", b))) {
+      String option =
+          args.stream().filter(arg -> arg.startsWith("-") && !arg.equals("--")).findFirst().get();
+      assertEquals(2, cli.run(args.toArray(new String[0])), cli.err());
+      assertEquals(
+          "error: unknown option or argument: "
+              + option
+              + "\nTry 'bin/benchmark compare --help' for the options and examples.",
+          cli.err().strip());
+      cli.clearErr();
+    }
+  }
+
   @ParameterizedTest(name = "--margin {0}")
   @MethodSource
   void aMarginThatIsNotAPercentageIsRefusedInOneLine(String margin, String error) throws Exception {
