@@ -115,8 +115,17 @@ public final class WorkerCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       paramLabel = "N",
-      description = "Producer threads (default: one per core).")
+      description = "Producer threads (default: one per core; 1 to " + MAX_THREADS + ").")
   Integer threads;
+
+  /**
+   * The most producer threads: one per hardware thread of the largest hosts built (two 192-core
+   * sockets with SMT are 768, eight 60-core ones 960), or several per core of any smaller host for
+   * a driver whose send() blocks. Each is a platform thread with its own 1 MiB event ring
+   * (StatsCollector's loop ring), so a thousand are a gigabyte of rings; the load generator starts
+   * no more than the worker has producers, but a figure beyond any host is a typo, not a plan.
+   */
+  private static final int MAX_THREADS = 1024;
 
   // A test's way to play a host whose clock is off; hidden because no user should need it.
   @Option(names = "--clock-skew-ms", hidden = true, defaultValue = "0")
@@ -142,8 +151,9 @@ public final class WorkerCommand implements Callable<Integer> {
       throw new BadInputException(
           "--max-request-mb: expected 1 to 1024, got " + maxRequestMegabytes);
     }
-    if (threads != null && threads < 1) {
-      throw new BadInputException("--threads: expected at least 1, got " + threads);
+    if (threads != null && (threads < 1 || threads > MAX_THREADS)) {
+      throw new BadInputException(
+          "--threads: expected 1 to " + MAX_THREADS + " producer threads, got " + threads);
     }
     InetAddress address;
     try {

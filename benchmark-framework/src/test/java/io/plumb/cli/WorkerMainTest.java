@@ -89,6 +89,14 @@ class WorkerMainTest {
   }
 
   @Test
+  void producerThreadsBeyondWhatAHostCouldRunAreRefusedNamingTheBound() throws Exception {
+    assertEquals(2, run("--port", "0", "--threads", "1025"));
+    assertEquals(
+        "error: --threads: expected 1 to 1024 producer threads, got 1025\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void rejectsALeaseBeyondThirtySeconds() throws Exception {
     assertEquals(2, run("--lease-timeout", "60"));
     assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("error: --lease-timeout:"));
