@@ -41,7 +41,8 @@ Options:
                            largest window for 'unbounded' (default prefetchCount for RabbitMQ
                            AMQP; 'none' leaves the file's)
   --receive-floor N        FLOOR above (default 1000, the AMQP driver's prefetchCount)
-  --driver-set KEY=VALUE   passed to every run, e.g. ackBatchSize=1 with a floor below 64
+  --driver-set KEY=VALUE   passed to every run, e.g. ackBatchSize=1 with a floor below 64 (not
+                           the settings the sweep varies)
   --probe-seconds N        measured length of each search probe (default 5)
   --measure-seconds N      length of the measurement at the rate found (default: the
                            workload's testDurationSeconds)
@@ -179,6 +180,12 @@ for file in "${files[@]}"; do
   if [[ ",$windows_text," == *,unbounded,* ]] && [ "$unbounded" = - ]; then
     die 2 "--windows: 'unbounded' has no value of $key ($file); give --unbounded-value V or leave it out"
   fi
+  # bin/benchmark refuses a --driver-set key given twice: the sweep's own window settings would be.
+  for ((i = 1; i < ${#extra[@]}; i += 2)); do
+    given="${extra[i]%%=*}"
+    [ "$given" != "$key" ] && [ "$given" != "$receive" ] ||
+      die 2 "--driver-set ${extra[i]}: the sweep sets $given itself ($file); leave it out"
+  done
   send_key[$file]="$key"
   unbounded_value[$file]="$unbounded"
   receive_key[$file]="$receive"

@@ -117,6 +117,7 @@ expect_refusal "window-sweep: --windows: 'unbounded' has no value of maxOutstand
 expect_refusal "window-sweep: driver-kafka/kafka.yaml: no default send-window setting for its driverClass; name one with --setting KEY (see --help)" driver-kafka/kafka.yaml
 expect_refusal "window-sweep: --workload: workloads/quick-1kb-10k.yaml has no 'producerRate: 0', so bin/benchmark would not search for the peak" -w workloads/quick-1kb-10k.yaml
 expect_refusal "window-sweep: --probe-seconds: '0'; allowed: a whole number from 1" --probe-seconds 0
+expect_refusal "window-sweep: --driver-set prefetchCount=10: the sweep sets prefetchCount itself (driver-rabbitmq/rabbitmq-quorum-replicated.yaml); leave it out" --driver-set prefetchCount=10
 [ ! -s "$WORK/calls" ] || fail "bad input ran: $(cat "$WORK/calls")"
 echo "window-sweep: ok: bad input refused in one line, exit 2"
 
