@@ -23,6 +23,11 @@ import io.plumb.driver.DriverSettings;
  * @param headerMetadata whether the driver offers to carry Plumb's header beside the body, as a
  *     broker's per-message metadata would (on by default); off, it behaves as a broker without such
  *     metadata, and messages smaller than the header are refused
+ * @param holdAfterMessages after this many messages (counted over all producers), every send that
+ *     lands on partition {@code heldPartition} is neither kept, delivered nor acknowledged until
+ *     its producer closes, which fails it: a client queueing sends for a leader it cannot reach,
+ *     for tests of unavailability that lasts to the end of a run; 0 holds none
+ * @param heldPartition the partition whose sends are held (of every topic)
  */
 record LoopbackConfig(
     long stallAfterMessages,
@@ -32,7 +37,9 @@ record LoopbackConfig(
     long hiddenMessages,
     long dropAfterMessages,
     long droppedMessages,
-    boolean headerMetadata) {
+    boolean headerMetadata,
+    long holdAfterMessages,
+    long heldPartition) {
 
   static LoopbackConfig read(DriverConfig config) throws DriverConfigException {
     DriverSettings settings = config.settings().ignore("name", "driverClass");
@@ -47,15 +54,27 @@ record LoopbackConfig(
     long dropAfter = atLeastZero(settings, "dropAfterMessages");
     long dropped = atLeastZero(settings, "droppedMessages");
     boolean headerMetadata = settings.bool("headerMetadata", true);
+    long holdAfter = atLeastZero(settings, "holdAfterMessages");
+    long heldPartition = atLeastZero(settings, "heldPartition");
     settings.finish();
     return new LoopbackConfig(
-        after, millis, keep, hideAfter, hidden, dropAfter, dropped, headerMetadata);
+        after,
+        millis,
+        keep,
+        hideAfter,
+        hidden,
+        dropAfter,
+        dropped,
+        headerMetadata,
+        holdAfter,
+        heldPartition);
   }
 
-  /** Whether some messages are hidden from consumers or dropped. */
+  /** Whether some messages are hidden from consumers, dropped or held. */
   boolean mishaps() {
     return (hideAfterMessages > 0 && hiddenMessages > 0)
-        || (dropAfterMessages > 0 && droppedMessages > 0);
+        || (dropAfterMessages > 0 && droppedMessages > 0)
+        || holdAfterMessages > 0;
   }
 
   private static long atLeastZero(DriverSettings settings, String field)

@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>For tests of the measurement itself it can stall once, like a broker pausing: after a given
  * number of messages, one send blocks for a given time; and, with {@code keepMessages}, its topics
  * keep what they acknowledged for a final read, while chosen messages can be hidden from consumers
- * or dropped after being acknowledged ({@link LoopbackConfig}).
+ * or dropped after being acknowledged, and one partition's sends held unanswered until their
+ * producer closes ({@link LoopbackConfig}).
  */
 public final class LoopbackDriver implements BenchmarkDriver, FinalReader {
   private final Map<String, LoopbackTopic> topics = new ConcurrentHashMap<>();

@@ -3,6 +3,9 @@ package io.plumb.loopback;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.MessageListener;
 import io.plumb.driver.SendListener;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Delivers each message to one consumer of every subscription (by key, or in turn without a key),
@@ -13,14 +16,20 @@ final class LoopbackProducer implements BenchmarkProducer {
   private final Stall stall;
   private final Mishaps mishaps;
   private int nextPartition;
+  // Sends the mishaps hold: failed on close, as a client fails what it still queues. Null without
+  // mishaps: a loopback run of many producers holds nothing per producer.
+  private final List<Held> held;
+
+  private record Held(long token, int partition, SendListener listener) {}
 
   /**
-   * @param mishaps which messages to hide from consumers or drop; null for none
+   * @param mishaps which messages to hide from consumers, drop or hold; null for none
    */
   LoopbackProducer(LoopbackTopic topic, Stall stall, Mishaps mishaps) {
     this.topic = topic;
     this.stall = stall;
     this.mishaps = mishaps;
+    this.held = mishaps == null ? null : new ArrayList<>();
   }
 
   @Override
@@ -41,7 +50,16 @@ final class LoopbackProducer implements BenchmarkProducer {
     } else {
       partition = (key.hashCode() & Integer.MAX_VALUE) % topic.partitions();
     }
-    Mishaps.Fate fate = mishaps == null ? Mishaps.Fate.DELIVER : mishaps.next();
+    Mishaps.Fate fate = Mishaps.Fate.DELIVER;
+    if (mishaps != null) {
+      fate = mishaps.next(partition);
+      if (fate == Mishaps.Fate.HOLD) {
+        synchronized (held) {
+          held.add(new Held(token, partition, listener));
+        }
+        return;
+      }
+    }
     if (fate != Mishaps.Fate.DROP) {
       topic.keep(header, payload, partition);
     }
@@ -62,5 +80,21 @@ final class LoopbackProducer implements BenchmarkProducer {
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    if (held == null) {
+      return;
+    }
+    List<Held> failing;
+    synchronized (held) {
+      failing = List.copyOf(held);
+      held.clear();
+    }
+    for (Held send : failing) {
+      send.listener()
+          .sendCompleted(
+              send.token(),
+              send.partition(),
+              new IOException("producer closed before the broker answered"));
+    }
+  }
 }

@@ -4,8 +4,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Decides, by each message's place in the order of sends over all producers, whether the loopback
- * "broker" delivers it, keeps it from consumers, or loses it after acknowledging it: the two ways a
- * message can be missing at the end of a run, for tests of how loss is judged.
+ * "broker" delivers it, keeps it from consumers, or loses it after acknowledging it (the two ways a
+ * message can be missing at the end of a run, for tests of how loss is judged), or holds it
+ * unanswered until its producer closes (for tests of unavailability).
  */
 final class Mishaps {
   enum Fate {
@@ -13,7 +14,9 @@ final class Mishaps {
     /** Acknowledged and kept, never handed to consumers. */
     HIDE,
     /** Acknowledged, then neither kept nor delivered. */
-    DROP
+    DROP,
+    /** Neither kept, delivered nor acknowledged: failed when its producer closes. */
+    HOLD
   }
 
   private final LoopbackConfig config;
@@ -23,8 +26,16 @@ final class Mishaps {
     this.config = config;
   }
 
-  Fate next() {
+  /**
+   * @param partition the partition the message lands on
+   */
+  Fate next(int partition) {
     long number = messages.incrementAndGet();
+    if (config.holdAfterMessages() > 0
+        && number > config.holdAfterMessages()
+        && partition == config.heldPartition()) {
+      return Fate.HOLD;
+    }
     if (within(number, config.dropAfterMessages(), config.droppedMessages())) {
       return Fate.DROP;
     }

@@ -99,7 +99,7 @@ class MainTest {
     Files.writeString(
         driver, "name: Loopback\ndriverClass: io.plumb.loopback.LoopbackDriver\nstallMilis: 5\n");
     assertBadInput(
-        "typo.yaml:3: unknown field 'stallMilis' (did you mean 'stallMillis'?); allowed: driverClass, dropAfterMessages, droppedMessages, headerMetadata, hiddenMessages, hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
+        "typo.yaml:3: unknown field 'stallMilis' (did you mean 'stallMillis'?); allowed: driverClass, dropAfterMessages, droppedMessages, headerMetadata, heldPartition, hiddenMessages, hideAfterMessages, holdAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
         "-d",
         driver.toString(),
         workload("").toString());

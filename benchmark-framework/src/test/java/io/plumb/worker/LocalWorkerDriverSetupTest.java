@@ -33,14 +33,16 @@ class LocalWorkerDriverSetupTest {
       assertEquals(
           ABSENT
               + ":3: unknown field 'stallMilis' (did you mean 'stallMillis'?); allowed:"
-              + " driverClass, dropAfterMessages, droppedMessages, headerMetadata, hiddenMessages,"
-              + " hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
+              + " driverClass, dropAfterMessages, droppedMessages, headerMetadata, heldPartition,"
+              + " hiddenMessages, hideAfterMessages, holdAfterMessages, keepMessages, name,"
+              + " stallAfterMessages, stallMillis",
           e.getMessage());
       BadInputException override = refused(worker, "stallMillis: 5\n", Map.of("stall", "1"));
       assertEquals(
           "--driver-set stall=1: unknown field 'stall'; allowed: driverClass,"
-              + " dropAfterMessages, droppedMessages, headerMetadata, hiddenMessages,"
-              + " hideAfterMessages, keepMessages, name, stallAfterMessages, stallMillis",
+              + " dropAfterMessages, droppedMessages, headerMetadata, heldPartition, hiddenMessages,"
+              + " hideAfterMessages, holdAfterMessages, keepMessages, name, stallAfterMessages,"
+              + " stallMillis",
           override.getMessage());
     }
   }
