@@ -160,6 +160,7 @@ public final class BenchmarkRun {
           failure = "drain: " + (e.getMessage() == null ? e.toString() : e.getMessage());
         }
       }
+      faults.ifPresent(FaultSteps::closeClients);
     }
     FinalReadFigures finalRead = FinalReadFigures.notRun("no load was sent");
     if (outOfMemory != null) {

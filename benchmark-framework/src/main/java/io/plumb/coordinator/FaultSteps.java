@@ -20,7 +20,8 @@ import java.util.Optional;
 /**
  * A run's fault plan, plugged into its steps: checked against the cluster once the driver is up
  * (before any load), a publish timeline kept from the first send, the schedule started with the
- * measured phase and stopped with the load, and each fault's outcome read from what was measured.
+ * measured phase and stopped with the load, the clients closed after the drain, and each fault's
+ * outcome read from what was measured.
  */
 final class FaultSteps {
   private final RunContext run;
@@ -101,6 +102,22 @@ final class FaultSteps {
   void loadStopped() {
     if (schedule != null && started) {
       schedule.loadStopped();
+    }
+  }
+
+  /**
+   * After the drain, before the run is counted: closes the clients, so that every send a driver
+   * still holds completes (each driver fails what is outstanding when it closes) and reaches the
+   * figures. Left to the teardown, after the figures, a partition whose sends went unanswered to
+   * the end (a client queueing sends for a leader it cannot reach) opened no unavailability window
+   * and read as available. The final read closes them at the same point; this covers the runs where
+   * it cannot run.
+   */
+  void closeClients() {
+    try {
+      run.worker().closeClients(List.of());
+    } catch (RuntimeException e) {
+      run.errors().add("closing clients after the drain: " + e.getMessage());
     }
   }
 

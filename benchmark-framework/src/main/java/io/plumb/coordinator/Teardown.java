@@ -3,9 +3,10 @@ package io.plumb.coordinator;
 import java.util.List;
 
 /**
- * Last step on the worker side: close clients (already closed when a final read ran: it reads after
- * them and before this), delete the run's topics unless asked to keep them, close the worker. Never
- * throws: a failed teardown is an error in the result, not a lost result.
+ * Last step on the worker side: close clients (already closed when a final read ran, which reads
+ * after them and before this, and after a fault run's drain), delete the run's topics unless asked
+ * to keep them, close the worker. Never throws: a failed teardown is an error in the result, not a
+ * lost result.
  */
 final class Teardown {
 
