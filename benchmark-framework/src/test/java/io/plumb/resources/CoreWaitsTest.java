@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,9 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
 class CoreWaitsTest {
   @TempDir Path dir;
 
+  /**
+   * Writes a schedstat file in place, always as many bytes (the run delay zero-padded), in one
+   * write without truncating: the host-stall thread reads it every millisecond through a channel it
+   * keeps open, and a rewrite that truncated first let it read an empty file now and then, which
+   * ends the watch as a thread that ended would (the run delay it then missed read 0).
+   */
   private Path schedstat(String name, long runDelay) throws Exception {
     Path file = dir.resolve(name);
-    Files.writeString(file, "123456 " + runDelay + " 42\n");
+    Files.writeString(
+        file,
+        String.format("123456 %019d 42\n", runDelay),
+        StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE);
     return file;
   }
 
