@@ -49,6 +49,19 @@ sweep() {
     "$SWEEP" "$@"
 }
 
+# A sweep that must succeed, its output in $WORK/stdout; a failure names the status, the sweep's
+# own lines and the consoles of its runs, so a failure in CI says which step ended how.
+sweep_ok() { # ARGS...
+  local status=0 out="" arg previous=""
+  sweep "$@" >"$WORK/stdout" 2>"$WORK/stderr" || status=$?
+  ((status == 0)) && return 0
+  for arg in "$@"; do
+    [ "$previous" != -o ] || out="$arg"
+    previous="$arg"
+  done
+  fail "sweep $* exited $status: $(cat "$WORK/stdout" "$WORK/stderr"; [ -z "$out" ] || tail -n 5 "$out"/*.log 2>&1)"
+}
+
 # The help teaches, and is the whole of what --help prints.
 "$SWEEP" --help >"$WORK/help" || fail "--help exited non-zero"
 grep -q '^Usage: deploy/local/window-sweep.sh' "$WORK/help" || fail "--help has no usage line"
@@ -57,8 +70,7 @@ echo "window-sweep: ok: --help"
 
 # Growing windows: 1, 4, 16 rise; 64 reaches the limit; 256 and 1024 are flat: stop there.
 : >"$WORK/calls"
-sweep -o "$WORK/out" driver-rabbitmq/rabbitmq-quorum-replicated.yaml >"$WORK/stdout" ||
-  fail "the sweep exited non-zero: $(cat "$WORK/stdout")"
+sweep_ok -o "$WORK/out" driver-rabbitmq/rabbitmq-quorum-replicated.yaml
 [ "$(wc -l <"$WORK/calls")" -eq 6 ] || fail "ran $(wc -l <"$WORK/calls") searches, not 6: $(cat "$WORK/calls")"
 grep -q -- '--driver-set maxUnconfirmed=1024 --driver-set prefetchCount=1024 --probe-seconds 5 -o .*/rabbitmq-quorum-replicated-w1024.json workloads/replication-cost-1kb.yaml$' "$WORK/calls" ||
   fail "the window-1024 run was: $(grep 'maxUnconfirmed=1024' "$WORK/calls")"
@@ -77,26 +89,25 @@ echo "window-sweep: ok: windows grown until the peak stopped rising, the table a
 
 # --all runs every window, 'unbounded' as maxUnconfirmed=0, still marking the flat steps.
 : >"$WORK/calls"
-sweep --all --windows 16,64,256,unbounded -o "$WORK/all" driver-rabbitmq/rabbitmq-quorum-replicated.yaml >"$WORK/stdout" ||
-  fail "--all exited non-zero"
+sweep_ok --all --windows 16,64,256,unbounded -o "$WORK/all" driver-rabbitmq/rabbitmq-quorum-replicated.yaml
 [ "$(wc -l <"$WORK/calls")" -eq 4 ] || fail "--all ran $(wc -l <"$WORK/calls") searches, not 4"
 grep -q -- '--driver-set maxUnconfirmed=0 --driver-set prefetchCount=1000 ' "$WORK/calls" ||
   fail "unbounded ran as: $(tail -1 "$WORK/calls")"
 grep -q '| unbounded | unbounded (maxUnconfirmed) | .* | 5,000 | +0% | flat (2) |' "$WORK/stdout" ||
   fail "the unbounded row: $(grep '| unbounded |' "$WORK/stdout")"
 # A peak still rising at the last window says so.
-sweep --windows 1,4 -o "$WORK/rising" driver-rabbitmq/rabbitmq-quorum-replicated.yaml >"$WORK/stdout"
+sweep_ok --windows 1,4 -o "$WORK/rising" driver-rabbitmq/rabbitmq-quorum-replicated.yaml
 grep -q 'still rising at the last window (4, 400 msg/s)' "$WORK/stdout" || fail "no still-rising line"
 # Still rising up to 'unbounded': no send window bounded that step.
-sweep --windows 4,unbounded -o "$WORK/unbounded" driver-rabbitmq/rabbitmq-quorum-replicated.yaml >"$WORK/stdout"
+sweep_ok --windows 4,unbounded -o "$WORK/unbounded" driver-rabbitmq/rabbitmq-quorum-replicated.yaml
 grep -qx 'driver-rabbitmq/rabbitmq-quorum-replicated.yaml: still rising up to the unbounded window (5,000 msg/s), where no setting bounds the sends: that is the broker.s figure, unless the receive window, 4000 (prefetchCount), bounds the consumer.' "$WORK/stdout" ||
   fail "no line for a peak rising up to unbounded: $(tail -2 "$WORK/stdout")"
 echo "window-sweep: ok: --all, unbounded, and a peak still rising"
 
 # Flat steps may still rise a little (each under 5%): the peak stopped rising at the step before
 # them, not at the highest of them. 256 rises +138%, 4096 and unbounded add 1% each.
-SWEEP_PEAKS="16:4000 256:9500 4096:9600 0:9700" sweep --windows 16,256,4096,unbounded \
-  -o "$WORK/creep" driver-rabbitmq/rabbitmq-quorum-replicated.yaml >"$WORK/stdout" || fail "the creeping sweep exited non-zero"
+SWEEP_PEAKS="16:4000 256:9500 4096:9600 0:9700" sweep_ok --windows 16,256,4096,unbounded \
+  -o "$WORK/creep" driver-rabbitmq/rabbitmq-quorum-replicated.yaml
 grep -qx 'driver-rabbitmq/rabbitmq-quorum-replicated.yaml: the peak stopped rising from window 256 on (9,500 msg/s): the next 2 windows, up to unbounded, added less than 5% each; there the broker, not the window, sets the peak.' "$WORK/stdout" ||
   fail "the plateau of a creeping peak: $(tail -2 "$WORK/stdout")"
 echo "window-sweep: ok: the plateau starts where the flat steps begin, whatever they add"
@@ -142,7 +153,7 @@ echo "window-sweep: ok: a broker not answering stops the sweep with status 3"
 
 # The dry run prints the runs and starts none.
 : >"$WORK/calls"
-sweep --dry-run --windows 4,unbounded -o "$WORK/dry" >"$WORK/stdout"
+sweep_ok --dry-run --windows 4,unbounded -o "$WORK/dry"
 [ "$(wc -l <"$WORK/stdout")" -eq 4 ] || fail "the dry run printed $(wc -l <"$WORK/stdout") lines, not 4"
 [ ! -s "$WORK/calls" ] || fail "the dry run ran: $(cat "$WORK/calls")"
 echo "window-sweep: ok: --dry-run"
