@@ -119,7 +119,7 @@ repeat_run() { # DIR WORKLOAD FILES [bin/benchmark options]
   mkdir -p "$dir"
   echo "== $files $* (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   bin/benchmark --repeat "$repeats" -o "$dir" -d "$files" "$@" "$workload" >"$dir/console.log" 2>&1 ||
-    echo "   ended with status $?: $(grep -m1 '^error' "$dir/console.log" || echo "see $dir/console.log")"
+    echo "   ended with status $?: $(grep -m1 -e '^error' -e 'no stable peak' "$dir/console.log" || echo "see $dir/console.log")"
 }
 
 case "$comparison" in

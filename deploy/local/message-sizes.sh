@@ -59,7 +59,7 @@ for broker in "${brokers[@]}"; do
     echo "== $name: driver-$broker/${file[$broker]} ${extra[*]} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     bin/benchmark -d "driver-$broker/${file[$broker]}" "${extra[@]}" --probe-seconds "$PROBE_SECONDS" \
       --search-start "$start" -o "$out/$name.json" "workloads/size-$size.yaml" >"$out/$name.log" 2>&1 ||
-      echo "   $name ended with status $?: $(grep -m1 '^error' "$out/$name.log" || echo "see $out/$name.log")"
+      echo "   $name ended with status $?: $(grep -m1 -e '^error' -e 'no stable peak' "$out/$name.log" || echo "see $out/$name.log")"
     stop_running "$broker"
   done
 done

@@ -126,8 +126,18 @@ final class SearchRuns {
                   + " not)%n",
               rate, attempts.get(attempts.size() - 2).rate());
         }
+        boolean noStablePeak = measured.report().complete() && !measured.verdict().sustained();
+        if (noStablePeak) {
+          // The result is written for its measurements, but its figure is missing: a script that
+          // reads the exit status must not take it for a peak.
+          out.printf(
+              "Search       no stable peak: none of the %d full-duration measurements, %,.0f down to"
+                  + " %,.0f msg/s, held its rate (exit status 1)%n",
+              attempts.size(), attempts.get(0).rate(), rate);
+        }
         ConsoleReporter.written(out, file);
-        return new BenchmarkCommand.Written(measured.report().complete() ? 0 : 1, file, json);
+        return new BenchmarkCommand.Written(
+            measured.report().complete() && !noStablePeak ? 0 : 1, file, json);
       }
       rate = Math.round(rate / (1 + settings.precision()));
       out.printf(
