@@ -8,10 +8,11 @@ import java.util.Optional;
  * Which runs a comparison or summary leaves out by default, and why: a run cut short, one that lost
  * messages, or one whose generator could not keep its schedule measured something other than the
  * configuration it names (a lossy run's latencies lack the messages that were lost, as do those of
- * a run whose drain ended with messages still in flight; a generator-bound run's latencies are
- * partly the load generator's), as may one whose bottleneck verdict was undecided, or one whose
- * fault (--faults) was not applied or not undone; and a peak search whose peak was the generator's
- * or that held no rate for the full duration. {@code --include-all} keeps them.
+ * a run whose drain ended with messages still in flight, or of one whose broker refused sends
+ * without a fault to explain it; a generator-bound run's latencies are partly the load
+ * generator's), as may one whose bottleneck verdict was undecided, or one whose fault (--faults)
+ * was not applied or not undone; and a peak search whose peak was the generator's or that held no
+ * rate for the full duration. {@code --include-all} keeps them.
  */
 public final class RunScreen {
   private RunScreen() {}
@@ -31,6 +32,13 @@ public final class RunScreen {
     long lost = result.path("counters").path("lost").asLong(0);
     if (lost > 0) {
       return Optional.of(String.format("lost %,d message(s)", lost));
+    }
+    // Sends the broker refused are in neither the latencies nor the throughput: a configuration
+    // that refuses part of its load reads faster for it. Under a fault (--faults) some sends are
+    // expected to fail, and the comparison is of what the faults cost, so those runs count.
+    long failed = result.path("counters").path("failed").asLong(0);
+    if (failed > 0 && !result.path("faults").isArray()) {
+      return Optional.of(String.format("%,d send(s) failed", failed));
     }
     // Late rather than lost, but just as absent from the end-to-end latencies, and the latest of
     // all: the run's percentiles read low, which a comparison would credit to its configuration.

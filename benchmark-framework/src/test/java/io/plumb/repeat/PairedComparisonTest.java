@@ -125,6 +125,17 @@ class PairedComparisonTest {
   }
 
   @Test
+  void aRunWithFailedSendsIsLeftOutUnlessAFaultExplainsThem() {
+    ObjectNode refused = SyntheticResults.run(0, 1000, 1, 5000);
+    ((ObjectNode) refused.path("counters")).put("failed", 1234);
+    assertEquals("1,234 send(s) failed", RunScreen.reasonToLeaveOut(refused).orElseThrow());
+    ObjectNode faulted = SyntheticResults.run(0, 1000, 1, 5000);
+    ((ObjectNode) faulted.path("counters")).put("failed", 1234);
+    faulted.putArray("faults").addObject().put("action", "kill");
+    assertTrue(RunScreen.reasonToLeaveOut(faulted).isEmpty());
+  }
+
+  @Test
   void aRunWhoseBottleneckVerdictWasUndecidedIsLeftOutButAPeakRoundIsJudgedByItsSearch() {
     ObjectNode undecided = SyntheticResults.run(0, 1000, 1, 5000);
     undecided
