@@ -46,6 +46,8 @@ EPMD_PID_FILE="$STATE/epmd.pid"
 MAX_NODES=9
 # Generous: other brokers may be starting on the same two cores.
 START_TIMEOUT="${PLUMB_RABBITMQ_START_TIMEOUT:-180}"
+# How long a node whose boot failed may take to exit (see await_node_relaunching).
+NODE_EXIT_GRACE_S=30
 # How the lines lib/nodes.sh prints name a node, in this script's wording.
 NODES_DIE_PREFIX="rabbitmq.sh: "
 NODES_TITLE="rabbitmq node"
@@ -223,10 +225,21 @@ await_node() {
 # boot: RabbitMQ 3.10's feature-flag sync with a peer still booting fails ({badmap,undefined}) and
 # that node's VM exits, while the others wait for its tables until their own start times out.
 await_node_relaunching() {
-  local n=$1 relaunched=0
+  local n=$1 relaunched=0 tenths
   until await_node "$n"; do
+    # A boot that ended takes its VM down only after writing a crash dump, a few seconds on 2 busy
+    # cores: await_startup can fail in that time, the node still up. Judged then, two nodes whose
+    # boots both ended had one launched again and the other reported as not started.
+    for ((tenths = 0; tenths < NODE_EXIT_GRACE_S * 10; tenths++)); do
+      nodes_up "$n" || break
+      sleep 0.1
+    done
     # Still running, yet not started within the timeout: launching again would not help.
-    if nodes_up "$n" || ((relaunched == 2)); then return 1; fi
+    nodes_up "$n" && return 1
+    if ((relaunched == 2)); then
+      echo "node $n $(nodes_get "$n" NODE): its boot ended $((relaunched + 1)) times" >&2
+      return 1
+    fi
     relaunched=$((relaunched + 1))
     echo "node $n $(nodes_get "$n" NODE): its boot ended while its peers waited for it" \
       "(see $(nodes_get "$n" LOG)); launching it again"
