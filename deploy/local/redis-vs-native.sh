@@ -17,17 +17,17 @@
 # running (and stops it again at the end in that case).
 #
 # Environment:
-#   PLUMB_RVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
-#   PLUMB_RVN_REQUESTS  XADDs per redis-benchmark run (default 3000000, ~15-25 s here)
-#   PLUMB_REDIS_PORT    server port (default 6379)
+#   PLUMB_REDISVN_PAIRS     pairs of runs (default 5: an estimate with a 93.8% interval)
+#   PLUMB_REDISVN_REQUESTS  XADDs per redis-benchmark run (default 3000000, ~15-25 s here)
+#   PLUMB_REDIS_PORT        server port (default 6379)
 set -euo pipefail
 
 # shellcheck source=lib/native-pairs.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # Before anything starts: a busy host makes the ratios meaningless; then PAIRS from
-# PLUMB_RVN_PAIRS (lib/native-pairs.sh; the runs' output goes to a temporary directory, not OUT).
-native_pairs_begin redis RVN
-REQUESTS="${PLUMB_RVN_REQUESTS:-3000000}"
+# PLUMB_REDISVN_PAIRS (lib/native-pairs.sh; the runs' output goes to a temporary directory, not OUT).
+native_pairs_begin redis REDISVN
+REQUESTS="${PLUMB_REDISVN_REQUESTS:-3000000}"
 PORT="${PLUMB_REDIS_PORT:-6379}"
 
 command -v redis-benchmark >/dev/null ||
