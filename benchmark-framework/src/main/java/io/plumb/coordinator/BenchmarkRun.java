@@ -109,8 +109,8 @@ public final class BenchmarkRun {
       startLoad();
       loadStarted = true;
       PeriodLoop periods = new PeriodLoop(run);
-      announce(Phase.WARMUP);
-      periods.timed(Phase.WARMUP, workload.warmupDuration());
+      announce(Phase.WARM_UP);
+      periods.timed(Phase.WARM_UP, workload.warmupDuration());
       worker.startMeasuring();
       announce(Phase.MEASURE, periods.nextPhaseStart());
       if (workload.consumerBacklogSizeGB() > 0) {

@@ -50,7 +50,7 @@ final class Measurement {
       keep(new PeriodSample(stats, seconds, backlog));
       measuredSeconds += seconds;
     }
-    if (phase != Phase.WARMUP) {
+    if (phase != Phase.WARM_UP) {
       // Deliveries during the drain belong to messages produced while measuring.
       measured.add(stats);
     }

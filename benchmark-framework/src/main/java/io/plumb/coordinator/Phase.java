@@ -1,18 +1,15 @@
 package io.plumb.coordinator;
 
+import java.util.Locale;
+
 /** The parts of a run, in order. */
 public enum Phase {
-  WARMUP("warm-up"),
-  MEASURE("measure"),
-  DRAIN("drain");
+  WARM_UP,
+  MEASURE,
+  DRAIN;
 
-  private final String label;
-
-  Phase(String label) {
-    this.label = label;
-  }
-
+  /** How progress lines and results name the phase: "warm-up", "measure", "drain". */
   public String label() {
-    return label;
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 }

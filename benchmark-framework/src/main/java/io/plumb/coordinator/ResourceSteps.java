@@ -64,7 +64,7 @@ final class ResourceSteps extends ForwardingRunListener {
   public void phaseStarted(Phase phase) {
     // The baseline is taken before the measured phase starts (at the warm-up's start and each of
     // its periods' ends), so reading it never delays the first measured period.
-    if (phase == Phase.WARMUP || (phase == Phase.MEASURE && !sampler.hasBaseline())) {
+    if (phase == Phase.WARM_UP || (phase == Phase.MEASURE && !sampler.hasBaseline())) {
       baseline();
     }
     super.phaseStarted(phase);
@@ -72,7 +72,7 @@ final class ResourceSteps extends ForwardingRunListener {
 
   @Override
   protected void periodEnded(PeriodProgress progress) {
-    if (progress.phase() == Phase.WARMUP) {
+    if (progress.phase() == Phase.WARM_UP) {
       baseline();
     } else if (progress.phase() == Phase.MEASURE) {
       sample();

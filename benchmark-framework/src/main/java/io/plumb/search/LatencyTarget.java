@@ -18,17 +18,12 @@ public record LatencyTarget(Family family, double percentile, long limitNanos) {
 
   /** The latency families a target can name, with their spelling on the command line. */
   public enum Family {
-    PUBLISH("publish"),
-    END_TO_END("end-to-end");
+    PUBLISH,
+    END_TO_END;
 
-    private final String label;
-
-    Family(String label) {
-      this.label = label;
-    }
-
+    /** The family's spelling on the command line: "publish" or "end-to-end". */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
   }
 

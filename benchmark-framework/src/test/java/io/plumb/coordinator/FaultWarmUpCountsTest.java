@@ -17,7 +17,7 @@ class FaultWarmUpCountsTest {
   void theWarmUpsDuplicatesCountBeforeTheFirstFault() {
     Measurement measurement = new Measurement(1, new HeldPeriods(Long.MAX_VALUE));
     measurement.add(
-        Phase.WARMUP, new PeriodCounts(1_000, 1_000, 0, 1_005, 5).withoutLatencies(), 1);
+        Phase.WARM_UP, new PeriodCounts(1_000, 1_000, 0, 1_005, 5).withoutLatencies(), 1);
     for (int s = 0; s < 20; s++) {
       measurement.add(
           Phase.MEASURE, new PeriodCounts(1_000, 1_000, 0, 1_002, 2).withoutLatencies(), 1);

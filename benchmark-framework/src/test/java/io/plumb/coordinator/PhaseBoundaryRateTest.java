@@ -31,7 +31,7 @@ class PhaseBoundaryRateTest {
     RunListener slowAtWarmUpEnd =
         new EachPeriod(
             (phase, stats, seconds) -> {
-              if (phase == Phase.WARMUP) {
+              if (phase == Phase.WARM_UP) {
                 sleep(Duration.ofMillis(400));
               }
             });

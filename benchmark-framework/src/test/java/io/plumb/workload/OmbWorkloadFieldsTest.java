@@ -516,9 +516,9 @@ class OmbWorkloadFieldsTest {
    */
   @Test
   void warmupDurationMinutes() throws IOException {
-    double warmupSeconds = shape.phaseSeconds().get(Phase.WARMUP);
+    double warmupSeconds = shape.phaseSeconds().get(Phase.WARM_UP);
     assertEquals(0.6, warmupSeconds, 0.2);
-    long warmupSent = shape.phaseSent().get(Phase.WARMUP);
+    long warmupSent = shape.phaseSent().get(Phase.WARM_UP);
     // At the workload's rate over the warm-up as it ran, as the measurement is judged: a warm-up
     // whose periods ran long on a busy host sent more than 0.6 s of messages, and rightly.
     assertEquals(4000, warmupSent / warmupSeconds, 1200);
@@ -534,7 +534,7 @@ class OmbWorkloadFieldsTest {
         Duration.ofSeconds(60),
         read(SHAPE.replace("warmupDurationMinutes: 0.01\n", "")).warmupDuration());
     assertEquals(Duration.ZERO, backlog.workload().warmupDuration());
-    assertEquals(null, backlog.phaseSeconds().get(Phase.WARMUP), "no warm-up at 0");
+    assertEquals(null, backlog.phaseSeconds().get(Phase.WARM_UP), "no warm-up at 0");
   }
 
   // ---- backlog ----
