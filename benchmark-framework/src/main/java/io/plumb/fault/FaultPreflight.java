@@ -16,17 +16,7 @@ import java.util.stream.Collectors;
  * the driver cannot name), it proves that network cuts will bite: each node a cut may hit runs in
  * the cgroup its state file records, and a probe cut really drops a connection.
  */
-final class FaultPreflight {
-  private final FaultPlan plan;
-  private final LocalCluster cluster;
-  private final LeaderSource leaders;
-
-  FaultPreflight(FaultPlan plan, LocalCluster cluster, LeaderSource leaders) {
-    this.plan = plan;
-    this.cluster = cluster;
-    this.leaders = leaders;
-  }
-
+record FaultPreflight(FaultPlan plan, LocalCluster cluster, LeaderSource leaders) {
   void check(Duration measuredLength) {
     List<ClusterNode> numbered = cluster.numberedNodes();
     if (numbered.size() < 2) {

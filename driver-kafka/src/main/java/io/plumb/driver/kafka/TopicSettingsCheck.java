@@ -22,19 +22,9 @@ import org.apache.kafka.common.errors.InvalidReplicationFactorException;
  * then against the broker, before any load: a run the cluster cannot serve fails in one line that
  * names the file, the line and the field.
  */
-final class TopicSettingsCheck {
+record TopicSettingsCheck(Admin admin, KafkaSettings settings, DriverSettings file) {
   /** How long initialize() waits for the broker to answer before calling it unreachable. */
   static final long CONNECT_TIMEOUT_SECONDS = 15;
-
-  private final Admin admin;
-  private final KafkaSettings settings;
-  private final DriverSettings file;
-
-  TopicSettingsCheck(Admin admin, KafkaSettings settings, DriverSettings file) {
-    this.admin = admin;
-    this.settings = settings;
-    this.file = file;
-  }
 
   /**
    * Asks the broker to validate a topic with the file's replication factor and topic settings

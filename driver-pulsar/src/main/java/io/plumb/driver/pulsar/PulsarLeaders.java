@@ -11,22 +11,12 @@ import org.apache.pulsar.common.policies.data.PersistentTopicInternalStats;
  * The nodes a fault can aim at for a topic, asked of the broker when the fault is applied: the
  * broker that owns it and a bookie of its current ledger.
  */
-final class PulsarLeaders {
+record PulsarLeaders(PulsarAdmin admin, TopicType topicType, PulsarTopics topics) {
   /**
    * How long one {@link #locate} question may take: a fault is aimed within seconds, and the
    * framework asks again (up to 10 s) when there is no answer.
    */
   private static final long LEADER_READ_TIMEOUT_SECONDS = 5;
-
-  private final PulsarAdmin admin;
-  private final TopicType topicType;
-  private final PulsarTopics topics;
-
-  PulsarLeaders(PulsarAdmin admin, TopicType topicType, PulsarTopics topics) {
-    this.admin = admin;
-    this.topicType = topicType;
-    this.topics = topics;
-  }
 
   /**
    * The roles a fault can aim at. BookKeeper has no leader: what orders a topic's writes is the
