@@ -24,7 +24,8 @@ public final class BacklogPhase {
       run.worker().pauseConsumers();
       run.worker().resumeConsumers();
     } catch (UnsupportedOperationException e) {
-      throw new BadInputException(refusal(run.workload().file(), run.driverName(), e.getMessage()));
+      throw new BadInputException(
+          refusal(run.workload().file(), run.findings().driverName(), e.getMessage()));
     }
   }
 

@@ -77,7 +77,7 @@ final class BacklogRetentionCheck {
             formatGb(workload.consumerBacklogSizeGB()),
             needed,
             what,
-            run.driverName(),
+            run.findings().driverName(),
             run.driverFile(),
             limit,
             facts.getOrDefault(BrokerFactNames.RETENTION_LIMIT, "the driver's limit")));

@@ -46,13 +46,13 @@ public final class BenchmarkRun {
   public BenchmarkRun(
       Workload workload, Path driverFile, Worker worker, RunOptions options, RunListener listener) {
     this.resources = new ResourceSteps(worker, listener);
-    this.run = new RunContext(workload, driverFile, worker, options, resources);
+    this.run = RunContext.begin(workload, driverFile, worker, options, resources);
     this.faults = FaultSteps.of(run);
   }
 
   /** Stops the run at the next opportunity; the report is marked incomplete with {@code reason}. */
   public void abort(String reason) {
-    run.abort(reason);
+    run.abortSignal().abort(reason);
   }
 
   /**
@@ -80,16 +80,16 @@ public final class BenchmarkRun {
     OutOfMemoryError outOfMemory = null;
     try {
       checkSupported();
-      run.settingUp();
+      run.abortSignal().settingUp();
       try {
         PrepareTopics.run(run);
         faults.ifPresent(FaultSteps::check);
         CreateClients.run(run);
         SubscriptionCheck.run(run);
       } finally {
-        run.setUpEnded();
+        run.abortSignal().setUpEnded();
       }
-      RunPlan plan = run.plan();
+      RunPlan plan = run.findings().plan();
       run.setupFigures().setUpDone(plan.producers().size() + plan.consumers().size());
       run.step(
           String.format(
@@ -128,7 +128,7 @@ public final class BenchmarkRun {
     } catch (RuntimeException e) {
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
       // After an abort, what failed (an interrupted creation, say) is the abort's consequence.
-      String reason = run.abortReason();
+      String reason = run.abortSignal().abortReason();
       failure = reason == null || reason.equals(message) ? message : reason + " (" + message + ")";
     } catch (OutOfMemoryError e) {
       // Nothing here may allocate before the headroom is back; the pause recording goes next, as
@@ -138,7 +138,7 @@ public final class BenchmarkRun {
       outOfMemory = e;
     }
     if (failure == null) {
-      failure = run.abortReason();
+      failure = run.abortSignal().abortReason();
     }
     DeliveryBalance.DrainOutcome drained = DeliveryBalance.DrainOutcome.NOT_DRAINED;
     if (outOfMemory != null) {
@@ -224,7 +224,7 @@ public final class BenchmarkRun {
 
   private void startLoad() {
     Workload workload = run.workload();
-    RunPlan plan = run.plan();
+    RunPlan plan = run.findings().plan();
     run.worker().takePeriod(); // drops what the probes recorded
     run.step(
         String.format(

@@ -12,13 +12,13 @@ final class CreateClients {
   private CreateClients() {}
 
   static void run(RunContext run) {
-    RunPlan plan = run.plan();
+    RunPlan plan = run.findings().plan();
     Workload workload = run.workload();
     if (!plan.consumers().isEmpty()) {
       run.step("creating " + plan.consumers().size() + " consumer(s)");
       Map<String, String> facts = run.worker().createConsumers(plan.consumers());
       if (!facts.isEmpty()) {
-        run.brokerFacts(facts);
+        run.findings().brokerFacts(facts);
       }
     }
     run.step("creating " + plan.producers().size() + " producer(s)");
@@ -29,6 +29,6 @@ final class CreateClients {
                 workload.messageSize(),
                 workload.keyDistributor(),
                 Payloads.forWorkload(workload, run.runId()),
-                run.headerPlacement() == HeaderPlacement.METADATA));
+                run.findings().headerPlacement() == HeaderPlacement.METADATA));
   }
 }

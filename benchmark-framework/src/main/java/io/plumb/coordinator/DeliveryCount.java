@@ -71,7 +71,7 @@ final class DeliveryCount {
    *     the run's measurement
    */
   static Counters of(RunContext run, DeliveryBalance.DrainOutcome outcome, boolean loadStarted) {
-    RunPlan plan = loadStarted ? run.plan() : null;
+    RunPlan plan = loadStarted ? run.findings().plan() : null;
     Totals totals = null;
     if (plan != null) {
       // A run cut short has no final period: the counts would come from the last period taken

@@ -35,7 +35,7 @@ final class Drain {
       // once the counts say every acknowledged message may have arrived.
       long missing =
           mayBeComplete(whole, run.workload().subscriptionsPerTopic())
-              ? DeliveryCount.outstanding(run.plan(), run.worker().totals())
+              ? DeliveryCount.outstanding(run.findings().plan(), run.worker().totals())
               : -1;
       if (sendsDone && missing == 0) {
         outcome = DeliveryBalance.DrainOutcome.COMPLETE;
@@ -81,7 +81,7 @@ final class Drain {
                             quietNanos / 1e9, idle.toSeconds())));
         break;
       }
-      if (run.waitOrAbort(Duration.ofMillis(50))) {
+      if (run.abortSignal().waitOrAbort(Duration.ofMillis(50))) {
         outcome = DeliveryBalance.DrainOutcome.NOT_DRAINED;
         break;
       }
@@ -100,6 +100,8 @@ final class Drain {
   }
 
   private static long exact(RunContext run, long missing) {
-    return missing >= 0 ? missing : DeliveryCount.outstanding(run.plan(), run.worker().totals());
+    return missing >= 0
+        ? missing
+        : DeliveryCount.outstanding(run.findings().plan(), run.worker().totals());
   }
 }

@@ -47,8 +47,8 @@ final class FaultSteps {
           plan.file()
               + ": a fault plan needs the in-process worker (the cluster's state files are on this host); run without --workers");
     }
-    String broker = brokerOf(run.driverClass());
-    String topic = run.plan().topics().get(0).name();
+    String broker = brokerOf(run.findings().driverClass());
+    String topic = run.findings().plan().topics().get(0).name();
     LeaderSource leaders =
         new LeaderSource() {
           @Override
@@ -133,7 +133,7 @@ final class FaultSteps {
     Map<Integer, List<SequenceRanges>> lost = new HashMap<>();
     if (counters.lost() > 0 && counters.inFlight() == 0) {
       DeliveryCount.forEachMissing(
-          run.plan(),
+          run.findings().plan(),
           run.worker().totals(),
           (subscription, producer, sequences) ->
               lost.computeIfAbsent(producer, p -> new ArrayList<>()).add(sequences));

@@ -31,7 +31,7 @@ final class FinalReadStep {
   private FinalReadStep() {}
 
   static Result run(RunContext run, DeliveryBalance.DrainOutcome drained, boolean faultPlan) {
-    if (run.abortReason() != null) {
+    if (run.abortSignal().abortReason() != null) {
       return new Result(FinalReadFigures.notRun("the run was stopped"), drained);
     }
     Optional<String> whyNot = run.worker().whyNoFinalRead();
@@ -41,7 +41,7 @@ final class FinalReadStep {
     long missingAfterDrain =
         drained == DeliveryBalance.DrainOutcome.COMPLETE
             ? 0
-            : DeliveryCount.outstanding(run.plan(), run.worker().totals());
+            : DeliveryCount.outstanding(run.findings().plan(), run.worker().totals());
     if (!faultPlan && missingAfterDrain == 0) {
       return new Result(
           FinalReadFigures.notRun("not needed: every acknowledged message was received"), drained);
@@ -57,7 +57,7 @@ final class FinalReadStep {
     long start = System.nanoTime();
     FinalReads.Summary summary;
     try {
-      summary = run.worker().finalRead(run.plan().consumers(), timeout);
+      summary = run.worker().finalRead(run.findings().plan().consumers(), timeout);
     } catch (RuntimeException e) {
       double seconds = (System.nanoTime() - start) / 1e9;
       String why = "failed after " + String.format("%.1f s", seconds) + ": " + e.getMessage();
@@ -65,8 +65,8 @@ final class FinalReadStep {
       return new Result(new FinalReadFigures(false, why, seconds, 0, 0, 0, Map.of()), drained);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    long foundOnlyByRead = foundOnlyByRead(run.plan(), run.worker().totals());
-    long notInRead = acknowledgedNotInRead(run.plan(), run.worker().totals());
+    long foundOnlyByRead = foundOnlyByRead(run.findings().plan(), run.worker().totals());
+    long notInRead = acknowledgedNotInRead(run.findings().plan(), run.worker().totals());
     run.step(
         String.format(
             "final read: %,d message(s) in %.1f s; %,d acknowledged message(s) found only by it",

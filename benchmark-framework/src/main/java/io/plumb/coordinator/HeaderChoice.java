@@ -22,7 +22,7 @@ final class HeaderChoice {
         HeaderPlacement.forSize(workload.headerIn(), workload.messageSize());
     if (placement == HeaderPlacement.METADATA
         && !facts.containsKey(BrokerFactNames.HEADER_METADATA)) {
-      String driver = run.driverName() + " (" + run.driverFile() + ")";
+      String driver = run.findings().driverName() + " (" + run.driverFile() + ")";
       if (workload.headerIn().isPresent()) {
         throw new BadInputException(
             String.format(

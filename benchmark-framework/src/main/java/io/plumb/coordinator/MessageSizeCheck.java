@@ -29,7 +29,7 @@ final class MessageSizeCheck {
     // A header in the broker's metadata counts against the same limit (NATS's max_payload counts
     // the header block, Kafka's max.request.size the record headers): the body has that much less.
     String headerShare = "";
-    if (run.headerPlacement() == HeaderPlacement.METADATA) {
+    if (run.findings().headerPlacement() == HeaderPlacement.METADATA) {
       long metadataBytes = wholeOrZero(facts.get(BrokerFactNames.HEADER_METADATA_BYTES));
       limit -= metadataBytes;
       headerShare =
@@ -45,7 +45,7 @@ final class MessageSizeCheck {
                   + " %,d bytes%s: %s",
               run.workload().file(),
               size,
-              run.driverName(),
+              run.findings().driverName(),
               run.driverFile(),
               limit,
               headerShare,

@@ -65,19 +65,22 @@ final class PeriodLoop {
       long periodEnd = Math.min(phaseEnd, periodStart + period.toNanos());
       boolean stop;
       if (until == null) {
-        stop = run.waitOrAbort(Duration.ofNanos(Math.max(0, periodEnd - System.nanoTime())));
+        stop =
+            run.abortSignal()
+                .waitOrAbort(Duration.ofNanos(Math.max(0, periodEnd - System.nanoTime())));
       } else {
         stop = false;
         while (!stop && System.nanoTime() < periodEnd) {
-          lastBacklog = DeliveryCount.outstanding(run.plan(), run.worker().totals());
+          lastBacklog = DeliveryCount.outstanding(run.findings().plan(), run.worker().totals());
           if (until.test(lastBacklog)) {
             met = true;
             break;
           }
           stop =
-              run.waitOrAbort(
-                  Duration.ofNanos(
-                      Math.max(0, Math.min(100_000_000L, periodEnd - System.nanoTime()))));
+              run.abortSignal()
+                  .waitOrAbort(
+                      Duration.ofNanos(
+                          Math.max(0, Math.min(100_000_000L, periodEnd - System.nanoTime()))));
         }
       }
       PeriodStats stats = run.worker().takePeriod();
@@ -100,7 +103,7 @@ final class PeriodLoop {
                   lag));
       periodStart = now;
       if (stop) {
-        throw new RunException(run.abortReason());
+        throw new RunException(run.abortSignal().abortReason());
       }
     }
     return new Tally((System.nanoTime() - phaseStart) / 1e9, sent, received, lastBacklog, met);

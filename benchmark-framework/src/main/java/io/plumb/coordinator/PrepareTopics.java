@@ -32,14 +32,14 @@ final class PrepareTopics {
                 new DriverSetup(
                     driverFile.toString(), readText(driverFile), run.options().driverOverrides()),
                 run.runId());
-    run.driverName(driverNameFrom(driverFile, info));
-    run.driverClass(info.driverClass());
-    run.brokerFacts(info.brokerFacts());
-    run.headerPlacement(HeaderChoice.choose(run, info.brokerFacts()));
+    run.findings()
+        .driverInitialized(
+            driverNameFrom(driverFile, info), info.driverClass(), info.brokerFacts());
+    run.findings().headerPlacement(HeaderChoice.choose(run, info.brokerFacts()));
     MessageSizeCheck.check(run, info.brokerFacts());
     BacklogRetentionCheck.check(run, info.brokerFacts());
     RunPlan plan = RunPlan.of(run.workload(), info.topicNamePrefix(), run.tag());
-    run.plan(plan);
+    run.findings().plan(plan);
     List<TopicSpec> topics = plan.topics();
     run.step(
         String.format(
@@ -51,7 +51,7 @@ final class PrepareTopics {
     // broker on a small host creates a few dozen topics a second).
     for (int from = 0; from < topics.size(); from += TOPICS_PER_CALL) {
       int to = Math.min(topics.size(), from + TOPICS_PER_CALL);
-      run.brokerFacts(run.worker().createTopics(topics.subList(from, to)));
+      run.findings().brokerFacts(run.worker().createTopics(topics.subList(from, to)));
       long now = System.nanoTime();
       if (to < topics.size() && now - lastProgress > PROGRESS_EVERY_NANOS) {
         run.step(

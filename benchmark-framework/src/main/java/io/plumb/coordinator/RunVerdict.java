@@ -61,7 +61,7 @@ final class RunVerdict {
             : GeneratorVerdict.NOT_JUDGED;
     return new RunReport(
         workload,
-        run.driverName(),
+        run.findings().driverName(),
         workload.producerRate(),
         workload.warmupDuration().toNanos() / 1e9,
         measured,
@@ -74,7 +74,7 @@ final class RunVerdict {
         List.copyOf(run.errors()),
         workloadConfig(workload),
         driverConfig(run),
-        run.brokerFacts(),
+        run.findings().brokerFacts(),
         environment(run),
         run.start(),
         Instant.now(),

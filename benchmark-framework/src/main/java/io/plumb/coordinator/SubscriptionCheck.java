@@ -14,7 +14,7 @@ final class SubscriptionCheck {
   private SubscriptionCheck() {}
 
   static void run(RunContext run) {
-    RunPlan plan = run.plan();
+    RunPlan plan = run.findings().plan();
     if (plan.topicOfSubscription().isEmpty()) {
       return;
     }
@@ -47,8 +47,8 @@ final class SubscriptionCheck {
                 + silent.iterator().next()
                 + "); check that consumers can read what producers write (offsets, bindings, subjects)");
       }
-      if (run.waitOrAbort(pollInterval)) {
-        throw new RunException(run.abortReason());
+      if (run.abortSignal().waitOrAbort(pollInterval)) {
+        throw new RunException(run.abortSignal().abortReason());
       }
     }
   }

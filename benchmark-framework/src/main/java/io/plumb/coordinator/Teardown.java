@@ -16,10 +16,12 @@ final class Teardown {
   private Teardown() {}
 
   static void run(RunContext run) {
-    RunPlan plan = run.plan();
+    RunPlan plan = run.findings().plan();
     long start = System.nanoTime();
     boolean delete = plan != null && !run.options().keepTopics();
-    if (delete && run.abortReason() != null && plan.topics().size() > DELETE_WHEN_ABORTED_UP_TO) {
+    if (delete
+        && run.abortSignal().abortReason() != null
+        && plan.topics().size() > DELETE_WHEN_ABORTED_UP_TO) {
       // Ctrl-C must end the run in seconds, and a broker deletes a few hundred topics a second.
       delete = false;
       String first = plan.topics().get(0).name();
