@@ -20,7 +20,7 @@ public final class JvmPauses {
     if (source == null) {
       source = StartingPauses.start(LONGEST);
     }
-    return new PauseReader(source, LONGEST);
+    return new PauseReader(source, LONGEST, LONGEST.register());
   }
 
   /**

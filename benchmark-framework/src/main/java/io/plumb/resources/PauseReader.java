@@ -2,17 +2,13 @@ package io.plumb.resources;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** One reader of its JVM's pauses, with the longest pause since its own previous read. */
-final class PauseReader implements AutoCloseable {
-  private final PauseSource source;
-  private final LongestPause longest;
-  private final AtomicLong longestSinceLastRead;
-
-  PauseReader(PauseSource source, LongestPause longest) {
-    this.source = source;
-    this.longest = longest;
-    this.longestSinceLastRead = longest.register();
-  }
+/**
+ * One reader of its JVM's pauses, with the longest pause since its own previous read.
+ *
+ * @param longestSinceLastRead this reader's slot, registered with {@code longest}
+ */
+record PauseReader(PauseSource source, LongestPause longest, AtomicLong longestSinceLastRead)
+    implements AutoCloseable {
 
   PauseTotals read() {
     return source.read(longestSinceLastRead);
