@@ -8,11 +8,16 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class WorkerMainTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -72,28 +77,25 @@ class WorkerMainTest {
     assertTrue(!help.contains("clock-skew"), "the test-only option stays hidden");
   }
 
-  @Test
-  void aPortOutOfRangeIsRefusedInOneLine() throws Exception {
-    assertEquals(2, run("--port", "70000"));
-    assertEquals(
-        "error: --port: expected 0 (a free port) to 65535, got 70000\n",
-        err.toString(StandardCharsets.UTF_8));
+  /** Each command line and the one line it is refused with. */
+  static Stream<Arguments> refusedOptions() {
+    return Stream.of(
+        Arguments.of(
+            List.of("--port", "70000"),
+            "error: --port: expected 0 (a free port) to 65535, got 70000"),
+        Arguments.of(
+            List.of("--port", "0", "--tls-keystore", "no-such-worker.p12"),
+            "error: --tls-keystore: no-such-worker.p12: file not found"),
+        Arguments.of(
+            List.of("--port", "0", "--threads", "1025"),
+            "error: --threads: expected 1 to 1024 producer threads, got 1025"));
   }
 
-  @Test
-  void aMissingKeystoreIsRefusedInOneLine() throws Exception {
-    assertEquals(2, run("--port", "0", "--tls-keystore", "no-such-worker.p12"));
-    assertEquals(
-        "error: --tls-keystore: no-such-worker.p12: file not found\n",
-        err.toString(StandardCharsets.UTF_8));
-  }
-
-  @Test
-  void producerThreadsBeyondWhatAHostCouldRunAreRefusedNamingTheBound() throws Exception {
-    assertEquals(2, run("--port", "0", "--threads", "1025"));
-    assertEquals(
-        "error: --threads: expected 1 to 1024 producer threads, got 1025\n",
-        err.toString(StandardCharsets.UTF_8));
+  @ParameterizedTest
+  @MethodSource("refusedOptions")
+  void aBadOptionIsRefusedInOneLine(List<String> args, String refusal) throws Exception {
+    assertEquals(2, run(args.toArray(String[]::new)));
+    assertEquals(refusal + "\n", err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
