@@ -10,24 +10,22 @@ import io.nats.client.JetStreamManagement;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.plumb.testkit.ConfigRefusal;
+import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** Runs the driver against the real local NATS server (deploy/local/nats.sh start). */
-class NatsDriverTest {
+class NatsDriverTest implements DriverFileRefusalContract {
 
   private static final int MESSAGES = 2_000;
 
@@ -157,35 +155,31 @@ class NatsDriverTest {
     return ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(Map.of()), file, overrides);
   }
 
-  @Test
-  void misspelledFieldIsRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("typo.yaml");
-    Files.writeString(
-        file,
+  @Override
+  public NatsBenchmarkDriver newDriver() {
+    return new NatsBenchmarkDriver(Map.of());
+  }
+
+  @Override
+  public Misspelling misspelling() {
+    return new Misspelling(
         "name: NATS\n"
             + "driverClass: io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver\n"
             + "natsHostUrl: localhost:4222\n"
-            + "replicationFactr: 1\n");
-    ConfigRefusal.assertMisspelledField(
-        () -> new NatsBenchmarkDriver(Map.of()), file, 4, "replicationFactr", "replicationFactor");
+            + "replicationFactr: 1\n",
+        4,
+        "replicationFactr",
+        "replicationFactor");
   }
 
-  /** Each file and the refusal that follows the file's name. */
-  static Stream<Arguments> badValues() {
-    return Stream.of(
-        Arguments.of(
+  @Override
+  public List<BadValue> badValues() {
+    return List.of(
+        new BadValue(
             "mode: jetstream\nstorageType: disk\n",
             ":2: field 'storageType': expected one of file, memory, got 'disk'"),
-        Arguments.of(
+        new BadValue(
             "mode: core\nmaxAckPending: 0\n", ":2: field 'maxAckPending': must be >= 1, was 0"));
-  }
-
-  @ParameterizedTest
-  @MethodSource("badValues")
-  void badValuesAreRejectedWithFileLineAndField(String yaml, String refusal, @TempDir Path dir)
-      throws Exception {
-    Path file = Files.writeString(dir.resolve("bad.yaml"), yaml);
-    assertEquals(file + refusal, refusalOf(file, Map.of()));
   }
 
   @Test

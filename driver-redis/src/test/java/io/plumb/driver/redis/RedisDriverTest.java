@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.plumb.testkit.ConfigRefusal;
+import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
@@ -14,19 +15,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.resps.StreamEntry;
 
 /** Runs the driver against the real local Redis server (deploy/local/redis.sh start). */
-class RedisDriverTest {
+class RedisDriverTest implements DriverFileRefusalContract {
 
   private static final int MESSAGES = 2_000;
 
@@ -181,44 +178,38 @@ class RedisDriverTest {
     return ConfigRefusal.messageOf(() -> new RedisBenchmarkDriver(Map.of()), file, overrides);
   }
 
-  @Test
-  void misspelledFieldIsRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("typo.yaml");
-    Files.writeString(
-        file,
+  @Override
+  public RedisBenchmarkDriver newDriver() {
+    return new RedisBenchmarkDriver(Map.of());
+  }
+
+  @Override
+  public Misspelling misspelling() {
+    return new Misspelling(
         "name: Redis\n"
             + "driverClass: io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver\n"
             + "redisPrt: 6379\n"
-            + "redisHost: 127.0.0.1\n");
-    ConfigRefusal.assertMisspelledField(
-        () -> new RedisBenchmarkDriver(Map.of()), file, 3, "redisPrt", "redisPort");
+            + "redisHost: 127.0.0.1\n",
+        3,
+        "redisPrt",
+        "redisPort");
   }
 
-  /** Each file, read with its overrides, and the refusal that follows the file's name. */
-  static Stream<Arguments> badValues() {
-    return Stream.of(
-        Arguments.of(
+  @Override
+  public List<BadValue> badValues() {
+    return List.of(
+        new BadValue(
             "mode: streams\nappendonly: yes\nappendfsync: sometimes\n",
-            Map.of(),
             ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no"),
-        Arguments.of(
+        new BadValue(
             "mode: pubsub\nwaitReplicas: 1\n",
             LocalRedis.overrides(),
             ":2: field 'waitReplicas': applies to mode streams only: Pub/Sub stores nothing to"
                 + " replicate"),
-        Arguments.of(
+        new BadValue(
             "waitReplicas: 1\nwaitTimeoutMillis: 0\n",
             LocalRedis.overrides(),
             ":2: field 'waitTimeoutMillis': must be >= 1, was 0"));
-  }
-
-  @ParameterizedTest
-  @MethodSource("badValues")
-  void badValuesAreRejectedWithFileLineAndField(
-      String yaml, Map<String, String> overrides, String refusal, @TempDir Path dir)
-      throws Exception {
-    Path file = Files.writeString(dir.resolve("bad.yaml"), yaml);
-    assertEquals(file + refusal, refusalOf(file, overrides));
   }
 
   @Test
