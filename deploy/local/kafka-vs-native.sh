@@ -29,10 +29,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # Before anything starts: a busy host makes the ratios meaningless; then PAIRS and OUT from
 # PLUMB_KVN_PAIRS and PLUMB_KVN_OUT (lib/native-pairs.sh).
 native_pairs_begin kafka KVN
-RECORDS="${PLUMB_KVN_RECORDS:-6000000}"
+plumb_settings KVN RECORDS=6000000 NATIVE_PAYLOAD=file
 BOOTSTRAP="127.0.0.1:${PLUMB_KAFKA_PORT:-9092}"
 DRIVER_FILE="$REPO/driver-kafka/kafka-throughput.yaml"
-NATIVE_PAYLOAD="${PLUMB_KVN_NATIVE_PAYLOAD:-file}"
 
 # producerConfig of the driver file, one key=value per line: the settings both sides use.
 mapfile -t PRODUCER_PROPS < <(python3 - "$DRIVER_FILE" <<'EOF'

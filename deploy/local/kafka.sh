@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2153 # plumb_settings (lib/settings.sh) sets HOST, PORT and the others
 # Runs Kafka 4.1.1 on 127.0.0.1 for quick starts and the driver-kafka tests. By default one KRaft
 # node that is both broker and controller; with --nodes 3 a cluster of three such nodes (a
 # controller quorum of 3, internal topics replicated 3 times), each a process of its own with its
@@ -60,16 +61,12 @@
 set -euo pipefail
 
 # shellcheck source=lib/nodes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
-nodes_init kafka
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh" kafka
 
 STATE="$NODES_STATE"
-HOST="${PLUMB_KAFKA_HOST:-127.0.0.1}"
-PORT="${PLUMB_KAFKA_PORT:-9092}"
-CONTROLLER_PORT="${PLUMB_KAFKA_CONTROLLER_PORT:-9093}"
-HEAP="${PLUMB_KAFKA_HEAP:-1g}"
-DATA_ROOT="${PLUMB_KAFKA_DATA_DIR:-$STATE/data}"
-START_TIMEOUT_S="${PLUMB_KAFKA_START_TIMEOUT:-180}"
+# Each from PLUMB_KAFKA_<NAME> (Environment, above) or its default here.
+plumb_settings KAFKA HOST=127.0.0.1 PORT=9092 CONTROLLER_PORT=9093 HEAP=1g \
+  DATA_DIR="$STATE/data" START_TIMEOUT=180
 MAX_NODES=9
 
 POM="$NODES_REPO/deploy/local/kafka/pom.xml"
@@ -83,7 +80,7 @@ LEGACY_PID_FILE="$STATE/kafka.pid"
 NODES_TITLE="Kafka node"
 NODES_DIE_PREFIX="kafka.sh: "
 NODES_NOT_RUNNING="Kafka is not running"
-NODES_MSG_LATE="{name} did not start within ${START_TIMEOUT_S}s{see}"
+NODES_MSG_LATE="{name} did not start within ${START_TIMEOUT}s{see}"
 
 # --- Where node $1 lives, and what it listens on --------------------------------------------
 
@@ -95,7 +92,7 @@ node_console() { echo "$NODES_DIR/$1/console.out"; }
 
 # A single node keeps its data where it always did; a cluster's nodes each get a subdirectory.
 node_data_dir() {
-  if (($2 == 1)); then echo "$DATA_ROOT"; else echo "$DATA_ROOT/node-$1"; fi
+  if (($2 == 1)); then echo "$DATA_DIR"; else echo "$DATA_DIR/node-$1"; fi
 }
 
 # The node count of the cluster the last start made (0 when none).
@@ -303,8 +300,8 @@ controller_listening() { nodes_port_open "$HOST" "$(controller_port "$1")"; }
 # fails with one line.
 await_listening() {
   local NODES_MSG_LATE
-  NODES_MSG_LATE="{name} did not listen on $HOST:$(controller_port "$1") within ${START_TIMEOUT_S}s{see}"
-  nodes_await $((SECONDS + START_TIMEOUT_S)) controller_listening "$1" && return 0
+  NODES_MSG_LATE="{name} did not listen on $HOST:$(controller_port "$1") within ${START_TIMEOUT}s{see}"
+  nodes_await $((SECONDS + START_TIMEOUT)) controller_listening "$1" && return 0
   [[ "$NODES_FAILED_WHY" == exited ]] || stop_nodes "$1" >/dev/null 2>&1 || true
   die "$NODES_FAILURE"
 }
@@ -320,7 +317,7 @@ started() {
 # Waits until every node named in $@ (as node:log-offset) has started. On a node's death or the
 # deadline, stops every node named and fails with one line naming the node and its log.
 await_started() {
-  nodes_await $((SECONDS + START_TIMEOUT_S)) started "$@" && return 0
+  nodes_await $((SECONDS + START_TIMEOUT)) started "$@" && return 0
   abort_start "$@"
   die "$NODES_FAILURE"
 }
@@ -344,13 +341,13 @@ registered_brokers() {
 # Waits until the cluster reports $1 brokers: each node's "started" says it is registered and
 # unfenced, but node 1 may answer from metadata that does not show the others yet.
 await_brokers() {
-  local nodes="$1" deadline=$((SECONDS + START_TIMEOUT_S)) seen
+  local nodes="$1" deadline=$((SECONDS + START_TIMEOUT)) seen
   while true; do
     seen="$(registered_brokers)"
     ((seen == nodes)) && return 0
     if ((SECONDS >= deadline)); then
       abort_start $(seq 1 "$nodes")
-      die "the cluster reports $seen of $nodes brokers after ${START_TIMEOUT_S}s (logs: $NODES_DIR/*/server.log)"
+      die "the cluster reports $seen of $nodes brokers after ${START_TIMEOUT}s (logs: $NODES_DIR/*/server.log)"
     fi
     sleep 1
   done
@@ -392,7 +389,7 @@ start() {
   resolve_classpath
 
   local began=$SECONDS node
-  nodes_wipe "$DATA_ROOT" "$CLUSTER_FILE" "$LEGACY_PID_FILE"
+  nodes_wipe "$DATA_DIR" "$CLUSTER_FILE" "$LEGACY_PID_FILE"
   ((layer)) && STARTING_LAYERS="$nodes"
   for ((node = 1; node <= nodes; node++)); do
     mkdir -p "$(nodes_dir "$node")"

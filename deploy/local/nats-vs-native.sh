@@ -25,9 +25,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/native-pairs.sh"
 # PLUMB_NVN_PAIRS (lib/native-pairs.sh; the runs' output goes to a temporary directory, not OUT).
 native_pairs_begin nats NVN
 STATE_DIR="${PLUMB_STATE_DIR:-$REPO/.plumb}"
-MSGS="${PLUMB_NVN_MSGS:-3000000}"
-PORT="${PLUMB_NATS_PORT:-4222}"
-MONITOR_PORT="${PLUMB_NATS_MONITOR_PORT:-8222}"
+plumb_settings NVN MSGS=3000000
+# Node 1 of the local NATS: the settings deploy/local/nats.sh reads.
+plumb_settings NATS PORT=4222 MONITOR_PORT=8222
 URL="nats://127.0.0.1:$PORT"
 NATSCLI_VERSION="v0.5.0"
 # One binary per version, so a new pin builds afresh instead of running an older build.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2153 # plumb_settings (lib/settings.sh) sets PORT and the others
 # Runs NATS with JetStream on 127.0.0.1: one server by default (quick starts and the driver-nats
 # tests), or a cluster of N servers with clustered JetStream for the replicated driver files. Every
 # server is a process of its own, with its own store, log and state file, so a fault can kill,
@@ -53,22 +54,20 @@ NATS_SERVER_VERSION=v2.15.3
 NATS_SERVER_MODULE=github.com/nats-io/nats-server/v2
 
 # shellcheck source=lib/nodes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
-nodes_init nats
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh" nats
 
 server_bin="$NODES_REPO/.plumb/bin/nats-server"
-base_port="${PLUMB_NATS_PORT:-4222}"
-base_monitor_port="${PLUMB_NATS_MONITOR_PORT:-8222}"
-base_cluster_port="${PLUMB_NATS_CLUSTER_PORT:-6222}"
+# Node 1's ports, each from PLUMB_NATS_<NAME> or its default here.
+plumb_settings NATS PORT=4222 MONITOR_PORT=8222 CLUSTER_PORT=6222
 cluster_name=plumb
 # Generous: other brokers may be starting on the same two cores, and a cluster's JetStream needs
 # its routes up and a meta leader elected before it accepts streams.
-ready_timeout_s="${PLUMB_NATS_READY_TIMEOUT:-60}"
+plumb_settings NATS READY_TIMEOUT=60
 
 NODES_NAME="nats node"
 NODES_NOT_RUNNING="nats not running"
 NODES_MSG_EXITED="{name} exited during start; see {log}"
-NODES_MSG_LATE="{name} not healthy after ${ready_timeout_s}s; see {log}"
+NODES_MSG_LATE="{name} not healthy after ${READY_TIMEOUT}s; see {log}"
 NODES_MSG_STOPPED="{name} stopped (pid {pid})"
 NODES_MSG_KILLED="{name} (pid {pid}) did not stop in {timeout}s; sending SIGKILL"
 NODES_STOP_TIMEOUT=15
@@ -110,9 +109,9 @@ server_binary() {
 
 # --- where node n lives -------------------------------------------------------------------------
 
-client_port() { echo $((base_port + $1 - 1)); }
-monitor_port() { echo $((base_monitor_port + $1 - 1)); }
-cluster_port() { echo $((base_cluster_port + $1 - 1)); }
+client_port() { echo $((PORT + $1 - 1)); }
+monitor_port() { echo $((MONITOR_PORT + $1 - 1)); }
+cluster_port() { echo $((CLUSTER_PORT + $1 - 1)); }
 store_dir() { echo "$NODES_DIR/$1/store"; }
 # The sync policy the start asked for, kept for node.env across restarts.
 sync_file() { echo "$NODES_DIR/$1/sync"; }
@@ -240,7 +239,7 @@ wait_meta_cluster() {
       return 0
     fi
     if ((SECONDS >= deadline)); then
-      echo "nats cluster: JetStream has no meta leader with $count current peers after ${ready_timeout_s}s; see $(nodes_get 1 LOG)" >&2
+      echo "nats cluster: JetStream has no meta leader with $count current peers after ${READY_TIMEOUT}s; see $(nodes_get 1 LOG)" >&2
       return 1
     fi
     sleep 0.2
@@ -324,7 +323,7 @@ start() {
     nodes_same_layer "$layer" && same_layer=1
     if [[ "$(echo "$running" | wc -w)" == "$count" && "$known" == "$count" &&
       "$had_sync" == "$sync" ]] && ((same_layer)); then
-      echo "nats already running ($count node(s), sync $sync$( ((layer)) && echo ", power-loss layer"), nats://127.0.0.1:$base_port)"
+      echo "nats already running ($count node(s), sync $sync$( ((layer)) && echo ", power-loss layer"), nats://127.0.0.1:$PORT)"
       exit 0
     fi
     die "nats already running with node(s) $running of $known, sync ${had_sync:-default}, $NODES_HAD the power-loss layer: run '$0 stop' first"
@@ -350,7 +349,7 @@ start() {
   for ((n = 1; n <= count; n++)); do
     launch_node "$n" || abort_start
   done
-  local deadline=$((SECONDS + ready_timeout_s))
+  local deadline=$((SECONDS + READY_TIMEOUT))
   for ((n = 1; n <= count; n++)); do
     wait_healthy "$n" "$deadline" || abort_start
   done
@@ -368,7 +367,7 @@ start() {
   local settings="nats-server $version, sync $sync (read back from every node)"
   ((layer)) && settings="$settings, power-loss layer under every node's store"
   if ((count == 1)); then
-    echo "nats started (pid $(nodes_get 1 PID), nats://127.0.0.1:$base_port, monitor :$base_monitor_port; $settings)"
+    echo "nats started (pid $(nodes_get 1 PID), nats://127.0.0.1:$PORT, monitor :$MONITOR_PORT; $settings)"
   else
     echo "nats cluster '$cluster_name' started: $count nodes, JetStream meta leader elected; $settings"
     for ((n = 1; n <= count; n++)); do
@@ -403,7 +402,7 @@ describe_node() {
 
 status_lines() {
   local n
-  echo "nats: $1 of $2 node(s) running, nats://127.0.0.1:$base_port"
+  echo "nats: $1 of $2 node(s) running, nats://127.0.0.1:$PORT"
   for n in $(nodes_list); do
     describe_node "$n"
   done
@@ -431,7 +430,7 @@ start_node() {
   nodes_layer_ensure "$n" || die "$NODES_FAILURE"
   # The store is kept: the node rejoins with the data it had and catches up from its peers.
   launch_node "$n" || exit 1
-  local deadline=$((SECONDS + ready_timeout_s)) majority=$((count / 2 + 1)) up
+  local deadline=$((SECONDS + READY_TIMEOUT)) majority=$((count / 2 + 1)) up
   up="$(nodes_running | wc -l)"
   if ((up < majority)); then
     # JetStream in a cluster is healthy only with a meta leader, which needs a majority: when a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2153 # plumb_settings (lib/settings.sh) sets HEAP
 # Runs Apache Pulsar 4.0.7 on 127.0.0.1 for local benchmarks and driver tests, either as one
 # standalone process (the default) or as a cluster of separate processes.
 #
@@ -64,10 +65,9 @@
 set -euo pipefail
 
 # shellcheck source=lib/nodes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh" pulsar
 # shellcheck source=lib/port-holder.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/port-holder.sh"
-nodes_init pulsar
 
 STATE="$NODES_STATE"
 DIST="$NODES_LOCAL_DIR/pulsar"
@@ -77,7 +77,7 @@ LOG4J_FILE="$STATE/log4j2-console.xml"
 JOURNAL_SYNC=""
 # The setting the running layout was started with.
 JOURNAL_SYNC_FILE="$STATE/journal-sync"
-HEAP="${PLUMB_PULSAR_HEAP:-2g}"
+plumb_settings PULSAR HEAP=2g
 READY_TIMEOUT_SECONDS=180
 
 CLUSTER_NAME=local
@@ -87,7 +87,7 @@ WEB_PORT_FILE="$STATE/web-port"
 if [[ "${1:-}" != start && -s "$WEB_PORT_FILE" ]]; then
   WEB_PORT="$(cat "$WEB_PORT_FILE")"
 else
-  WEB_PORT="${PLUMB_PULSAR_WEB_PORT:-8080}"
+  plumb_settings PULSAR WEB_PORT=8080
 fi
 ZK_PORT=2181
 BOOKIES=(1 2 3)

@@ -37,15 +37,14 @@
 set -euo pipefail
 
 # shellcheck source=lib/nodes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
-nodes_init rabbitmq
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh" rabbitmq
 STATE="$NODES_STATE"
 RMQ_BIN=/usr/lib/rabbitmq/bin
 EPMD_PORT=4369
 EPMD_PID_FILE="$STATE/epmd.pid"
 MAX_NODES=9
 # Generous: other brokers may be starting on the same two cores.
-START_TIMEOUT="${PLUMB_RABBITMQ_START_TIMEOUT:-180}"
+plumb_settings RABBITMQ START_TIMEOUT=180
 # How long a node whose boot failed may take to exit (see await_node_relaunching).
 NODE_EXIT_GRACE_S=30
 # How the lines lib/nodes.sh prints name a node, in this script's wording.

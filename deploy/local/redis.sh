@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2153 # plumb_settings (lib/settings.sh) sets PORT and the others
 # Runs Redis (Debian's redis-server) on 127.0.0.1 for quick starts and the driver-redis tests.
 #
 #   redis.sh start [--nodes N] [--power-loss-layer]
@@ -50,8 +51,7 @@
 set -euo pipefail
 
 # shellcheck source=lib/nodes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh"
-nodes_init redis
+source "$(dirname "${BASH_SOURCE[0]}")/lib/nodes.sh" redis
 # How the lines lib/nodes.sh prints name a node, and their wording where it is Redis's own.
 NODES_NAME="redis node"
 NODES_SEE="; see {log}"
@@ -59,11 +59,10 @@ NODES_NOT_RUNNING="redis not running"
 NODES_MSG_KILLED="redis pid(s) {pids} did not stop in {timeout}s; sending SIGKILL"
 
 cluster_env="$NODES_STATE/cluster.env"
-base_port="${PLUMB_REDIS_PORT:-6379}"
-sentinel_base_port="${PLUMB_REDIS_SENTINEL_PORT:-26379}"
-ready_timeout_s="${PLUMB_REDIS_READY_TIMEOUT:-20}"
-# Replication links and Sentinel discovery take a few seconds; more when the 2 cores are busy.
-cluster_timeout_s="${PLUMB_REDIS_CLUSTER_TIMEOUT:-90}"
+# Node 1's ports and the timeouts (seconds), each from PLUMB_REDIS_<NAME> or its default here.
+# CLUSTER_TIMEOUT waits for replication links and Sentinel discovery: a few seconds; more when the
+# 2 cores are busy.
+plumb_settings REDIS PORT=6379 SENTINEL_PORT=26379 READY_TIMEOUT=20 CLUSTER_TIMEOUT=90
 master_name=plumb
 # Sentinel marks the primary down after 2 s without a reply, then fails over (see the top).
 down_after_ms=2000
@@ -206,7 +205,7 @@ bind 127.0.0.1
 port $(nodes_get "$n" SENTINEL_PORT)
 daemonize no
 dir $dir/sentinel
-sentinel monitor $master_name 127.0.0.1 $base_port $((count / 2 + 1))
+sentinel monitor $master_name 127.0.0.1 $PORT $((count / 2 + 1))
 sentinel down-after-milliseconds $master_name $down_after_ms
 sentinel failover-timeout $master_name $failover_timeout_ms
 sentinel parallel-syncs $master_name 1
@@ -237,9 +236,9 @@ launch() {
     return 1
   fi
   local NODES_PID_KEY=$key NODES_MSG_EXITED="$desc exited during start; see $log" \
-    NODES_MSG_LATE="$desc did not answer PING after ${ready_timeout_s}s; see $log"
+    NODES_MSG_LATE="$desc did not answer PING after ${READY_TIMEOUT}s; see $log"
   nodes_launch "$n" "$log" redis-server "$conf" "${mode[@]}" "$@"
-  nodes_await $((SECONDS + ready_timeout_s)) pings "$n:$port" && return 0
+  nodes_await $((SECONDS + READY_TIMEOUT)) pings "$n:$port" && return 0
   if [[ "$NODES_FAILED_WHY" == exited ]]; then nodes_set "$n" "$key" ""; fi
   echo "$NODES_FAILURE"
   return 1
@@ -325,11 +324,11 @@ start_cluster() {
   # Node 1 the primary, 2..count replicas of it; in a cluster each node has a Sentinel.
   for ((n = 1; n <= count; n++)); do
     sentinel_port=""
-    ((count == 1)) || sentinel_port=$((sentinel_base_port + n - 1))
+    ((count == 1)) || sentinel_port=$((SENTINEL_PORT + n - 1))
     if ((n == 1)); then
-      node_create 1 primary "$base_port" "$sentinel_port"
+      node_create 1 primary "$PORT" "$sentinel_port"
     else
-      node_create "$n" replica $((base_port + n - 1)) "$sentinel_port"
+      node_create "$n" replica $((PORT + n - 1)) "$sentinel_port"
       replicas+=("$n")
     fi
   done
@@ -351,13 +350,13 @@ start_cluster() {
   write_server_conf 1
   why="$(launch 1 server)" || abort_start "$why"
   for n in "${replicas[@]}"; do
-    write_server_conf "$n" "$base_port"
+    write_server_conf "$n" "$PORT"
     why="$(launch "$n" server)" || abort_start "$why"
   done
-  if ((${#replicas[@]} > 0)) && ! wait_for "$cluster_timeout_s" replicas_linked "${replicas[@]}"; then
+  if ((${#replicas[@]} > 0)) && ! wait_for "$CLUSTER_TIMEOUT" replicas_linked "${replicas[@]}"; then
     for n in "${replicas[@]}"; do
       replicas_linked "$n" ||
-        abort_start "redis node $n (replica, 127.0.0.1:$(nodes_get "$n" PORT)) has no link to the primary after ${cluster_timeout_s}s; see $(nodes_get "$n" LOG)"
+        abort_start "redis node $n (replica, 127.0.0.1:$(nodes_get "$n" PORT)) has no link to the primary after ${CLUSTER_TIMEOUT}s; see $(nodes_get "$n" LOG)"
     done
   fi
   ((count > 1)) || { ((layer)) && sync_layers; return 0; }
@@ -368,8 +367,8 @@ start_cluster() {
     why="$(launch "$n" sentinel)" || abort_start "$why"
   done
   for n in $(nodes_list); do
-    wait_for "$cluster_timeout_s" sentinel_sees_all "$(nodes_get "$n" SENTINEL_PORT)" "${#replicas[@]}" $((count - 1)) ||
-      abort_start "redis node $n (sentinel, 127.0.0.1:$(nodes_get "$n" SENTINEL_PORT)) does not see the primary, ${#replicas[@]} replica(s) and $((count - 1)) other Sentinels after ${cluster_timeout_s}s; see $(nodes_get "$n" SENTINEL_LOG)"
+    wait_for "$CLUSTER_TIMEOUT" sentinel_sees_all "$(nodes_get "$n" SENTINEL_PORT)" "${#replicas[@]}" $((count - 1)) ||
+      abort_start "redis node $n (sentinel, 127.0.0.1:$(nodes_get "$n" SENTINEL_PORT)) does not see the primary, ${#replicas[@]} replica(s) and $((count - 1)) other Sentinels after ${CLUSTER_TIMEOUT}s; see $(nodes_get "$n" SENTINEL_LOG)"
   done
   if ((layer)); then sync_layers; fi
 }
@@ -396,9 +395,9 @@ start() {
   mkdir -p "$NODES_DIR"
   start_cluster "$count" "$layer"
   if ((count == 1)); then
-    echo "redis started (pid $(nodes_get 1 PID), 127.0.0.1:$base_port)"
+    echo "redis started (pid $(nodes_get 1 PID), 127.0.0.1:$PORT)"
   else
-    echo "redis started: primary 127.0.0.1:$base_port, $((count - 1)) replicas, a Sentinel on each node from 127.0.0.1:$sentinel_base_port (master name $master_name)"
+    echo "redis started: primary 127.0.0.1:$PORT, $((count - 1)) replicas, a Sentinel on each node from 127.0.0.1:$SENTINEL_PORT (master name $master_name)"
     describe_nodes
   fi
   if ((layer)); then
@@ -524,16 +523,16 @@ start_member() {
   local n="$1" port primary why
   port="$(nodes_get "$n" PORT)"
   member_note=""
-  wait_for "$cluster_timeout_s" primary_known ||
-    die "redis node $n: no Sentinel names a primary after ${cluster_timeout_s}s; not restarting it"
+  wait_for "$CLUSTER_TIMEOUT" primary_known ||
+    die "redis node $n: no Sentinel names a primary after ${CLUSTER_TIMEOUT}s; not restarting it"
   primary="$(primary_port)"
   if [[ "$primary" == "$port" ]]; then
     if ! others_serving "$n"; then
       start_primary_again "$n"
       return 0
     fi
-    wait_for "$cluster_timeout_s" primary_is_not "$port" ||
-      die "redis node $n: the Sentinels still name it (127.0.0.1:$port) the primary after ${cluster_timeout_s}s, or none answers; not restarting it empty as the primary"
+    wait_for "$CLUSTER_TIMEOUT" primary_is_not "$port" ||
+      die "redis node $n: the Sentinels still name it (127.0.0.1:$port) the primary after ${CLUSTER_TIMEOUT}s, or none answers; not restarting it empty as the primary"
     primary="$(primary_port)"
   fi
   nodes_set "$n" ROLE replica
@@ -545,8 +544,8 @@ start_member() {
     member_note=", waiting for its primary 127.0.0.1:$primary (node $primary_node), which is down"
     return 0
   fi
-  wait_for "$cluster_timeout_s" replicas_linked "$n" ||
-    die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${cluster_timeout_s}s; see $(nodes_get "$n" LOG)"
+  wait_for "$CLUSTER_TIMEOUT" replicas_linked "$n" ||
+    die "redis node $n (replica, 127.0.0.1:$port) has no link to the primary 127.0.0.1:$primary after ${CLUSTER_TIMEOUT}s; see $(nodes_get "$n" LOG)"
 }
 
 # Every server was down: node n, the primary the Sentinels name, comes back as the primary with its
@@ -559,8 +558,8 @@ start_primary_again() {
     [[ -f "$(awaiting_file "$m")" ]] && nodes_pid "$m" >/dev/null && waiting+=("$m")
   done
   if ((${#waiting[@]} > 0)); then
-    wait_for "$cluster_timeout_s" replicas_linked "${waiting[@]}" ||
-      die "redis node(s) ${waiting[*]} have no link to the primary 127.0.0.1:$(nodes_get "$n" PORT) after ${cluster_timeout_s}s"
+    wait_for "$CLUSTER_TIMEOUT" replicas_linked "${waiting[@]}" ||
+      die "redis node(s) ${waiting[*]} have no link to the primary 127.0.0.1:$(nodes_get "$n" PORT) after ${CLUSTER_TIMEOUT}s"
   fi
   rm -f "$NODES_DIR"/*/awaiting-primary
   member_note=", as the primary: every server was down${waiting[*]:+; replica(s) ${waiting[*]} linked}"
@@ -580,7 +579,7 @@ stop_node() {
 print_primary() {
   local port n
   if [[ "$(cluster_count)" == 1 ]]; then
-    port="$base_port"
+    port="$PORT"
   else
     port="$(primary_port)" || die "no Sentinel answers ($0 status)"
   fi

@@ -6,8 +6,9 @@
 # and, where each pair needs it (a restarted broker, a warm-up run),
 #   before_pair I  runs before pair I's two runs
 # and calls native_pairs_begin before it starts anything, then native_pairs_run. Sourcing this file
-# sets REPO (the repository root) and NATIVE_PAIRS_JAVA_OPTS; native_pairs_begin sets Plumb's
-# side, DRIVER_FILE (driver-<broker>/<broker>.yaml) and WORKLOAD
+# sets REPO (the repository root) and NATIVE_PAIRS_JAVA_OPTS, and defines plumb_settings
+# (lib/settings.sh), which reads a script's own PLUMB_<prefix>_* settings; native_pairs_begin sets
+# Plumb's side, DRIVER_FILE (driver-<broker>/<broker>.yaml) and WORKLOAD
 # (workloads/<broker>-vs-native.yaml), which a script may set otherwise after it.
 #
 # Environment:
@@ -17,6 +18,8 @@
 #                       work says more about that work than about Plumb or the broker.
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+# shellcheck source=settings.sh
+source "$(dirname "${BASH_SOURCE[0]}")/settings.sh"
 # The JVM settings of both sides of a Java tool's comparison (Kafka's, Pulsar's and RabbitMQ's
 # own tools, and bin/benchmark through PLUMB_JAVA_OPTS): fixed, rather than bin/benchmark's
 # share of the host's memory, so that the two sides run alike and a ratio does not move with the

@@ -8,9 +8,12 @@
 # layer.sh, sourced here too) the node's directory also holds power-loss.env, the layer's lines,
 # and node.env ends with them.
 #
-# A script calls nodes_init BROKER, which sets NODES_REPO, NODES_LOCAL_DIR (deploy/local),
-# NODES_STATE (<PLUMB_STATE_DIR, default <repo>/.plumb>/BROKER) and NODES_DIR (NODES_STATE/nodes),
-# and defines
+# A script sources it with its broker's name (source lib/nodes.sh kafka), which calls nodes_init
+# BROKER: that sets NODES_REPO, NODES_LOCAL_DIR (deploy/local), NODES_STATE (<PLUMB_STATE_DIR,
+# default <repo>/.plumb>/BROKER) and NODES_DIR (NODES_STATE/nodes). Sourced without a name (the
+# tests), it leaves nodes_init to the caller: bash then hands the file the caller's own arguments,
+# so a script that has arguments always names its broker. The script reads its PLUMB_<BROKER>_*
+# settings with plumb_settings (lib/settings.sh, which this file sources), and defines
 #   node_owns_pid N PID KEY  true when process PID (node.env's KEY) is node N's, so that a PID the
 #                            system gave to another process since is never taken for the node
 # and, where it dispatches with nodes_main, start, start_node and stop_node, and status_lines
@@ -36,6 +39,8 @@
 # shellcheck shell=bash disable=SC2034
 # shellcheck source=../../power-loss/layer.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../../power-loss" && pwd)/layer.sh"
+# shellcheck source=settings.sh
+source "$(dirname "${BASH_SOURCE[0]}")/settings.sh"
 
 nodes_init() {
   NODES_LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -530,3 +535,7 @@ nodes_main() {
       ;;
   esac
 }
+
+if (($# > 0)); then
+  nodes_init "$1"
+fi

@@ -5,15 +5,9 @@
 # bin/test-all.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=testing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/testing.sh" comparisons
 COMPARISONS="$HERE/../comparisons.sh"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-comparisons.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
-
-fail() {
-  echo "comparisons: FAILED: $*" >&2
-  exit 1
-}
 
 # Three rounds of stable peaks 4,362, 8,354 and 9,827 msg/s: median 8,354, estimate (the
 # Hodges-Lehmann centre of the logarithms) 7,396, interval the range at 75%. End-to-end p50 45.5,

@@ -6,14 +6,8 @@
 # run by bin/test-all.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-native-pairs.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
-
-fail() {
-  echo "native-pairs: FAILED: $*" >&2
-  exit 1
-}
+# shellcheck source=testing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/testing.sh" native-pairs
 
 cat >"$WORK/benchmark" <<'EOF'
 #!/usr/bin/env bash

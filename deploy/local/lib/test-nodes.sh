@@ -7,19 +7,12 @@
 # and the ports. Seconds; run by bin/test-all.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-nodes.XXXXXX")"
+# shellcheck source=testing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/testing.sh" nodes
 LAUNCHED=()
-cleanup() {
+test_cleanup() {
   local pid
   for pid in "${LAUNCHED[@]+"${LAUNCHED[@]}"}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() {
-  echo "nodes: FAILED: $*" >&2
-  exit 1
 }
 
 # A cgroup tool that joins nothing: run execs the command, path prints a directory that names the
@@ -113,6 +106,13 @@ launch() {
 [[ "$NODES_DIR" == "$WORK/state/fake/nodes" && "$NODES_STATE" == "$WORK/state/fake" ]] ||
   fail "nodes_init fake put the nodes in $NODES_DIR (state $NODES_STATE)"
 [[ "$(nodes_cgroup 2)" == plumb-fake-2 ]] || fail "node 2's cgroup is $(nodes_cgroup 2)"
+# Sourced with a broker's name, the library calls nodes_init itself; a setting is
+# PLUMB_<PREFIX>_<NAME> where the environment has it (not empty), else the default.
+named="$(PLUMB_OTHER_PORT=7 PLUMB_OTHER_HOST='' bash -c 'source "$1" other &&
+  plumb_settings OTHER PORT=1 HOST=h DIR="$2" && echo "$NODES_DIR $NODES_NOT_RUNNING $PORT $HOST $DIR"' \
+  - "$HERE/nodes.sh" "$WORK/a b")"
+[[ "$named" == "$WORK/state/other/nodes other not running 7 h $WORK/a b" ]] ||
+  fail "sourced with the name other, then plumb_settings: $named"
 for node in 10 2 1; do make_node "$node"; done
 [[ "$(nodes_list | xargs)" == "1 2 10" ]] || fail "nodes_list printed '$(nodes_list | xargs)', not '1 2 10'"
 [[ "$(nodes_get 2 PORTS)" == 40002 && -z "$(nodes_get 2 PID)" && -z "$(nodes_get 7 PORTS)" ]] ||
@@ -297,7 +297,7 @@ NODES_START_VALUES=""
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 nodes_port_open 127.0.0.1 "$port" && fail "port $port open with nothing listening"
-# A tiny listener, no job of this shell (its end in cleanup would be reported).
+# A tiny listener, no job of this shell (its end in test_cleanup would be reported).
 (python3 -c 'import socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("up", flush=True); time.sleep(30)' "$port" >"$WORK/listener" &

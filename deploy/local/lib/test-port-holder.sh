@@ -5,21 +5,14 @@
 # framework built (bin/test-all runs it after that stage); seconds.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=testing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/testing.sh" port-holder
 REPO="$(cd "$HERE/../../.." && pwd)"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-port-holder.XXXXXX")"
 holders=()
-cleanup() {
+test_cleanup() {
   for pid in "${holders[@]}"; do
     kill "$pid" 2>/dev/null || true
   done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() {
-  echo "port-holder: FAILED: $*" >&2
-  exit 1
 }
 
 # shellcheck source=port-holder.sh

@@ -4,15 +4,9 @@
 # column "acknowledged, then not in the log after both". Seconds; run by bin/test-all.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=testing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/testing.sh" power-loss-table
 TABLE="$HERE/../power-loss-table.sh"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-power-loss-table.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
-
-fail() {
-  echo "power-loss-table: FAILED: $*" >&2
-  exit 1
-}
 
 # One loss run's result: $1 the file, $2 acknowledged, $3 messages the final read handed over, $4
 # the finalRead fields beyond those (JSON, from a comma), $5 the run's own fields beyond the faults

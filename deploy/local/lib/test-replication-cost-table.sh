@@ -4,15 +4,9 @@
 # the result it comes from, and that a missing half reads n/a. Seconds; run by bin/test-all.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=testing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/testing.sh" "replication-cost table"
 REPLICATION_COST="$HERE/../replication-cost.sh"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-replication-cost.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
-
-fail() {
-  echo "replication-cost table: FAILED: $*" >&2
-  exit 1
-}
 
 # Kafka's replicated file: a peak search and a fixed-rate run whose generator fell behind.
 cat >"$WORK/kafka-kafka-replicated-peak.json" <<'JSON'

@@ -6,15 +6,9 @@
 # Seconds.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=testing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/testing.sh" window-sweep
 SWEEP="$HERE/../window-sweep.sh"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/test-window-sweep.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
-
-fail() {
-  echo "window-sweep: FAILED: $*" >&2
-  exit 1
-}
 
 cat >"$WORK/benchmark" <<'EOF'
 #!/usr/bin/env bash
