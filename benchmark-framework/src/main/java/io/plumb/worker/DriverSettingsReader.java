@@ -29,11 +29,21 @@ public final class DriverSettingsReader {
     return DriverSettings.of(fileName, tree.values(), tree.lines(), overrides);
   }
 
-  /** What a driver is initialised with for {@code file}: for tests and tools that run a driver. */
+  /**
+   * What a driver is initialised with for {@code file}, with no environment variables: for tests
+   * and tools that run a driver, which see the same whatever the shell they run in has set.
+   */
   public static DriverConfig config(Path file, Map<String, String> overrides)
       throws DriverConfigException {
+    return config(file, overrides, Map.of());
+  }
+
+  /** As {@link #config(Path, Map)}, with {@code environment} as the worker's variables. */
+  public static DriverConfig config(
+      Path file, Map<String, String> overrides, Map<String, String> environment)
+      throws DriverConfigException {
     String text = readDriverFile(file, DriverConfigException::new);
-    return new DriverConfig(file, fromText(file.toString(), text, overrides));
+    return new DriverConfig(file, fromText(file.toString(), text, overrides), environment);
   }
 
   /**

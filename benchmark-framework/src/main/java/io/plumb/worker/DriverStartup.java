@@ -46,7 +46,9 @@ record DriverStartup(
     try {
       driver.initialize(
           new DriverConfig(
-              file, DriverSettingsReader.fromTree(setup.fileName(), tree, setup.overrides())));
+              file,
+              DriverSettingsReader.fromTree(setup.fileName(), tree, setup.overrides()),
+              System.getenv()));
     } catch (DriverConfigException e) {
       throw new BadInputException(e.getMessage());
     } catch (BrokerUnreachableException e) {

@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.driver.BenchmarkDriver;
+import io.plumb.driver.DriverConfig;
 import io.plumb.input.BadInputException;
 import io.plumb.loopback.LoopbackDriver;
 import io.plumb.worker.WorkerSpecs.DriverInfo;
 import io.plumb.worker.WorkerSpecs.DriverSetup;
+import java.lang.reflect.Proxy;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +58,25 @@ class LocalWorkerDriverSetupTest {
       assertTrue(e.getMessage().contains("hiddenMessages"), e.getMessage());
       assertTrue(e.getMessage().contains("expected 0 or more, got -1"), e.getMessage());
     }
+  }
+
+  @Test
+  void theDriverReadsTheWorkersEnvironmentFromItsConfig() {
+    AtomicReference<DriverConfig> given = new AtomicReference<>();
+    BenchmarkDriver capturing =
+        (BenchmarkDriver)
+            Proxy.newProxyInstance(
+                BenchmarkDriver.class.getClassLoader(),
+                new Class<?>[] {BenchmarkDriver.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("initialize")) {
+                    given.set((DriverConfig) args[0]);
+                  }
+                  return null;
+                });
+    DriverStartup.of(new DriverSetup(ABSENT, LoopbackDriverFile.TEXT, Map.of()))
+        .initialize(capturing);
+    assertEquals(System.getenv(), given.get().environment());
   }
 
   /**

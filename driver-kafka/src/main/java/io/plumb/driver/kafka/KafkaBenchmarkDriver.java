@@ -60,7 +60,7 @@ public class KafkaBenchmarkDriver implements BenchmarkDriver, SingleRoleLocator,
   @Override
   public void initialize(DriverConfig config) throws Exception {
     file = config.settings();
-    settings = KafkaSettings.resolve(file, System.getenv());
+    settings = KafkaSettings.resolve(file, config.environment());
     admin = Admin.create(settings.admin());
     kafkaTopics = new KafkaTopics(admin, settings);
     try {

@@ -50,7 +50,6 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, SingleRoleLoc
   /** The broker fact with the servers' sync policy as they report it (see {@link ServerSync}). */
   static final String SYNC_FACT = "nats.server.sync";
 
-  private final Map<String, String> environment;
   private NatsDriverConfig config;
   private final PublishAndConsumeConnections connections = new PublishAndConsumeConnections();
   private JetStream jetStream;
@@ -64,18 +63,9 @@ public final class NatsBenchmarkDriver implements BenchmarkDriver, SingleRoleLoc
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
   private final Map<String, String> facts = new ConcurrentHashMap<>();
 
-  public NatsBenchmarkDriver() {
-    this(System.getenv());
-  }
-
-  /** For tests: the environment the driver reads {@value #URL_ENV} from. */
-  NatsBenchmarkDriver(Map<String, String> environment) {
-    this.environment = Map.copyOf(environment);
-  }
-
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
-    config = NatsDriverConfig.read(driverConfig.settings(), environment);
+    config = NatsDriverConfig.read(driverConfig.settings(), driverConfig.environment());
     try {
       connections.open(config);
     } catch (java.io.IOException e) {

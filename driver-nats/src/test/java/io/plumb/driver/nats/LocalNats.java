@@ -45,6 +45,6 @@ final class LocalNats {
 
   /** A driver initialized from the shipped {@code file}, pointed at the server. */
   static NatsBenchmarkDriver open(String file) throws Exception {
-    return DriverFiles.open(() -> new NatsBenchmarkDriver(Map.of()), Path.of(file), overrides());
+    return DriverFiles.open(() -> new NatsBenchmarkDriver(), Path.of(file), overrides());
   }
 }

@@ -85,7 +85,7 @@ class NatsDriverTest implements DriverFileRefusalContract {
   void jetStreamPushConsumersShareADeliverGroup() throws Exception {
     try (NatsBenchmarkDriver driver =
         DriverFiles.open(
-            () -> new NatsBenchmarkDriver(Map.of()),
+            () -> new NatsBenchmarkDriver(),
             Path.of("nats-jetstream-memory.yaml"),
             withPort("consumerType", "push"))) {
       assertEquals(NatsDriverConfig.ConsumerType.PUSH, driver.config().consumerType());
@@ -152,12 +152,12 @@ class NatsDriverTest implements DriverFileRefusalContract {
 
   /** The one-line refusal of {@code file} with {@code overrides} by a new driver. */
   private static String refusalOf(Path file, Map<String, String> overrides) throws Exception {
-    return ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(Map.of()), file, overrides);
+    return ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(), file, overrides);
   }
 
   @Override
   public NatsBenchmarkDriver newDriver() {
-    return new NatsBenchmarkDriver(Map.of());
+    return new NatsBenchmarkDriver();
   }
 
   @Override
@@ -187,15 +187,16 @@ class NatsDriverTest implements DriverFileRefusalContract {
     Path file = dir.resolve("nats.yaml");
     Files.writeString(file, "mode: core\nnatsHostUrl: nats://127.0.0.1:1\n");
     // The file's URL is unreachable; the environment fixes it.
-    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of("NATS_URL", URL))) {
-      driver.initialize(DriverSettingsReader.config(file, Map.of()));
+    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver()) {
+      driver.initialize(DriverSettingsReader.config(file, Map.of(), Map.of("NATS_URL", URL)));
       assertEquals(URL, driver.config().natsHostUrl());
       assertEquals(URL, driver.brokerFacts().get("nats.url"));
     }
     // The environment is unreachable; --driver-set fixes it.
-    try (NatsBenchmarkDriver driver =
-        new NatsBenchmarkDriver(Map.of("NATS_URL", "nats://127.0.0.1:2"))) {
-      driver.initialize(DriverSettingsReader.config(file, Map.of("natsHostUrl", URL)));
+    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver()) {
+      driver.initialize(
+          DriverSettingsReader.config(
+              file, Map.of("natsHostUrl", URL), Map.of("NATS_URL", "nats://127.0.0.1:2")));
       assertEquals(URL, driver.config().natsHostUrl());
     }
     String refusal = refusalOf(file, Map.of("bootstrap.servers", "x"));

@@ -29,7 +29,7 @@ class NatsLeaderClusterTest {
   @Test
   void namesTheStreamLeaderAndFollowsItWhenThatServerStops() throws Exception {
     String topic = "plumb-leader-" + System.nanoTime();
-    NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of());
+    NatsBenchmarkDriver driver = new NatsBenchmarkDriver();
     driver.initialize(
         DriverSettingsReader.config(Path.of("nats-jetstream-replicated.yaml"), Map.of()));
     String stopped = null;

@@ -52,7 +52,7 @@ class NatsMetadataHeaderTest {
   @Test
   void theFinalReadHandsTheHeaderApartMessageByMessage() throws Exception {
     MixedHeaderMessages messages = new MixedHeaderMessages(400);
-    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of())) {
+    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver()) {
       driver.initialize(DriverSettingsReader.config(Path.of("nats-jetstream.yaml"), OVERRIDES));
       String topic = DriverRoundTrip.newTopicName("plumb-metaread");
       driver.createTopic(topic, 2).get(60, TimeUnit.SECONDS);

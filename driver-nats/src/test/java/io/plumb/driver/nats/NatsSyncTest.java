@@ -50,7 +50,7 @@ class NatsSyncTest {
   @Test
   void thePolicyTheServerReportsIsInTheResult() throws Exception {
     Path file = Files.writeString(scratch.resolve("default.yaml"), HEAD + "expectSync: default\n");
-    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of())) {
+    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver()) {
       driver.initialize(DriverSettingsReader.config(file, Map.of()));
       assertEquals("default", driver.brokerFacts().get(NatsBenchmarkDriver.SYNC_FACT));
     }
@@ -64,7 +64,7 @@ class NatsSyncTest {
   void anUnreadablePolicyIsUnknownAndRefusesAFileThatExpectsOne() throws Exception {
     String closed = "natsMonitorUrl: http://127.0.0.1:1\n";
     Path any = Files.writeString(scratch.resolve("any.yaml"), HEAD + closed);
-    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver(Map.of())) {
+    try (NatsBenchmarkDriver driver = new NatsBenchmarkDriver()) {
       driver.initialize(DriverSettingsReader.config(any, Map.of()));
       String fact = driver.brokerFacts().get(NatsBenchmarkDriver.SYNC_FACT);
       assertTrue(fact.startsWith("unknown (http://127.0.0.1:1/varz: "), fact);
@@ -76,7 +76,7 @@ class NatsSyncTest {
         assertThrows(
             DriverConfigException.class,
             () ->
-                new NatsBenchmarkDriver(Map.of())
+                new NatsBenchmarkDriver()
                     .initialize(DriverSettingsReader.config(expects, Map.of())));
     assertTrue(
         e.getMessage()

@@ -58,7 +58,7 @@ public final class PulsarBenchmarkDriver implements BenchmarkDriver, LeaderLocat
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
-    config = PulsarConfig.read(driverConfig.settings(), System.getenv());
+    config = PulsarConfig.read(driverConfig.settings(), driverConfig.environment());
 
     PulsarClientSettings c = config.client();
     ClientBuilder builder =

@@ -60,7 +60,7 @@ public final class RabbitMqBenchmarkDriver
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
     DriverSettings settings =
-        RabbitMqConfig.withEnvironment(driverConfig.settings(), System.getenv());
+        RabbitMqConfig.withEnvironment(driverConfig.settings(), driverConfig.environment());
     config = RabbitMqConfig.read(settings);
     connections = AmqpConnections.of(settings, config);
     // First contact, before the management API is asked anything: a broker that is not running

@@ -60,7 +60,7 @@ public final class RabbitMqStreamBenchmarkDriver
 
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
-    config = RabbitMqStreamConfig.read(driverConfig.settings(), System.getenv());
+    config = RabbitMqStreamConfig.read(driverConfig.settings(), driverConfig.environment());
     try {
       environment =
           Environment.builder()

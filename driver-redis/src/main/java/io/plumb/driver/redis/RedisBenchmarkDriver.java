@@ -49,7 +49,6 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLo
 
   public static final String PORT_ENV = "REDIS_PORT";
 
-  private final Map<String, String> environment;
   private RedisDriverConfig config;
   private RedisEndpoint endpoint;
   private final Map<String, Integer> partitionsByTopic = new ConcurrentHashMap<>();
@@ -59,21 +58,13 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLo
       new SharedSubscriptions<>();
   private final RedisBrokerFacts facts = new RedisBrokerFacts();
 
-  public RedisBenchmarkDriver() {
-    this(System.getenv());
-  }
-
-  /** For tests: the environment the driver reads its overrides from. */
-  RedisBenchmarkDriver(Map<String, String> environment) {
-    this.environment = Map.copyOf(environment);
-  }
-
   @Override
   public void initialize(DriverConfig driverConfig) throws Exception {
     Map<String, String> envToField = new java.util.LinkedHashMap<>();
     envToField.put(HOST_ENV, "redisHost");
     envToField.put(PORT_ENV, "redisPort");
-    config = RedisDriverConfig.read(driverConfig.settings(), environment, envToField);
+    config =
+        RedisDriverConfig.read(driverConfig.settings(), driverConfig.environment(), envToField);
     try {
       endpoint = RedisEndpoint.open(config);
     } catch (JedisException e) {

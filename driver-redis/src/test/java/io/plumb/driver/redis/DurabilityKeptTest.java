@@ -26,7 +26,7 @@ class DurabilityKeptTest {
     try (Jedis admin = new Jedis("127.0.0.1", PORT)) {
       admin.configSet("appendonly", "no");
       admin.configSet("appendfsync", "always");
-      try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of())) {
+      try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver()) {
         driver.initialize(DriverSettingsReader.config(Path.of("redis-aof-no.yaml"), overrides));
         Map<String, String> facts = driver.brokerFacts();
         assertEquals("no", facts.get("redis.appendfsync"), facts.toString());

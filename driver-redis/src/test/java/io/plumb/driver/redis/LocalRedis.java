@@ -33,6 +33,6 @@ final class LocalRedis {
 
   /** A driver initialized from the shipped {@code file}, pointed at the server. */
   static RedisBenchmarkDriver open(String file) throws Exception {
-    return DriverFiles.open(() -> new RedisBenchmarkDriver(Map.of()), Path.of(file), overrides());
+    return DriverFiles.open(() -> new RedisBenchmarkDriver(), Path.of(file), overrides());
   }
 }

@@ -175,12 +175,12 @@ class RedisDriverTest implements DriverFileRefusalContract {
 
   /** The one-line refusal of {@code file} with {@code overrides} by a new driver. */
   private static String refusalOf(Path file, Map<String, String> overrides) throws Exception {
-    return ConfigRefusal.messageOf(() -> new RedisBenchmarkDriver(Map.of()), file, overrides);
+    return ConfigRefusal.messageOf(() -> new RedisBenchmarkDriver(), file, overrides);
   }
 
   @Override
   public RedisBenchmarkDriver newDriver() {
-    return new RedisBenchmarkDriver(Map.of());
+    return new RedisBenchmarkDriver();
   }
 
   @Override
@@ -237,8 +237,8 @@ class RedisDriverTest implements DriverFileRefusalContract {
     Path file = dir.resolve("redis.yaml");
     Files.writeString(file, "redisHost: 127.0.0.1\nredisPort: 1\n");
     // The file's port is unreachable; the environment fixes it.
-    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of("REDIS_PORT", PORT))) {
-      driver.initialize(DriverSettingsReader.config(file, Map.of()));
+    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver()) {
+      driver.initialize(DriverSettingsReader.config(file, Map.of(), Map.of("REDIS_PORT", PORT)));
       assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
       assertEquals("127.0.0.1:" + PORT, driver.brokerFacts().get("redis.address"));
     }
@@ -246,9 +246,10 @@ class RedisDriverTest implements DriverFileRefusalContract {
     Map<String, String> env = new HashMap<>();
     env.put("REDIS_PORT", "2");
     env.put("REDIS_HOST", "127.0.0.2");
-    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(env)) {
+    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver()) {
       driver.initialize(
-          DriverSettingsReader.config(file, Map.of("redisPort", PORT, "redisHost", "127.0.0.1")));
+          DriverSettingsReader.config(
+              file, Map.of("redisPort", PORT, "redisHost", "127.0.0.1"), env));
       assertEquals(Integer.parseInt(PORT), driver.config().redisPort());
     }
     String refusal = refusalOf(file, Map.of("redisPrt", "1"));

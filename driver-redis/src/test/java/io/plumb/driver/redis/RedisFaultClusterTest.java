@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -55,7 +54,7 @@ class RedisFaultClusterTest {
   @Test
   void leaderIsThePrimaryTheSentinelsNameAndFollowsAFailover() throws Exception {
     LocalCluster cluster = LocalCluster.of("redis");
-    RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
+    RedisBenchmarkDriver driver = new RedisBenchmarkDriver();
     driver.initialize(
         DriverSettingsReader.config(Path.of("redis-replicated.yaml"), LocalSentinels.overrides()));
     try {

@@ -161,9 +161,7 @@ class RedisReplicatedClusterTest {
     DriverConfigException e =
         assertThrows(
             DriverConfigException.class,
-            () ->
-                new RedisBenchmarkDriver(Map.of())
-                    .initialize(DriverSettingsReader.config(file, asks3)));
+            () -> new RedisBenchmarkDriver().initialize(DriverSettingsReader.config(file, asks3)));
     assertEquals(
         "--driver-set waitReplicas=3: asks WAIT for 3 replicas but the Redis server at 127.0.0.1:"
             + PORT
@@ -178,7 +176,7 @@ class RedisReplicatedClusterTest {
         assertThrows(
             DriverConfigException.class,
             () ->
-                new RedisBenchmarkDriver(Map.of())
+                new RedisBenchmarkDriver()
                     .initialize(DriverSettingsReader.config(file, Map.of("redisPort", "6380"))));
     assertEquals(
         "--driver-set redisPort=6380: not used with 'sentinels', which name the primary: remove one"
@@ -195,7 +193,7 @@ class RedisReplicatedClusterTest {
         assertThrows(
             DriverConfigException.class,
             () ->
-                new RedisBenchmarkDriver(Map.of())
+                new RedisBenchmarkDriver()
                     .initialize(
                         DriverSettingsReader.config(
                             file, Map.of("sentinels", "", "redisPort", String.valueOf(replica)))));

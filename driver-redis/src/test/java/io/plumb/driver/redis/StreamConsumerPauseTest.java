@@ -56,7 +56,7 @@ class StreamConsumerPauseTest {
           }
         };
     Map<String, String> overrides = PORT == 6379 ? Map.of() : Map.of("redisPort", "" + PORT);
-    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver(Map.of());
+    try (RedisBenchmarkDriver driver = new RedisBenchmarkDriver();
         Jedis admin = new Jedis("127.0.0.1", PORT)) {
       driver.initialize(DriverSettingsReader.config(Path.of("redis.yaml"), overrides));
       driver.createTopic(topic, 1).join();
