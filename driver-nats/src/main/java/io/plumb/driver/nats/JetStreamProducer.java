@@ -5,12 +5,9 @@ import io.nats.client.api.PublishAck;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -22,16 +19,15 @@ import java.util.function.Consumer;
  * <p>Every send completes exactly once: with its ack, with the server's error (for example 503 no
  * responders while the stream has no leader), when jnats gives up waiting for the ack (its request
  * timeout), or, for publishes awaiting their ack when the connection to the server is lost, at once
- * through {@link #failOutstanding}: their acks can no longer arrive on that connection, and jnats
- * itself would only fail them at its timeout.
+ * through {@link #failSentBy}: their acks can no longer arrive on that connection, and jnats itself
+ * would only fail them at its timeout.
  */
 final class JetStreamProducer implements BenchmarkProducer {
 
   private final JetStream jetStream;
   private final String[] subjects;
   private final Semaphore outstanding;
-  private final Map<Long, CompletableFuture<PublishAck>> awaiting = new ConcurrentHashMap<>();
-  private final AtomicLong ids = new AtomicLong();
+  private final AwaitingAcks awaiting = new AwaitingAcks();
   private final Consumer<JetStreamProducer> onClose;
   private int roundRobin;
 
@@ -88,30 +84,27 @@ final class JetStreamProducer implements BenchmarkProducer {
     }
   }
 
-  /** Completes the send when {@code ack} does (see {@link #failOutstanding}). */
+  /** Completes the send when {@code ack} does (see {@link #failSentBy}). */
   private void completeOnAck(
       CompletableFuture<PublishAck> ack, int partition, long token, SendListener listener) {
-    long id = ids.incrementAndGet();
-    awaiting.put(id, ack);
-    // A future completes once: whichever of the ack, its failure or failOutstanding comes first
+    long key = awaiting.add(ack, System.currentTimeMillis());
+    // A future completes once: whichever of the ack, its failure or failSentBy comes first
     // completes the send, and the others are ignored.
     ack.whenComplete(
         (done, failure) -> {
-          awaiting.remove(id);
+          awaiting.remove(key);
           outstanding.release();
           listener.sendCompleted(token, partition, unwrap(failure));
         });
   }
 
   /**
-   * Fails every publish still awaiting its ack: the connection they were sent on is gone. A message
-   * among them may still have been stored (its ack lost with the connection); the run counts it as
-   * failed, and sees it arrive.
+   * Fails every publish sent by {@code lostAtMillis} that still awaits its ack: the connection they
+   * were sent on is gone (see {@link AwaitingAcks}). A message among them may still have been
+   * stored (its ack lost with the connection); the run counts it as failed, and sees it arrive.
    */
-  void failOutstanding(Throwable cause) {
-    for (CompletableFuture<PublishAck> ack : awaiting.values()) {
-      ack.completeExceptionally(cause);
-    }
+  void failSentBy(long lostAtMillis, Throwable cause) {
+    awaiting.failSentBy(lostAtMillis, cause);
   }
 
   private static Throwable unwrap(Throwable failure) {

@@ -63,25 +63,45 @@ final class PublishAndConsumeConnections {
   /** One connection to the cluster, with jnats's own recovery (see {@link NatsConnections}). */
   private Connection connect(NatsDriverConfig config, String name)
       throws IOException, InterruptedException {
-    return NatsConnections.open(config, name, new SlowConsumerReporter(), this::connectionEvent);
+    return NatsConnections.open(
+        config, name, new SlowConsumerReporter(), new PublishConnectionLoss());
   }
 
   /**
    * When the publishing connection loses its server, the acks of the JetStream publishes sent on it
-   * can no longer come: their sends fail now rather than at jnats's request timeout, so send()
-   * waiting for a free slot is not held up by them.
+   * by then can no longer come: their sends fail now rather than at jnats's request timeout, so
+   * send() waiting for a free slot is not held up by them. jnats stamps the event when the loss
+   * happens and reports it later on its callback thread; publishes sent after the stamp go out
+   * again on the next connection and keep waiting for their acks (see {@link AwaitingAcks}). Once
+   * the connection is closed nothing more comes, so every publish awaiting its ack fails.
    */
-  private void connectionEvent(Connection connection, ConnectionListener.Events event) {
-    if ((event == ConnectionListener.Events.DISCONNECTED
-            || event == ConnectionListener.Events.CLOSED)
-        && connection == publishConnection) {
+  private final class PublishConnectionLoss implements ConnectionListener {
+    @Override
+    public void connectionEvent(Connection connection, Events event, Long time, String uri) {
+      if (connection != publishConnection) {
+        return;
+      }
+      if (event == Events.DISCONNECTED) {
+        failAwaiting(event, time == null ? System.currentTimeMillis() : time);
+      } else if (event == Events.CLOSED) {
+        failAwaiting(event, Long.MAX_VALUE);
+      }
+    }
+
+    /** jnats calls the stamped form above; this one only if a client version lacks it. */
+    @Override
+    public void connectionEvent(Connection connection, Events event) {
+      connectionEvent(connection, event, System.currentTimeMillis(), null);
+    }
+
+    private void failAwaiting(Events event, long lostAtMillis) {
       IOException cause =
           new IOException(
               "NATS connection lost ("
                   + event.getEvent()
                   + ") before the publish was acknowledged");
       for (JetStreamProducer producer : producers) {
-        producer.failOutstanding(cause);
+        producer.failSentBy(lostAtMillis, cause);
       }
     }
   }
