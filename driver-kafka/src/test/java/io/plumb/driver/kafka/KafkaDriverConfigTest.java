@@ -5,26 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.driver.DriverSettings;
+import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * How the driver reads its file, the environment and {@code --driver-set}: everything that is
  * decided before the driver talks to a broker.
  */
-class KafkaDriverConfigTest {
+class KafkaDriverConfigTest implements DriverFileRefusalContract {
 
   @TempDir Path dir;
 
@@ -52,31 +51,36 @@ class KafkaDriverConfigTest {
     return DriverSettingsReader.config(file, overrides).settings();
   }
 
+  @Override
+  public BenchmarkDriver newDriver() {
+    return new KafkaBenchmarkDriver();
+  }
+
+  @Override
+  public Misspelling misspelling() {
+    return new Misspelling(
+        """
+        name: Kafka
+        driverClass: io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver
+        replicationFacter: 1
+        commonConfig: |
+          bootstrap.servers=127.0.0.1:9092
+        """,
+        3,
+        "replicationFacter",
+        "replicationFactor");
+  }
+
   /**
-   * Files refused in one line that starts with the file, the line and the field: each a name, the
-   * file, and what follows the file's path in the message.
+   * A value of the wrong type, one the Kafka client refuses, and a topic setting that cannot hold.
    */
-  static Stream<Arguments> refusedFiles() {
-    return Stream.of(
-        Arguments.of(
-            "a misspelled field",
-            """
-            name: Kafka
-            driverClass: io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver
-            replicationFacter: 1
-            commonConfig: |
-              bootstrap.servers=127.0.0.1:9092
-            """,
-            ":3: unknown field 'replicationFacter' (did you mean 'replicationFactor'?); allowed: "),
-        Arguments.of(
-            "a value of the wrong type",
-            """
-            name: Kafka
-            replicationFactor: three
-            """,
-            ":2: field 'replicationFactor': expected a whole number"),
-        Arguments.of(
-            "an invalid client value",
+  @Override
+  public List<BadValue> badValues() {
+    return List.of(
+        new BadValue(
+            "name: Kafka\nreplicationFactor: three\n",
+            ":2: field 'replicationFactor': expected a whole number, got 'three'"),
+        new BadValue(
             """
             name: Kafka
             commonConfig: |
@@ -84,9 +88,9 @@ class KafkaDriverConfigTest {
             producerConfig: |
               acks=2
             """,
-            ":5: field 'producerConfig': Invalid value 2"),
-        Arguments.of(
-            "min.insync.replicas above the replication factor",
+            ":5: field 'producerConfig': Invalid value 2 for configuration acks: String must be one"
+                + " of: all, -1, 0, 1"),
+        new BadValue(
             """
             replicationFactor: 1
             topicConfig: |
@@ -94,16 +98,8 @@ class KafkaDriverConfigTest {
             commonConfig: |
               bootstrap.servers=127.0.0.1:9092
             """,
-            ":3: field 'topicConfig': min.insync.replicas=2"));
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("refusedFiles")
-  void refusalNamesTheFileItsLineAndTheField(String what, String yaml, String afterFile)
-      throws IOException {
-    Path file = write("bad.yaml", yaml);
-    DriverConfigException e = rejected(file, Map.of());
-    assertTrue(e.getMessage().startsWith(file + afterFile), e.getMessage());
+            ":3: field 'topicConfig': min.insync.replicas=2 is more than replicationFactor=1: every"
+                + " acks=all send would fail (a single local broker needs 1)"));
   }
 
   @Test

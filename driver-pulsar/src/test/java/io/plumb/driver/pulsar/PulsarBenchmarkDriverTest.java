@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.testkit.BrokerPort;
 import io.plumb.testkit.ConfigRefusal;
+import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
@@ -37,7 +39,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The Pulsar driver against the local standalone broker, once per shipped YAML. */
-class PulsarBenchmarkDriverTest {
+class PulsarBenchmarkDriverTest implements DriverFileRefusalContract {
 
   @BeforeAll
   static void brokerRunning() {
@@ -229,21 +231,54 @@ class PulsarBenchmarkDriverTest {
         "io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver");
   }
 
+  @Override
+  public BenchmarkDriver newDriver() {
+    return new PulsarBenchmarkDriver();
+  }
+
+  @Override
+  public Misspelling misspelling() {
+    return new Misspelling(
+        """
+        name: Pulsar
+        driverClass: io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver
+        clent:
+          serviceUrl: pulsar://127.0.0.1:6650
+        """,
+        3,
+        "clent",
+        "client");
+  }
+
+  @Override
+  public List<BadValue> badValues() {
+    return List.of(
+        new BadValue(
+            "consumer:\n  subscriptionType: Fanout\n",
+            ":2: field 'consumer.subscriptionType': expected one of Exclusive, Shared, Failover,"
+                + " Key_Shared, got 'Fanout'"),
+        new BadValue(
+            "client:\n  persistence:\n    ensembleSize: 1\n    writeQuorum: 1\n    ackQuorum: 2\n",
+            ":5: field 'client.persistence.ackQuorum': needs ackQuorum (2) <= writeQuorum (1) <="
+                + " ensembleSize (1)"));
+  }
+
+  /**
+   * A field misspelled inside a section is named by its whole path; the section's fields listed.
+   */
   @Test
-  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() throws Exception {
+  void misspelledNestedFieldIsNamedByItsPath() throws Exception {
     String file = "src/test/resources/misspelled-pulsar.yaml";
-    String misspelled = refusal(file, Map.of());
     assertEquals(
         file
             + ":8: unknown field 'client.persistence.ackQuorom' (did you mean"
             + " 'client.persistence.ackQuorum'?); allowed: ackQuorum, deduplicationEnabled,"
             + " ensembleSize, writeQuorum",
-        misspelled);
-    String badType = refusal("pulsar.yaml", Map.of("consumer.subscriptionType", "Fanout"));
+        refusal(file, Map.of()));
     assertEquals(
         "--driver-set consumer.subscriptionType=Fanout: expected one of Exclusive, Shared,"
             + " Failover, Key_Shared, got 'Fanout'",
-        badType);
+        refusal("pulsar.yaml", Map.of("consumer.subscriptionType", "Fanout")));
   }
 
   /**

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.DriverConfigException;
+import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
@@ -23,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The AMQP driver against the local broker, once per shipped YAML. */
-class RabbitMqBenchmarkDriverTest {
+class RabbitMqBenchmarkDriverTest implements DriverFileRefusalContract {
 
   @BeforeAll
   static void brokerRunning() {
@@ -174,30 +176,39 @@ class RabbitMqBenchmarkDriverTest {
     }
   }
 
-  @Test
-  void rejectsMisspelledFieldWithOneLineNamingFileLineAndField() throws Exception {
-    String file = "src/test/resources/misspelled-rabbitmq.yaml";
-    String refused = Broker.refusal(file, Map.of());
-    assertEquals(
-        file
-            + ":6: unknown field 'mesagePersistence' (did you mean 'messagePersistence'?);"
-            + " allowed: ackBatchSize, amqpUris, confirmTimeoutMs, consumerCreationBatchSize,"
-            + " consumerCreationDelay, driverClass, durable, exchangeType, haMode, haPromoteOnFailure,"
-            + " haPromoteOnShutdown, haSyncMode, heartbeatSeconds,"
-            + " managementUris, maxBlockMs, maxUnconfirmed, messagePersistence, name, prefetchCount,"
-            + " producerCreationBatchSize, producerCreationDelay, publisherConfirms, queueLeaderLocator,"
-            + " queueType,"
-            + " recoveryIntervalMs, replicas",
-        refused);
-    assertFalse(refused.contains("\n"));
+  @Override
+  public BenchmarkDriver newDriver() {
+    return new RabbitMqBenchmarkDriver();
+  }
+
+  @Override
+  public Misspelling misspelling() {
+    return new Misspelling(
+        """
+        name: RabbitMQ
+        driverClass: io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver
+        amqpUris:
+          - amqp://guest:guest@127.0.0.1:5672
+        mesagePersistence: true
+        """,
+        5,
+        "mesagePersistence",
+        "messagePersistence");
+  }
+
+  @Override
+  public List<BadValue> badValues() {
+    return List.of(
+        new BadValue(
+            "name: RabbitMQ\nqueueType: lazy\n",
+            ":2: field 'queueType': expected one of CLASSIC, QUORUM, STREAM, got 'lazy'"),
+        new BadValue(
+            "queueType: QUORUM\ndurable: false\n",
+            ":2: field 'durable': quorum queues are always durable; allowed: true"));
   }
 
   @Test
-  void rejectsBadValuesAndUnknownOverrides() throws Exception {
-    assertEquals(
-        "src/test/resources/bad-queue-type.yaml:3: field 'queueType': expected one of CLASSIC,"
-            + " QUORUM, STREAM, got 'lazy'",
-        Broker.refusal("src/test/resources/bad-queue-type.yaml", Map.of()));
+  void rejectsUnknownAndImpossibleOverrides() throws Exception {
     String unknownKey = Broker.refusal("rabbitmq.yaml", Map.of("amqpUri", "amqp://127.0.0.1"));
     assertTrue(
         unknownKey.startsWith(
