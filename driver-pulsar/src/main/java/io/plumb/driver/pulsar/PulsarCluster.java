@@ -72,9 +72,13 @@ final class PulsarCluster {
     PulsarClientSettings.Persistence p = client.persistence();
     int bookies = Integer.parseInt(facts.get(BrokerFactNames.NODES));
     if (client.topicType() == TopicType.PERSISTENT && p.ensembleSize() > bookies) {
+      // OMB's default applies to a file that leaves the field out: say so, or the user looks for
+      // a number they never wrote.
+      boolean byDefault = !persistenceSection.has("ensembleSize");
       throw persistenceSection.error(
           "ensembleSize",
-          "asks for ledgers on "
+          (byDefault ? "not in the file, so OMB's default " + p.ensembleSize() + ", which " : "")
+              + "asks for ledgers on "
               + p.ensembleSize()
               + " bookies ("
               + p.writeQuorum()
@@ -83,7 +87,9 @@ final class PulsarCluster {
               + " has "
               + bookies
               + (bookies == 1 ? " bookie" : " bookies")
-              + " (start 3: deploy/local/pulsar.sh start --nodes 3)");
+              + " (start 3: deploy/local/pulsar.sh start --nodes 3"
+              + (byDefault ? "; or set ensembleSize, writeQuorum and ackQuorum to " + bookies : "")
+              + ")");
     }
   }
 

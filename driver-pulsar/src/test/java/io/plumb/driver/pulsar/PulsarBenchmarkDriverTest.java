@@ -260,7 +260,13 @@ class PulsarBenchmarkDriverTest implements DriverFileRefusalContract {
         new BadValue(
             "client:\n  persistence:\n    ensembleSize: 1\n    writeQuorum: 1\n    ackQuorum: 2\n",
             ":5: field 'client.persistence.ackQuorum': needs ackQuorum (2) <= writeQuorum (1) <="
-                + " ensembleSize (1)"));
+                + " ensembleSize (1)"),
+        new BadValue(
+            "name: Pulsar\n",
+            ": field 'client.persistence.ensembleSize': not in the file, so OMB's default 3, which"
+                + " asks for ledgers on 3 bookies (3 copies of each entry) but the Pulsar cluster at"
+                + " http://127.0.0.1:8080 has 1 bookie (start 3: deploy/local/pulsar.sh start"
+                + " --nodes 3; or set ensembleSize, writeQuorum and ackQuorum to 1)"));
   }
 
   /**
