@@ -3,8 +3,6 @@ package io.plumb.testkit;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.DriverConfigException;
 import io.plumb.worker.DriverSettingsReader;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -36,42 +34,21 @@ public final class ConfigRefusal {
   }
 
   /**
-   * The driver file {@code yaml}, written to {@code dir}, is refused with {@code overrides} in
-   * exactly the line {@code afterFileName} follows the file's name with (":2: field ...").
+   * {@code file} is refused with {@code overrides} in exactly the line {@code afterFileName}
+   * follows the file's name with (":2: field ...").
    *
    * @throws AssertionError otherwise
    */
   public static void assertRefused(
       Supplier<? extends BenchmarkDriver> newDriver,
-      Path dir,
-      String yaml,
+      Path file,
       Map<String, String> overrides,
       String afterFileName)
       throws Exception {
-    Path file = write(dir, yaml);
     String refusal = messageOf(newDriver, file, overrides);
     if (!refusal.equals(file + afterFileName)) {
       throw new AssertionError("refused with\n  " + refusal + "\nnot\n  " + file + afterFileName);
     }
-  }
-
-  /**
-   * {@link #assertMisspelledField(Supplier, Path, int, String, String)} for the driver file {@code
-   * yaml}, written to {@code dir}.
-   */
-  public static void assertMisspelledField(
-      Supplier<? extends BenchmarkDriver> newDriver,
-      Path dir,
-      String yaml,
-      int line,
-      String typo,
-      String meant)
-      throws Exception {
-    assertMisspelledField(newDriver, write(dir, yaml), line, typo, meant);
-  }
-
-  private static Path write(Path dir, String yaml) throws IOException {
-    return Files.writeString(Files.createTempFile(dir, "driver", ".yaml"), yaml);
   }
 
   /**

@@ -6,58 +6,62 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What every driver's tests check of the driver files it refuses: a misspelled field, and each
  * value out of range, refused at {@code initialize} before any run, in one line that names the
- * file, the line and the field. A driver's test implements it: a new driver, one file with a
- * misspelling, the files with bad values and their refusals.
+ * file, the line and the field. A driver's test implements it with {@link #newDriver}; the files
+ * are data, in {@value #REFUSED_FILES} of the driver's module, each with the refusal it expects in
+ * its first line:
+ *
+ * <pre>
+ * # refused: :3: field 'appendfsync': 'sometimes' is not one of always, everysec, no
+ * mode: streams
+ * appendonly: yes
+ * appendfsync: sometimes
+ * </pre>
+ *
+ * or {@code # misspelled: redisPrt for redisPort} for a file whose field {@code redisPrt} must be
+ * refused as unknown, suggesting {@code redisPort}. A new case is a new file.
  */
 public interface DriverFileRefusalContract {
 
-  /**
-   * A driver file with one misspelled field: {@code typo} on {@code line}, meant as {@code meant}.
-   */
-  record Misspelling(String yaml, int line, String typo, String meant) {}
-
-  /**
-   * A driver file refused for a value.
-   *
-   * @param overrides the {@code --driver-set} settings it is read with
-   * @param refusal the line after the file's name, {@code ":2: field 'x': ..."}
-   */
-  record BadValue(String yaml, Map<String, String> overrides, String refusal) {
-    public BadValue(String yaml, String refusal) {
-      this(yaml, Map.of(), refusal);
-    }
-  }
+  /** Where a driver module keeps the files it must refuse, from the module's directory. */
+  String REFUSED_FILES = "src/test/resources/refused";
 
   /** A new driver, not initialised. */
   BenchmarkDriver newDriver();
 
-  Misspelling misspelling();
+  /** The directory of the files; a module with two drivers gives the second its own. */
+  default Path refusedFiles() {
+    return Path.of(REFUSED_FILES);
+  }
 
-  List<BadValue> badValues();
-
-  @Test
-  default void misspelledFieldIsRejectedWithFileLineAndField(@TempDir Path dir) throws Exception {
-    Misspelling m = misspelling();
-    ConfigRefusal.assertMisspelledField(
-        this::newDriver, dir, m.yaml(), m.line(), m.typo(), m.meant());
+  /** {@code --driver-set} values every file is read with (the local broker's port, say). */
+  default Map<String, String> overrides() {
+    return Map.of();
   }
 
   @TestFactory
-  default Stream<DynamicTest> badValuesAreRejectedWithFileLineAndField(@TempDir Path dir) {
-    return badValues().stream()
+  default Stream<DynamicTest> everyRefusedFileIsRefusedInItsOneLine() throws Exception {
+    List<RefusedDriverFile> files = RefusedDriverFile.in(refusedFiles());
+    if (files.stream().noneMatch(RefusedDriverFile::isMisspelling)
+        || files.stream().allMatch(RefusedDriverFile::isMisspelling)) {
+      throw new AssertionError(
+          refusedFiles()
+              + " needs a driver file with a misspelled field ('"
+              + RefusedDriverFile.MISSPELLED
+              + "TYPO for FIELD') and one with a bad value ('"
+              + RefusedDriverFile.REFUSED
+              + ":LINE: field ...'); it has "
+              + files.size());
+    }
+    return files.stream()
         .map(
-            bad ->
+            f ->
                 DynamicTest.dynamicTest(
-                    bad.refusal(),
-                    () ->
-                        ConfigRefusal.assertRefused(
-                            this::newDriver, dir, bad.yaml(), bad.overrides(), bad.refusal())));
+                    f.file().getFileName().toString(),
+                    () -> f.assertRefusedBy(this::newDriver, overrides())));
   }
 }

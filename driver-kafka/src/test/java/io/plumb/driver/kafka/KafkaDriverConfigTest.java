@@ -13,7 +13,6 @@ import io.plumb.worker.DriverSettingsReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -54,52 +53,6 @@ class KafkaDriverConfigTest implements DriverFileRefusalContract {
   @Override
   public BenchmarkDriver newDriver() {
     return new KafkaBenchmarkDriver();
-  }
-
-  @Override
-  public Misspelling misspelling() {
-    return new Misspelling(
-        """
-        name: Kafka
-        driverClass: io.openmessaging.benchmark.driver.kafka.KafkaBenchmarkDriver
-        replicationFacter: 1
-        commonConfig: |
-          bootstrap.servers=127.0.0.1:9092
-        """,
-        3,
-        "replicationFacter",
-        "replicationFactor");
-  }
-
-  /**
-   * A value of the wrong type, one the Kafka client refuses, and a topic setting that cannot hold.
-   */
-  @Override
-  public List<BadValue> badValues() {
-    return List.of(
-        new BadValue(
-            "name: Kafka\nreplicationFactor: three\n",
-            ":2: field 'replicationFactor': expected a whole number, got 'three'"),
-        new BadValue(
-            """
-            name: Kafka
-            commonConfig: |
-              bootstrap.servers=127.0.0.1:9092
-            producerConfig: |
-              acks=2
-            """,
-            ":5: field 'producerConfig': Invalid value 2 for configuration acks: String must be one"
-                + " of: all, -1, 0, 1"),
-        new BadValue(
-            """
-            replicationFactor: 1
-            topicConfig: |
-              min.insync.replicas=2
-            commonConfig: |
-              bootstrap.servers=127.0.0.1:9092
-            """,
-            ":3: field 'topicConfig': min.insync.replicas=2 is more than replicationFactor=1: every"
-                + " acks=all send would fail (a single local broker needs 1)"));
   }
 
   @Test

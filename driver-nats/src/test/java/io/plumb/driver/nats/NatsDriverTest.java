@@ -17,7 +17,6 @@ import io.plumb.testkit.OmbDriverClass;
 import io.plumb.worker.DriverSettingsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -158,28 +157,6 @@ class NatsDriverTest implements DriverFileRefusalContract {
   @Override
   public NatsBenchmarkDriver newDriver() {
     return new NatsBenchmarkDriver();
-  }
-
-  @Override
-  public Misspelling misspelling() {
-    return new Misspelling(
-        "name: NATS\n"
-            + "driverClass: io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver\n"
-            + "natsHostUrl: localhost:4222\n"
-            + "replicationFactr: 1\n",
-        4,
-        "replicationFactr",
-        "replicationFactor");
-  }
-
-  @Override
-  public List<BadValue> badValues() {
-    return List.of(
-        new BadValue(
-            "mode: jetstream\nstorageType: disk\n",
-            ":2: field 'storageType': expected one of file, memory, got 'disk'"),
-        new BadValue(
-            "mode: core\nmaxAckPending: 0\n", ":2: field 'maxAckPending': must be >= 1, was 0"));
   }
 
   @Test

@@ -236,39 +236,6 @@ class PulsarBenchmarkDriverTest implements DriverFileRefusalContract {
     return new PulsarBenchmarkDriver();
   }
 
-  @Override
-  public Misspelling misspelling() {
-    return new Misspelling(
-        """
-        name: Pulsar
-        driverClass: io.openmessaging.benchmark.driver.pulsar.PulsarBenchmarkDriver
-        clent:
-          serviceUrl: pulsar://127.0.0.1:6650
-        """,
-        3,
-        "clent",
-        "client");
-  }
-
-  @Override
-  public List<BadValue> badValues() {
-    return List.of(
-        new BadValue(
-            "consumer:\n  subscriptionType: Fanout\n",
-            ":2: field 'consumer.subscriptionType': expected one of Exclusive, Shared, Failover,"
-                + " Key_Shared, got 'Fanout'"),
-        new BadValue(
-            "client:\n  persistence:\n    ensembleSize: 1\n    writeQuorum: 1\n    ackQuorum: 2\n",
-            ":5: field 'client.persistence.ackQuorum': needs ackQuorum (2) <= writeQuorum (1) <="
-                + " ensembleSize (1)"),
-        new BadValue(
-            "name: Pulsar\n",
-            ": field 'client.persistence.ensembleSize': not in the file, so OMB's default 3, which"
-                + " asks for ledgers on 3 bookies (3 copies of each entry) but the Pulsar cluster at"
-                + " http://127.0.0.1:8080 has 1 bookie (start 3: deploy/local/pulsar.sh start"
-                + " --nodes 3; or set ensembleSize, writeQuorum and ackQuorum to 1)"));
-  }
-
   /**
    * A field misspelled inside a section is named by its whole path; the section's fields listed.
    */

@@ -181,32 +181,6 @@ class RabbitMqBenchmarkDriverTest implements DriverFileRefusalContract {
     return new RabbitMqBenchmarkDriver();
   }
 
-  @Override
-  public Misspelling misspelling() {
-    return new Misspelling(
-        """
-        name: RabbitMQ
-        driverClass: io.openmessaging.benchmark.driver.rabbitmq.RabbitMqBenchmarkDriver
-        amqpUris:
-          - amqp://guest:guest@127.0.0.1:5672
-        mesagePersistence: true
-        """,
-        5,
-        "mesagePersistence",
-        "messagePersistence");
-  }
-
-  @Override
-  public List<BadValue> badValues() {
-    return List.of(
-        new BadValue(
-            "name: RabbitMQ\nqueueType: lazy\n",
-            ":2: field 'queueType': expected one of CLASSIC, QUORUM, STREAM, got 'lazy'"),
-        new BadValue(
-            "queueType: QUORUM\ndurable: false\n",
-            ":2: field 'durable': quorum queues are always durable; allowed: true"));
-  }
-
   @Test
   void rejectsUnknownAndImpossibleOverrides() throws Exception {
     String unknownKey = Broker.refusal("rabbitmq.yaml", Map.of("amqpUri", "amqp://127.0.0.1"));

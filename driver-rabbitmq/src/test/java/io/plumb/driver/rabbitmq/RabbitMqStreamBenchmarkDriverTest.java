@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.plumb.driver.BenchmarkConsumer;
+import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.testkit.Acknowledgements;
 import io.plumb.testkit.ConfigRefusal;
+import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverRoundTrip;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The stream-protocol driver against the local broker. */
-class RabbitMqStreamBenchmarkDriverTest {
+class RabbitMqStreamBenchmarkDriverTest implements DriverFileRefusalContract {
 
   @BeforeAll
   static void brokerRunning() {
@@ -182,13 +184,14 @@ class RabbitMqStreamBenchmarkDriverTest {
     }
   }
 
-  @Test
-  void rejectsMisspelledField() throws Exception {
-    ConfigRefusal.assertMisspelledField(
-        RabbitMqStreamBenchmarkDriver::new,
-        Path.of("src/test/resources/misspelled-stream.yaml"),
-        4,
-        "batchsize",
-        "batchSize");
+  @Override
+  public BenchmarkDriver newDriver() {
+    return new RabbitMqStreamBenchmarkDriver();
+  }
+
+  /** The AMQP driver's files are the module's; the stream protocol's sit below them. */
+  @Override
+  public Path refusedFiles() {
+    return Path.of(REFUSED_FILES, "stream");
   }
 }

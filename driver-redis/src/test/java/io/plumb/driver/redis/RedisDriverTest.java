@@ -184,32 +184,8 @@ class RedisDriverTest implements DriverFileRefusalContract {
   }
 
   @Override
-  public Misspelling misspelling() {
-    return new Misspelling(
-        "name: Redis\n"
-            + "driverClass: io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver\n"
-            + "redisPrt: 6379\n"
-            + "redisHost: 127.0.0.1\n",
-        3,
-        "redisPrt",
-        "redisPort");
-  }
-
-  @Override
-  public List<BadValue> badValues() {
-    return List.of(
-        new BadValue(
-            "mode: streams\nappendonly: yes\nappendfsync: sometimes\n",
-            ":3: field 'appendfsync': 'sometimes' is not one of always, everysec, no"),
-        new BadValue(
-            "mode: pubsub\nwaitReplicas: 1\n",
-            LocalRedis.overrides(),
-            ":2: field 'waitReplicas': applies to mode streams only: Pub/Sub stores nothing to"
-                + " replicate"),
-        new BadValue(
-            "waitReplicas: 1\nwaitTimeoutMillis: 0\n",
-            LocalRedis.overrides(),
-            ":2: field 'waitTimeoutMillis': must be >= 1, was 0"));
+  public Map<String, String> overrides() {
+    return LocalRedis.overrides();
   }
 
   @Test
