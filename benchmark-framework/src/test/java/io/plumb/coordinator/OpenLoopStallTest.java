@@ -3,6 +3,7 @@ package io.plumb.coordinator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.plumb.resources.ResourceSample;
 import io.plumb.result.RunReport;
 import io.plumb.workload.WorkloadYaml;
 import java.nio.file.Path;
@@ -51,9 +52,22 @@ class OpenLoopStallTest {
         600,
         endToEnd.getCountBetweenValues(250 * MS, Long.MAX_VALUE / 4),
         "end-to-end >= 250 ms");
-    // Timed from the actual send, only the one message inside the stalled call looks slow.
+    // Timed from the actual send, only the one message inside the stalled call looks slow, unless
+    // the host itself stopped this JVM for 100 ms or more (a stall or a GC pause, which the run
+    // records) while others were in flight: that slows their service time as well.
+    long slowServices = service.getCountBetweenValues(100 * MS, Long.MAX_VALUE / 4);
+    ResourceSample whole = report.resources().whole();
+    double hostPauseMillis =
+        whole == null ? 0 : Math.max(whole.hostLongestStallMillis(), whole.gcLongestPauseMillis());
     assertTrue(
-        service.getCountBetweenValues(100 * MS, Long.MAX_VALUE / 4) <= 1, "service >= 100 ms");
+        slowServices <= 1 || hostPauseMillis >= 100,
+        "service >= 100 ms: "
+            + slowServices
+            + " messages (service max "
+            + service.getMaxValue() / MS
+            + " ms), with the host's longest stall or GC pause "
+            + hostPauseMillis
+            + " ms");
     assertTrue(
         service.getValueAtPercentile(99) < 5 * MS,
         "service p99 " + service.getValueAtPercentile(99));
