@@ -210,11 +210,11 @@ public final class EventRing {
   /**
    * A delivery to subscription {@code subscription} (worker-local index) received at {@code
    * receivedAt}, or at the stamp when times are deferred; {@code afterLater} says that the consumer
-   * received this message after a later one of the same producer and partition.
+   * received this message after a later one of the same producer and partition. The partition
+   * itself is not carried: the order it matters for is judged before the event is written.
    */
   public void delivered(
       int subscription,
-      int partition,
       int producerId,
       int length,
       long sequence,
@@ -222,7 +222,7 @@ public final class EventRing {
       long receivedAt,
       boolean afterLater) {
     put(
-        header(DELIVERY, subscription, partition) | (afterLater ? AFTER_LATER : 0),
+        header(DELIVERY, subscription, 0) | (afterLater ? AFTER_LATER : 0),
         ((long) producerId << 32) | (length & 0xFFFF_FFFFL),
         sequence,
         deferring() ? intended : receivedAt - intended);
@@ -240,8 +240,12 @@ public final class EventRing {
     put(header(PROBE, subscription, 0), 0, 0, 0);
   }
 
-  private static long header(int type, int index, int partition) {
-    return ((long) type << 56) | ((long) (index & 0xFF_FFFF) << 32) | (partition & 0xFFFF_FFFFL);
+  /**
+   * The first word: type, producer or subscription index, and {@code low} (a completion's low 32
+   * bits of the sequence number, else 0).
+   */
+  private static long header(int type, int index, int low) {
+    return ((long) type << 56) | ((long) (index & 0xFF_FFFF) << 32) | (low & 0xFFFF_FFFFL);
   }
 
   private void put(long w0, long w1, long w2, long w3) {
@@ -352,7 +356,6 @@ public final class EventRing {
           long w1 = events[base + 1];
           sink.delivered(
               index,
-              (int) w0,
               (int) (w1 >>> 32),
               (int) w1,
               events[base + 2],

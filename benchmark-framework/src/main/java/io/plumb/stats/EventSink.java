@@ -20,7 +20,6 @@ interface EventSink {
    */
   void delivered(
       int subscription,
-      int partition,
       int producerId,
       int length,
       long sequence,

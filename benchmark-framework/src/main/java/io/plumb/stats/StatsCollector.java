@@ -361,7 +361,6 @@ public final class StatsCollector implements AutoCloseable {
     @Override
     public void delivered(
         int subscription,
-        int partition,
         int producerId,
         int length,
         long sequence,

@@ -62,7 +62,6 @@ public final class DeliveryListener implements MessageListener {
     long sequence = MessageHeader.sequence(header);
     ring.delivered(
         subscription,
-        partition,
         producer,
         bytes,
         sequence,

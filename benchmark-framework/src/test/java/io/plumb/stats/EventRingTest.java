@@ -49,7 +49,6 @@ class EventRingTest {
     @Override
     public void delivered(
         int subscription,
-        int partition,
         int producerId,
         int length,
         long sequence,
@@ -58,8 +57,6 @@ class EventRingTest {
       events.add(
           (afterLater ? "late delivery " : "delivery ")
               + subscription
-              + " "
-              + partition
               + " "
               + producerId
               + " "
@@ -90,7 +87,7 @@ class EventRingTest {
   void eventsOutsideASendArePublishedAtOnceWithTheirOwnTimes() {
     EventRing ring = new EventRing(8, Thread.currentThread(), () -> false, () -> {});
     ring.acknowledged(3, 0, 100, 150, 900);
-    ring.delivered(1, -1, 7, 1024, 42, 1_000, 1_750, false);
+    ring.delivered(1, 7, 1024, 42, 1_000, 1_750, false);
     ring.sendFailed(2, 0, 0, 0);
     ring.consumerError(1);
     ring.foreign(0);
@@ -100,7 +97,7 @@ class EventRingTest {
     assertEquals(
         List.of(
             "ack 3 100 150 900",
-            "delivery 1 -1 7 1024 42 750",
+            "delivery 1 7 1024 42 750",
             "failed 2",
             "error 1",
             "foreign 0",
@@ -112,14 +109,14 @@ class EventRingTest {
   @Test
   void aDeliveryMarkedAfterALaterOneKeepsItsMarkAndEverythingElse() {
     EventRing ring = new EventRing(8, Thread.currentThread(), () -> false, () -> {});
-    ring.delivered(0xFF_FFFF, -1, Integer.MAX_VALUE, 1024, 42, 1_000, 1_750, true);
-    ring.delivered(2, 7, 3, 64, 41, 1_000, 2_000, false);
+    ring.delivered(0xFF_FFFF, Integer.MAX_VALUE, 1024, 42, 1_000, 1_750, true);
+    ring.delivered(2, 3, 64, 41, 1_000, 2_000, false);
     Recorded sink = new Recorded();
     ring.drainTo(sink);
     assertEquals(
         List.of(
-            "late delivery " + 0xFF_FFFF + " -1 " + Integer.MAX_VALUE + " 1024 42 750",
-            "delivery 2 7 3 64 41 1000"),
+            "late delivery " + 0xFF_FFFF + " " + Integer.MAX_VALUE + " 1024 42 750",
+            "delivery 2 3 64 41 1000"),
         sink.events);
   }
 
@@ -152,14 +149,14 @@ class EventRingTest {
   void eventsInsideASendAreStampedWithTheTimeSendReturned() {
     EventRing ring = new EventRing(64, Thread.currentThread(), () -> false, () -> {});
     ring.deferTimes();
-    ring.delivered(0, 3, 1, 100, 9, 5_000, 0, false);
+    ring.delivered(0, 1, 100, 9, 5_000, 0, false);
     ring.acknowledged(0, 0, 5_000, 5_010, 0);
     Recorded sink = new Recorded();
     assertEquals(0, ring.drainTo(sink), "nothing is visible before it is stamped");
     ring.stampDeferred(5_300);
     ring.flush();
     assertEquals(2, ring.drainTo(sink));
-    assertEquals(List.of("delivery 0 3 1 100 9 300", "ack 0 5000 5010 5300"), sink.events);
+    assertEquals(List.of("delivery 0 1 100 9 300", "ack 0 5000 5010 5300"), sink.events);
   }
 
   @Test
@@ -203,7 +200,7 @@ class EventRingTest {
         ring.acknowledged(1, 0, i, i, i + 1);
       } else {
         ring.deferTimes();
-        ring.delivered(2, 0, 4, 64, i, i, 0, false);
+        ring.delivered(2, 4, 64, i, i, 0, false);
         ring.stampDeferred(i + 10);
         ring.flush();
       }
@@ -213,7 +210,7 @@ class EventRingTest {
     assertEquals(total, sink.events.size());
     for (int i = 0; i < total; i++) {
       String expected =
-          i % 2 == 0 ? "ack 1 " + i + " " + i + " " + (i + 1) : "delivery 2 0 4 64 " + i + " 10";
+          i % 2 == 0 ? "ack 1 " + i + " " + i + " " + (i + 1) : "delivery 2 4 64 " + i + " 10";
       assertEquals(expected, sink.events.get(i));
     }
   }

@@ -33,7 +33,7 @@ class StatsCollectorTest {
                   EventRing ring = stats.ring();
                   for (int i = 0; i < perThread; i++) {
                     ring.acknowledged(producer, i, 1_000, 1_500, 3_000);
-                    ring.delivered(subscription, 0, producer, 100, i, 1_000, 5_000, false);
+                    ring.delivered(subscription, producer, 100, i, 1_000, 5_000, false);
                   }
                 });
         reporter.start();
@@ -77,10 +77,8 @@ class StatsCollectorTest {
   void duplicatesFromDifferentThreadsOfOneSubscriptionAreCaught() throws Exception {
     try (StatsCollector stats = new StatsCollector("test-stats")) {
       int subscription = stats.addSubscription("t", "s", 0);
-      Thread first =
-          new Thread(() -> stats.ring().delivered(subscription, 0, 0, 10, 7, 0, 1, false));
-      Thread second =
-          new Thread(() -> stats.ring().delivered(subscription, 1, 0, 10, 7, 0, 1, false));
+      Thread first = new Thread(() -> stats.ring().delivered(subscription, 0, 10, 7, 0, 1, false));
+      Thread second = new Thread(() -> stats.ring().delivered(subscription, 0, 10, 7, 0, 1, false));
       first.start();
       first.join();
       second.start();
@@ -101,7 +99,7 @@ class StatsCollectorTest {
       for (int i = 0; i < 20; i++) {
         long sequence = i;
         Thread shortLived =
-            new Thread(() -> stats.ring().delivered(subscription, 0, 0, 10, sequence, 0, 5, false));
+            new Thread(() -> stats.ring().delivered(subscription, 0, 10, sequence, 0, 5, false));
         shortLived.start();
         shortLived.join();
       }
@@ -130,10 +128,8 @@ class StatsCollectorTest {
   void clockCorrectionIsAppliedAndNegativeLatenciesAreCountedNotDropped() {
     try (StatsCollector stats = new StatsCollector("test-stats")) {
       int behind = stats.addSubscription("t", "behind", -80_000_000);
-      stats
-          .ring()
-          .delivered(behind, 0, 0, 10, 0, 1_000_000_000L, 1_002_000_000L + 80_000_000, false);
-      stats.ring().delivered(behind, 0, 0, 10, 1, 1_000_000_000L, 1_000_000_000L, false);
+      stats.ring().delivered(behind, 0, 10, 0, 1_000_000_000L, 1_002_000_000L + 80_000_000, false);
+      stats.ring().delivered(behind, 0, 10, 1, 1_000_000_000L, 1_000_000_000L, false);
       PeriodStats.Builder builder = new PeriodStats.Builder();
       stats.takePeriod(builder);
       PeriodStats period = builder.build();
