@@ -55,13 +55,7 @@ public record PeriodStats(
     private long acknowledged;
     private long failed;
     private long untimed;
-    private long received;
-    private long receivedBytes;
-    private long duplicates;
-    private long outOfOrder;
-    private long negative;
-    private long foreign;
-    private long consumerErrors;
+    private final ReceiveCounts receive = new ReceiveCounts();
     private long producerBlockedNanos;
     private ProducerThreadTimes producerThreads = ProducerThreadTimes.NONE;
     private final Histogram publish;
@@ -108,21 +102,8 @@ public record PeriodStats(
       this.sendDelay.add(sendDelay);
     }
 
-    void addReceiveCounts(
-        long received,
-        long bytes,
-        long duplicates,
-        long outOfOrder,
-        long negative,
-        long foreign,
-        long errors) {
-      this.received += received;
-      this.receivedBytes += bytes;
-      this.duplicates += duplicates;
-      this.outOfOrder += outOfOrder;
-      this.negative += negative;
-      this.foreign += foreign;
-      this.consumerErrors += errors;
+    void addReceiveCounts(ReceiveCounts counts) {
+      receive.add(counts);
     }
 
     void addEndToEnd(Histogram histogram) {
@@ -140,14 +121,7 @@ public record PeriodStats(
     private Builder addCounts(PeriodStats stats) {
       addSent(stats.sent, stats.sentBytes, stats.producerBlockedNanos);
       addPublishCounts(stats.acknowledged, stats.failed, stats.untimedAcknowledgements);
-      addReceiveCounts(
-          stats.received,
-          stats.receivedBytes,
-          stats.duplicates,
-          stats.outOfOrder,
-          stats.negativeEndToEnd,
-          stats.foreign,
-          stats.consumerErrors);
+      addReceiveCounts(ReceiveCounts.of(stats));
       addProducerThreads(stats.producerThreads);
       return this;
     }
@@ -163,11 +137,11 @@ public record PeriodStats(
     }
 
     public long received() {
-      return received;
+      return receive.received;
     }
 
     public long duplicates() {
-      return duplicates;
+      return receive.duplicates;
     }
 
     /** The period so far; the builder goes on accumulating (it copies the histograms). */
@@ -204,13 +178,13 @@ public record PeriodStats(
           acknowledged,
           failed,
           untimed,
-          received,
-          receivedBytes,
-          duplicates,
-          outOfOrder,
-          negative,
-          foreign,
-          consumerErrors,
+          receive.received,
+          receive.bytes,
+          receive.duplicates,
+          receive.outOfOrder,
+          receive.negative,
+          receive.foreign,
+          receive.errors,
           producerBlockedNanos,
           publish,
           service,

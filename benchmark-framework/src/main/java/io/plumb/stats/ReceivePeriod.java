@@ -10,53 +10,41 @@ package io.plumb.stats;
  */
 final class ReceivePeriod {
   private final RecordingHistogram endToEnd = new RecordingHistogram();
-  private long received;
-  private long receivedBytes;
-  private long duplicates;
-  private long outOfOrder;
-  private long negative;
-  private long foreign;
-  private long errors;
+  private ReceiveCounts counts = new ReceiveCounts();
 
   void delivered(int length, long latency) {
-    received++;
-    receivedBytes += length;
+    ReceiveCounts period = counts;
+    period.received++;
+    period.bytes += length;
     if (latency < 0) {
       // Counted, not dropped: a negative value means the clocks disagree by more than the latency.
-      negative++;
+      period.negative++;
       latency = 0;
     }
     endToEnd.record(latency);
   }
 
   void duplicate() {
-    duplicates++;
+    counts.duplicates++;
   }
 
   void outOfOrder() {
-    outOfOrder++;
+    counts.outOfOrder++;
   }
 
   void foreign() {
-    foreign++;
+    counts.foreign++;
   }
 
   void error() {
-    errors++;
+    counts.errors++;
   }
 
   /** Adds everything recorded since the last call to {@code into} and starts a new period. */
   void takePeriod(PeriodStats.Builder into) {
-    into.addReceiveCounts(
-        received, receivedBytes, duplicates, outOfOrder, negative, foreign, errors);
+    into.addReceiveCounts(counts);
+    counts = new ReceiveCounts();
     into.addEndToEnd(endToEnd.histogram());
-    received = 0;
-    receivedBytes = 0;
-    duplicates = 0;
-    outOfOrder = 0;
-    negative = 0;
-    foreign = 0;
-    errors = 0;
     endToEnd.reset();
   }
 }
