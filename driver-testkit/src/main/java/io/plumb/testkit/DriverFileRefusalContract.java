@@ -43,6 +43,17 @@ public interface DriverFileRefusalContract {
     return Map.of();
   }
 
+  /**
+   * The one line a {@link #newDriver() new driver} refuses {@code file} with, read with {@code
+   * overrides}: for a case that needs a file written by the test, or a value only the command line
+   * can give.
+   *
+   * @throws AssertionError when the driver accepts it
+   */
+  default String refusalOf(Path file, Map<String, String> overrides) throws Exception {
+    return ConfigRefusal.messageOf(this::newDriver, file, overrides);
+  }
+
   @TestFactory
   default Stream<DynamicTest> everyRefusedFileIsRefusedInItsOneLine() throws Exception {
     List<RefusedDriverFile> files = RefusedDriverFile.in(refusedFiles());

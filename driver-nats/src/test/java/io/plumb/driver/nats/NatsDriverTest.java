@@ -9,7 +9,6 @@ import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
-import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
@@ -147,11 +146,6 @@ class NatsDriverTest implements DriverFileRefusalContract {
     // The framework finds the driver by OMB's class name.
     OmbDriverClass.assertAliasedAndListed(
         NatsBenchmarkDriver.class, "io.openmessaging.benchmark.driver.nats.NatsBenchmarkDriver");
-  }
-
-  /** The one-line refusal of {@code file} with {@code overrides} by a new driver. */
-  private static String refusalOf(Path file, Map<String, String> overrides) throws Exception {
-    return ConfigRefusal.messageOf(() -> new NatsBenchmarkDriver(), file, overrides);
   }
 
   @Override

@@ -10,7 +10,6 @@ import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BrokerFactNames;
 import io.plumb.driver.BrokerUnreachableException;
 import io.plumb.testkit.BrokerPort;
-import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverFiles;
 import io.plumb.testkit.DriverRoundTrip;
@@ -51,9 +50,8 @@ class PulsarBenchmarkDriverTest implements DriverFileRefusalContract {
     return DriverFiles.open(PulsarBenchmarkDriver::new, Path.of(file), overrides);
   }
 
-  /** The one-line refusal of a driver initialized from {@code file} with {@code overrides}. */
-  private static String refusal(String file, Map<String, String> overrides) throws Exception {
-    return ConfigRefusal.messageOf(PulsarBenchmarkDriver::new, Path.of(file), overrides);
+  private String refusal(String file, Map<String, String> overrides) throws Exception {
+    return refusalOf(Path.of(file), overrides);
   }
 
   @ParameterizedTest(name = "{0} {1}")

@@ -10,7 +10,6 @@ import io.plumb.driver.BenchmarkConsumer;
 import io.plumb.driver.BenchmarkDriver;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.testkit.Acknowledgements;
-import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverRoundTrip;
 import java.nio.file.Path;
@@ -173,10 +172,7 @@ class RabbitMqStreamBenchmarkDriverTest implements DriverFileRefusalContract {
   void hostAndPortOverridable() throws Exception {
     assertEquals(
         "--driver-set port=0: 0; allowed: a positive number",
-        ConfigRefusal.messageOf(
-            RabbitMqStreamBenchmarkDriver::new,
-            Path.of("rabbitmq-stream-protocol.yaml"),
-            Map.of("port", "0")));
+        refusalOf(Path.of("rabbitmq-stream-protocol.yaml"), Map.of("port", "0")));
     try (RabbitMqStreamBenchmarkDriver driver =
         Broker.openStream(
             "rabbitmq-stream-protocol.yaml", Map.of("host", "localhost", "port", "5552"))) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.plumb.testkit.ConfigRefusal;
 import io.plumb.testkit.DriverFileRefusalContract;
 import io.plumb.testkit.DriverRoundTrip;
 import io.plumb.testkit.OmbDriverClass;
@@ -171,11 +170,6 @@ class RedisDriverTest implements DriverFileRefusalContract {
     }
     OmbDriverClass.assertAliasedAndListed(
         RedisBenchmarkDriver.class, "io.openmessaging.benchmark.driver.redis.RedisBenchmarkDriver");
-  }
-
-  /** The one-line refusal of {@code file} with {@code overrides} by a new driver. */
-  private static String refusalOf(Path file, Map<String, String> overrides) throws Exception {
-    return ConfigRefusal.messageOf(() -> new RedisBenchmarkDriver(), file, overrides);
   }
 
   @Override
