@@ -142,15 +142,15 @@ public record ResourceReport(
     whole
         .brokers()
         .forEach(
-            (label, b) -> {
-              ObjectNode node = brokers.putObject(label);
-              node.put("cpuCores", round(b.cpuCores()));
-              node.put(
-                  "residentMaxMB",
-                  round(brokerResidentMaxBytes.getOrDefault(label, b.residentBytes()) / MB));
-              node.put("diskWrittenMB", round(b.bytesWritten() / MB));
-              node.put("diskWriteMBPerSec", round(b.bytesWritten() / MB / whole.seconds()));
-            });
+            (label, b) ->
+                broker(
+                        brokers,
+                        label,
+                        b,
+                        "residentMaxMB",
+                        brokerResidentMaxBytes.getOrDefault(label, b.residentBytes()))
+                    .put("diskWrittenMB", round(b.bytesWritten() / MB))
+                    .put("diskWriteMBPerSec", round(b.bytesWritten() / MB / whole.seconds())));
     // Timelines, one entry per measured period, beside publishRate and the latency timelines.
     ArrayNode timeline = json.putArray("periods");
     for (ResourceSample sample : periods) {
@@ -171,14 +171,27 @@ public record ResourceReport(
       sample
           .brokers()
           .forEach(
-              (label, b) -> {
-                ObjectNode node = perBroker.putObject(label);
-                node.put("cpuCores", round(b.cpuCores()));
-                node.put("residentMB", round(b.residentBytes() / MB));
-                node.put("diskWriteMBPerSec", round(b.bytesWritten() / MB / sample.seconds()));
-              });
+              (label, b) ->
+                  broker(perBroker, label, b, "residentMB", b.residentBytes())
+                      .put("diskWriteMBPerSec", round(b.bytesWritten() / MB / sample.seconds())));
     }
     return json;
+  }
+
+  /**
+   * A broker's entry: its CPU, then its resident memory under RESIDENT_KEY; the caller adds the
+   * rest.
+   */
+  private static ObjectNode broker(
+      ObjectNode parent,
+      String label,
+      ResourceSample.Broker broker,
+      String residentKey,
+      long residentBytes) {
+    return parent
+        .putObject(label)
+        .put("cpuCores", round(broker.cpuCores()))
+        .put(residentKey, round(residentBytes / MB));
   }
 
   private static double round(double value) {
