@@ -222,8 +222,8 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLo
                 config.readBatchSize(),
                 config.readBlockMillis(),
                 listener);
-        return CompletableFuture.completedFuture(
-            new WatchedConsumer(consumer, endpoint.onPrimaryChange(consumer::primaryChanged)));
+        consumer.unwatchOnClose(endpoint.onPrimaryChange(consumer::primaryChanged));
+        return CompletableFuture.completedFuture(consumer);
       }
       return CompletableFuture.completedFuture(
           joinPubSub(topic, subscription, partitions, listener));

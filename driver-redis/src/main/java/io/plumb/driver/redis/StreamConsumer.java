@@ -60,6 +60,8 @@ final class StreamConsumer implements BenchmarkConsumer {
   private volatile boolean closed;
   private final Object pauseLock = new Object();
   private volatile boolean pauseWanted;
+  // Stops the endpoint telling this member of primary changes; run first on close.
+  private volatile Runnable unwatch = () -> {};
 
   StreamConsumer(
       Supplier<ConsumerConnection> connect,
@@ -275,8 +277,14 @@ final class StreamConsumer implements BenchmarkConsumer {
     }
   }
 
+  /** What close runs first: the endpoint's unsubscription of {@link #primaryChanged}. */
+  void unwatchOnClose(Runnable unwatch) {
+    this.unwatch = unwatch;
+  }
+
   @Override
   public void close() throws InterruptedException {
+    unwatch.run();
     closed = true;
     closing.countDown();
     synchronized (pauseLock) {
