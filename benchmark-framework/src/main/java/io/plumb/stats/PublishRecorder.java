@@ -76,12 +76,6 @@ public final class PublishRecorder {
     }
   }
 
-  /** An acknowledgement whose partition is unknown. */
-  public void acknowledged(
-      int producer, int sequenceLow, long intended, long actual, long completed) {
-    acknowledged(producer, sequenceLow, -1, intended, actual, completed);
-  }
-
   /**
    * @param sequenceLow the low 32 bits of the sequence number (see {@link EventSink})
    * @param partition the partition the driver named, or -1
@@ -101,10 +95,6 @@ public final class PublishRecorder {
     }
     service.record(Math.max(0, completed - actual));
     sendDelay.record(Math.max(0, actual - intended));
-  }
-
-  public void failed(int producer, int sequenceLow, long intended) {
-    failed(producer, sequenceLow, -1, intended, UNKNOWN, intended);
   }
 
   public void failed(

@@ -74,6 +74,6 @@ class UntimedServiceTimeTest {
       PublishRecorder recorder, InFlightTimes inFlight, long[] completion) {
     long sequence = completion[1];
     recorder.acknowledged(
-        0, (int) sequence, sequence * MS, inFlight.sentAt(sequence), completion[0]);
+        0, (int) sequence, -1, sequence * MS, inFlight.sentAt(sequence), completion[0]);
   }
 }

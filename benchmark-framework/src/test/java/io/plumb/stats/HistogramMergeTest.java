@@ -42,12 +42,12 @@ class HistogramMergeTest {
   @Test
   void periodStatsAddUp() {
     PublishRecorder recorder = new PublishRecorder(1);
-    recorder.acknowledged(0, 0, 0, 1_000, 2_000_000);
-    recorder.acknowledged(0, 1, 0, PublishRecorder.UNKNOWN, 5_000_000);
-    recorder.failed(0, 2, 0);
+    recorder.acknowledged(0, 0, -1, 0, 1_000, 2_000_000);
+    recorder.acknowledged(0, 1, -1, 0, PublishRecorder.UNKNOWN, 5_000_000);
+    recorder.failed(0, 2, -1, 0, PublishRecorder.UNKNOWN, 0);
     PeriodStats.Builder first = new PeriodStats.Builder();
     recorder.takePeriod(first);
-    recorder.acknowledged(0, 3, 0, 10, 1_000);
+    recorder.acknowledged(0, 3, -1, 0, 10, 1_000);
     PeriodStats.Builder second = new PeriodStats.Builder();
     recorder.takePeriod(second);
     PeriodStats sum = first.build().plus(second.build());
@@ -63,13 +63,13 @@ class HistogramMergeTest {
   void aReusedBuilderStartsEachPeriodEmptyAndLeavesTheLastOneAlone() {
     PublishRecorder recorder = new PublishRecorder(1);
     PeriodStats.Builder builder = new PeriodStats.Builder();
-    recorder.acknowledged(0, 0, 0, 0, 5_000);
-    recorder.acknowledged(0, 1, 0, 0, 7_000);
+    recorder.acknowledged(0, 0, -1, 0, 0, 5_000);
+    recorder.acknowledged(0, 1, -1, 0, 0, 7_000);
     recorder.takePeriod(builder);
     builder.addSent(2, 2048, 10);
     PeriodStats first = builder.build();
     builder = builder.next();
-    recorder.acknowledged(0, 2, 0, 0, 9_000_000);
+    recorder.acknowledged(0, 2, -1, 0, 0, 9_000_000);
     recorder.takePeriod(builder);
     builder.addSent(1, 1024, 10);
     PeriodStats second = builder.build();

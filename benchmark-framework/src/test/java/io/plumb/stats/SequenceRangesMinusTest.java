@@ -30,7 +30,7 @@ class SequenceRangesMinusTest {
     PublishRecorder recorder = new PublishRecorder(1);
     long start = (1L << 32) - 3;
     for (long sequence = start; sequence < start + 6; sequence++) {
-      recorder.acknowledged(0, (int) sequence, 0, 0, 1);
+      recorder.acknowledged(0, (int) sequence, -1, 0, 0, 1);
     }
     // The numbers before start were never acknowledged: only the six around the 2^32 boundary.
     assertEquals(
