@@ -89,17 +89,7 @@ public final class BenchmarkRun {
       } finally {
         run.abortSignal().setUpEnded();
       }
-      RunPlan plan = run.findings().plan();
-      run.setupFigures().setUpDone(plan.producers().size() + plan.consumers().size());
-      run.step(
-          String.format(
-              "set up in %.1f s: %,d topic(s), %,d producer(s), %,d consumer(s); heap in use %s of %s",
-              run.setupFigures().setupSeconds(),
-              plan.topics().size(),
-              plan.producers().size(),
-              plan.consumers().size(),
-              MemoryEstimate.format(run.setupFigures().heapUsed()),
-              MemoryEstimate.format(Runtime.getRuntime().maxMemory())));
+      run.step(run.setupFigures().setUpDone(run.findings().plan()));
       if (workload.consumerBacklogSizeGB() > 0) {
         BacklogPhase.checkConsumersPause(run);
       }

@@ -24,11 +24,21 @@ final class SetupFigures {
   /**
    * Set-up is done. With many clients, collects the set-up's garbage first: it would otherwise be
    * collected during the measurement, and the heap in use is then the entities' own.
+   *
+   * @return the console's line of what was set up, how fast and with how much heap
    */
-  void setUpDone(int clients) {
+  String setUpDone(RunPlan plan) {
     setupSeconds = (System.nanoTime() - startNanos) / 1e9;
-    collected = clients >= COLLECT_FROM_CLIENTS;
+    collected = plan.producers().size() + plan.consumers().size() >= COLLECT_FROM_CLIENTS;
     heapUsed = heapInUse(collected);
+    return String.format(
+        "set up in %.1f s: %,d topic(s), %,d producer(s), %,d consumer(s); heap in use %s of %s",
+        setupSeconds,
+        plan.topics().size(),
+        plan.producers().size(),
+        plan.consumers().size(),
+        MemoryEstimate.format(heapUsed),
+        MemoryEstimate.format(Runtime.getRuntime().maxMemory()));
   }
 
   /**
@@ -48,14 +58,6 @@ final class SetupFigures {
 
   void tornDown(double seconds) {
     teardownSeconds = seconds;
-  }
-
-  double setupSeconds() {
-    return setupSeconds;
-  }
-
-  long heapUsed() {
-    return heapUsed;
   }
 
   Map<String, Object> describe() {
