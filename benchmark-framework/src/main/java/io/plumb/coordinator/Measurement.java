@@ -36,16 +36,12 @@ final class Measurement {
 
   /**
    * Adds a period; returns the backlog after it: messages acknowledged or still awaiting their
-   * acknowledgement that not every subscription has received yet. A failed send never reaches a
-   * consumer, so it is no backlog, and a duplicate delivery does not shrink it.
+   * acknowledgement that not every subscription has received yet (see {@link
+   * PeriodStats#backlogAdded}).
    */
   long add(Phase phase, PeriodStats stats, double seconds) {
     wholeRun.add(stats);
-    long backlog =
-        Math.max(
-            0,
-            (wholeRun.sent() - wholeRun.failed()) * subscriptionsPerTopic
-                - (wholeRun.received() - wholeRun.duplicates()));
+    long backlog = Math.max(0, wholeRun.backlogAdded(subscriptionsPerTopic));
     if (phase == Phase.MEASURE) {
       keep(new PeriodSample(stats, seconds, backlog));
       measuredSeconds += seconds;

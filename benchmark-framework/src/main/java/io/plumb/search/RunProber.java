@@ -113,9 +113,7 @@ public final class RunProber implements Prober {
     double[] backlog = new double[samples.size() + 1];
     double[] unacknowledged = new double[samples.size() + 1];
     if (!samples.isEmpty()) {
-      PeriodStats first = samples.get(0).counts();
-      long added =
-          (first.sent() - first.failed()) * subscriptions - (first.received() - first.duplicates());
+      long added = samples.get(0).counts().backlogAdded(subscriptions);
       backlog[0] = Math.max(0, samples.get(0).backlog() - added);
     }
     double t = 0;

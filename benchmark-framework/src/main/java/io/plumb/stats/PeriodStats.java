@@ -42,6 +42,20 @@ public record PeriodStats(
     return builder.finish();
   }
 
+  /**
+   * What these counts add to the backlog: each message sent and not failed is due to every one of
+   * {@code subscriptionsPerTopic} subscriptions, and each delivery but a duplicate settles one. A
+   * failed send never reaches a consumer, so it is no backlog.
+   */
+  public long backlogAdded(int subscriptionsPerTopic) {
+    return backlogAdded(sent, failed, received, duplicates, subscriptionsPerTopic);
+  }
+
+  private static long backlogAdded(
+      long sent, long failed, long received, long duplicates, int subscriptionsPerTopic) {
+    return (sent - failed) * subscriptionsPerTopic - (received - duplicates);
+  }
+
   /** These figures with other histograms in place of the four latency families. */
   public PeriodStats withHistograms(
       Histogram publish, Histogram service, Histogram sendDelay, Histogram endToEnd) {
@@ -126,22 +140,14 @@ public record PeriodStats(
       return this;
     }
 
-    // The counts so far, read without build(): build() copies the four histograms (some 200 KB
-    // each), which the coordinator did every period just to learn the backlog.
-    public long sent() {
-      return sent;
-    }
-
-    public long failed() {
-      return failed;
-    }
-
-    public long received() {
-      return receive.received;
-    }
-
-    public long duplicates() {
-      return receive.duplicates;
+    /**
+     * {@link PeriodStats#backlogAdded} of the counts so far, read without build(): build() copies
+     * the four histograms (some 200 KB each), which the coordinator did every period just to learn
+     * the backlog.
+     */
+    public long backlogAdded(int subscriptionsPerTopic) {
+      return PeriodStats.backlogAdded(
+          sent, failed, receive.received, receive.duplicates, subscriptionsPerTopic);
     }
 
     /** The period so far; the builder goes on accumulating (it copies the histograms). */
