@@ -41,16 +41,8 @@ final class CoreNatsConsumer implements BenchmarkConsumer {
       long pendingBytes,
       MessageListener listener)
       throws Exception {
-    int prefix = topic.length() + 1;
     Dispatcher dispatcher =
-        connection.createDispatcher(
-            msg -> {
-              try {
-                NatsHeader.deliver(msg, Subjects.partitionOf(msg.getSubject(), prefix), listener);
-              } catch (RuntimeException e) {
-                listener.failed(e);
-              }
-            });
+        connection.createDispatcher(TopicDelivery.handler(topic, listener, message -> {}));
     // Pending limits: messages unlimited, bytes bounded; past that the client drops (lossy mode).
     dispatcher.setPendingLimits(-1, pendingBytes);
     dispatcher.subscribe(Subjects.wildcard(topic), subscription);

@@ -7,6 +7,7 @@ import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.JetStreamSubscription;
+import io.nats.client.Message;
 import io.nats.client.MessageConsumer;
 import io.nats.client.MessageHandler;
 import io.nats.client.PushSubscribeOptions;
@@ -75,16 +76,7 @@ final class JetStreamConsumer implements BenchmarkConsumer {
       throws Exception {
     Durable durable = Durable.of(topic, subscription);
     String stream = durable.stream();
-    int prefix = topic.length() + 1;
-    MessageHandler handler =
-        msg -> {
-          try {
-            NatsHeader.deliver(msg, Subjects.partitionOf(msg.getSubject(), prefix), listener);
-            msg.ack();
-          } catch (RuntimeException e) {
-            listener.failed(e);
-          }
-        };
+    MessageHandler handler = TopicDelivery.handler(topic, listener, Message::ack);
     ConsumerConfiguration.Builder durableConfig =
         ConsumerConfiguration.builder()
             .durable(durable.name())
