@@ -32,7 +32,7 @@ import redis.clients.jedis.params.XAddParams;
  * later, {@link #primaryChanged} aborts a connection to a former primary, and send() waits for room
  * at most {@code maxBlockMillis}.
  */
-final class JedisPipelineProducer implements BenchmarkProducer {
+final class JedisPipelineProducer extends PrimaryFollowingProducer {
 
   /** A queued message; {@code header} is null for a plain send. */
   private record Pending(
@@ -67,6 +67,7 @@ final class JedisPipelineProducer implements BenchmarkProducer {
       int maxPendingSends,
       long maxBlockMillis,
       ReplicaWait replicaWait) {
+    super(streams);
     this.connection = new HeldConnection<>(connect, primary);
     this.streams = streams;
     this.keys = RedisKeys.partitions(topic, partitions);
@@ -84,33 +85,26 @@ final class JedisPipelineProducer implements BenchmarkProducer {
     this.sender = DaemonThreads.start("plumb-redis-jedis-sender-" + topic, this::run);
   }
 
-  @Override
-  public void send(String key, byte[] payload, long token, SendListener listener) {
-    enqueue(key, null, payload, token, listener);
-  }
-
   /**
-   * The header travels as the entry field {@value StreamHeader#NAME} beside the payload, as in
-   * {@link PipelinedProducer}; both arrays are copied, since Jedis holds them until the batch is
-   * written. Streams mode only: PUBLISH has no fields.
+   * Queues the message for the sender, the header as the entry field {@value StreamHeader#NAME} as
+   * in {@link PipelinedProducer}; both arrays are copied, since Jedis holds them until the batch is
+   * written.
    */
   @Override
-  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
-    if (!streams) {
-      throw new UnsupportedOperationException(CommandEncoder.PUBLISH_HAS_NO_FIELDS);
-    }
-    enqueue(key, header.clone(), payload, token, listener);
-  }
-
-  /** Queues the message for the sender; {@code header} (already a copy) null for a plain send. */
-  private void enqueue(
-      String key, byte[] header, byte[] payload, long token, SendListener listener) {
+  void enqueue(String key, byte[] header, byte[] payload, long token, SendListener listener) {
     int partition = BenchmarkProducer.partitionFor(key, partitions, roundRobin++);
     if (closed) {
       listener.sendCompleted(token, partition, new IllegalStateException("producer closed"));
       return;
     }
-    Pending p = new Pending(partition, key, header, payload.clone(), token, listener);
+    Pending p =
+        new Pending(
+            partition,
+            key,
+            header == null ? null : header.clone(),
+            payload.clone(),
+            token,
+            listener);
     try {
       if (queue.offer(p) || (!stalled && queue.offer(p, maxBlockMillis, TimeUnit.MILLISECONDS))) {
         stalled = false;
@@ -226,12 +220,13 @@ final class JedisPipelineProducer implements BenchmarkProducer {
   }
 
   /** Sentinel named a new primary: a connection to another server is aborted at once. */
+  @Override
   void primaryChanged(HostAndPort now) {
     connection.abortIfNotTo(now);
   }
 
   @Override
-  public void close() throws InterruptedException {
+  void stopSender() throws InterruptedException {
     closed = true;
     sender.join(TimeUnit.SECONDS.toMillis(30));
     if (sender.isAlive()) {

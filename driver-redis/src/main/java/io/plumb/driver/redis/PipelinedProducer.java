@@ -44,7 +44,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * same write, and its messages succeed only if WAIT reports enough replicas: a batch's replication
  * is confirmed before the next batch is written, so the window stays one batch.
  */
-final class PipelinedProducer implements BenchmarkProducer {
+final class PipelinedProducer extends PrimaryFollowingProducer {
 
   /** Pause between failed connection attempts. */
   static final long RECONNECT_PAUSE_MILLIS = 100;
@@ -81,6 +81,7 @@ final class PipelinedProducer implements BenchmarkProducer {
       int maxPendingSends,
       long maxBlockMillis,
       ReplicaWait replicaWait) {
+    super(encoder.carriesHeader());
     this.connection = new SenderConnection(connect, primary, replicaWait);
     this.partitions = partitions;
     this.batches =
@@ -92,27 +93,12 @@ final class PipelinedProducer implements BenchmarkProducer {
     this.sender = DaemonThreads.start("plumb-redis-sender-" + topic, this::run);
   }
 
-  @Override
-  public void send(String key, byte[] payload, long token, SendListener listener) {
-    enqueue(key, null, payload, token, listener);
-  }
-
   /**
-   * The header travels as the entry field {@value StreamHeader#NAME} beside the payload (streams
-   * mode only: the framework calls this only when the driver reports the header fact, which Pub/Sub
-   * mode does not). Both arrays are copied into the batch's bytes before this returns.
+   * Encodes the message into the batch being filled: the header as the entry field {@value
+   * StreamHeader#NAME}; both arrays are copied into the batch's bytes before this returns.
    */
   @Override
-  public void send(String key, byte[] header, byte[] payload, long token, SendListener listener) {
-    if (!encoder.carriesHeader()) {
-      throw new UnsupportedOperationException(CommandEncoder.PUBLISH_HAS_NO_FIELDS);
-    }
-    enqueue(key, header, payload, token, listener);
-  }
-
-  /** Encodes the message into the batch being filled; {@code header} null for a plain send. */
-  private void enqueue(
-      String key, byte[] header, byte[] payload, long token, SendListener listener) {
+  void enqueue(String key, byte[] header, byte[] payload, long token, SendListener listener) {
     int partition = BenchmarkProducer.partitionFor(key, partitions, roundRobin++);
     Throwable failure = batches.add(partition, key, header, payload, token, listener);
     if (failure != null) {
@@ -197,6 +183,7 @@ final class PipelinedProducer implements BenchmarkProducer {
    * Sentinel named a new primary: a connection to another server is aborted at once, failing the
    * batch in flight there, and the sender connects to the new one before its next batch.
    */
+  @Override
   void primaryChanged(HostAndPort now) {
     connection.abortIfNotTo(now);
   }
@@ -211,7 +198,7 @@ final class PipelinedProducer implements BenchmarkProducer {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  void stopSender() throws InterruptedException {
     batches.close(new IllegalStateException("producer closed"));
     // The sender writes what is queued, completes it and stops. If the server stopped answering,
     // closing the connection under it fails the batch in flight and the rest.

@@ -18,8 +18,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -173,7 +171,7 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLo
                 config.maxPendingSends(),
                 config.maxBlockMillis(),
                 config.replicaWait());
-        return watched(producer, producer::primaryChanged);
+        return watched(producer);
       }
       PipelinedProducer producer =
           new PipelinedProducer(
@@ -186,17 +184,16 @@ public final class RedisBenchmarkDriver implements BenchmarkDriver, SingleRoleLo
               config.maxPendingSends(),
               config.maxBlockMillis(),
               config.replicaWait());
-      return watched(producer, producer::primaryChanged);
+      return watched(producer);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
   /** {@code producer}, told of each primary change until it closes, whichever client it uses. */
-  private CompletableFuture<BenchmarkProducer> watched(
-      BenchmarkProducer producer, Consumer<HostAndPort> primaryChanged) {
-    return CompletableFuture.completedFuture(
-        new WatchedProducer(producer, endpoint.onPrimaryChange(primaryChanged)));
+  private CompletableFuture<BenchmarkProducer> watched(PrimaryFollowingProducer producer) {
+    producer.unwatchOnClose(endpoint.onPrimaryChange(producer::primaryChanged));
+    return CompletableFuture.completedFuture(producer);
   }
 
   @Override
