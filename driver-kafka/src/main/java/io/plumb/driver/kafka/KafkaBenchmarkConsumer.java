@@ -6,6 +6,7 @@ import io.plumb.driver.MessageListener;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
@@ -52,7 +54,7 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
   private final KafkaConsumer<String, byte[]> consumer;
   private final MessageListener listener;
   private final boolean clientCommits;
-  private final OffsetCommitCallback commitCallback;
+  private final OffsetCommitCallback commitCallback = this::committed;
   private final Thread pollThread;
   private final CountDownLatch closing = new CountDownLatch(1);
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -79,19 +81,20 @@ final class KafkaBenchmarkConsumer implements BenchmarkConsumer {
     this.consumer = consumer;
     this.listener = listener;
     this.clientCommits = clientCommits;
-    this.commitCallback =
-        (offsets, exception) -> {
-          if (exception instanceof RetriableException) {
-            // The group coordinator moved or is out of reach (a broker died or was cut off): the
-            // client finds the new one by itself, and the next commit carries these positions.
-            commitAgain = true;
-          } else if (exception != null) {
-            listener.failed(exception);
-          }
-        };
     consumer.subscribe(List.of(topic), new CommitOnRevoke());
     this.pollThread =
         DaemonThreads.start("kafka-consumer-" + topic + "-" + subscription, this::pollLoop);
+  }
+
+  /** The asynchronous commit's callback, run inside poll() on the poll thread. */
+  private void committed(Map<TopicPartition, OffsetAndMetadata> offsets, Exception exception) {
+    if (exception instanceof RetriableException) {
+      // The group coordinator moved or is out of reach (a broker died or was cut off): the client
+      // finds the new one by itself, and the next commit carries these positions.
+      commitAgain = true;
+    } else if (exception != null) {
+      listener.failed(exception);
+    }
   }
 
   private void pollLoop() {

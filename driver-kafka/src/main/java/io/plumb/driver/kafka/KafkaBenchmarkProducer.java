@@ -3,7 +3,7 @@ package io.plumb.driver.kafka;
 import io.plumb.driver.BenchmarkProducer;
 import io.plumb.driver.SendListener;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -59,15 +59,12 @@ final class KafkaBenchmarkProducer implements BenchmarkProducer {
    * Tells the listener once. KafkaProducer normally reports an error either through the callback or
    * by throwing, but an idempotent producer that has already failed fatally can append the record
    * and then throw, and the appended batch later fails through the callback too. One uncontended
-   * compare-and-set per message keeps "exactly once" true in that case as well.
+   * compare-and-set per message keeps "exactly once" true in that case as well: the completion is
+   * itself the flag, so a message still costs one object.
    */
-  private static final class Completion implements Callback {
-    private static final AtomicIntegerFieldUpdater<Completion> DONE =
-        AtomicIntegerFieldUpdater.newUpdater(Completion.class, "done");
-
+  private static final class Completion extends AtomicBoolean implements Callback {
     private final long token;
     private final SendListener listener;
-    private volatile int done;
 
     Completion(long token, SendListener listener) {
       this.token = token;
@@ -76,7 +73,7 @@ final class KafkaBenchmarkProducer implements BenchmarkProducer {
 
     @Override
     public void onCompletion(RecordMetadata metadata, Exception exception) {
-      if (DONE.compareAndSet(this, 0, 1)) {
+      if (compareAndSet(false, true)) {
         // The partition it went to; a failure knows it when the client had chosen one (else -1).
         int partition = metadata == null ? SendListener.UNKNOWN_PARTITION : metadata.partition();
         listener.sendCompleted(token, partition, exception);
