@@ -1,5 +1,6 @@
 package io.plumb.remote;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,34 +28,60 @@ final class WorkerBreakdown {
         "per-worker counts and latencies cover the measured phase and the drain after it, like the aggregated latencies (warm-up left out); clock offsets are worker minus coordinator, and end-to-end latency is corrected by the producing and consuming workers' offset difference");
     ArrayNode list = node.putArray("workers");
     for (RemoteMember member : members) {
-      ObjectNode entry = list.addObject();
-      entry.put("url", member.name());
-      entry.put("producers", member.producers);
-      entry.put("consumers", member.consumers);
-      entry.put("clockOffsetMillis", member.clock.offsetNanos() / 1e6);
-      entry.put("clockUncertaintyMillis", member.clock.uncertaintyNanos() / 1e6);
-      entry.put("lost", member.lost != null);
-      if (member.lost != null) {
-        entry.put("lostReason", member.lost);
-      }
-      PeriodStats total = member.total.build();
-      entry.put("sent", total.sent());
-      entry.put("acknowledged", total.acknowledged());
-      entry.put("failed", total.failed());
-      entry.put("received", total.received());
-      entry.put("duplicates", total.duplicates());
-      entry.put("consumerErrors", total.consumerErrors());
-      entry.put("negativeEndToEnd", total.negativeEndToEnd());
-      latency(entry.putObject("publishLatencyMillis"), total.publishLatency());
-      latency(entry.putObject("endToEndLatencyMillis"), total.endToEndLatency());
+      list.add(JSON.valueToTree(WorkerFigures.of(member)));
     }
     return node;
   }
 
-  private static void latency(ObjectNode node, Histogram histogram) {
-    node.put("count", histogram.getTotalCount());
-    node.put("p50", Percentiles.millis(histogram, 50));
-    node.put("p99", Percentiles.millis(histogram, 99));
-    node.put("max", Percentiles.maxMillis(histogram));
+  /** One worker's entry, its fields in this order; {@code lostReason} only for a lost worker. */
+  record WorkerFigures(
+      String url,
+      int producers,
+      int consumers,
+      double clockOffsetMillis,
+      double clockUncertaintyMillis,
+      boolean lost,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String lostReason,
+      long sent,
+      long acknowledged,
+      long failed,
+      long received,
+      long duplicates,
+      long consumerErrors,
+      long negativeEndToEnd,
+      LatencyFigures publishLatencyMillis,
+      LatencyFigures endToEndLatencyMillis) {
+
+    static WorkerFigures of(RemoteMember member) {
+      PeriodStats total = member.total.build();
+      return new WorkerFigures(
+          member.name(),
+          member.producers,
+          member.consumers,
+          member.clock.offsetNanos() / 1e6,
+          member.clock.uncertaintyNanos() / 1e6,
+          member.lost != null,
+          member.lost,
+          total.sent(),
+          total.acknowledged(),
+          total.failed(),
+          total.received(),
+          total.duplicates(),
+          total.consumerErrors(),
+          total.negativeEndToEnd(),
+          LatencyFigures.of(total.publishLatency()),
+          LatencyFigures.of(total.endToEndLatency()));
+    }
+  }
+
+  /** A worker's latency in brief, milliseconds: its share, not the run's merged distribution. */
+  record LatencyFigures(long count, double p50, double p99, double max) {
+    static LatencyFigures of(Histogram histogram) {
+      return new LatencyFigures(
+          histogram.getTotalCount(),
+          Percentiles.millis(histogram, 50),
+          Percentiles.millis(histogram, 99),
+          Percentiles.maxMillis(histogram));
+    }
   }
 }

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,6 +72,30 @@ class RemoteWorkersTest {
     long sent = 0;
     long received = 0;
     for (JsonNode worker : each) {
+      // The result's documented fields, in this order; lostReason only for a lost worker.
+      List<String> fields = new ArrayList<>();
+      worker.fieldNames().forEachRemaining(fields::add);
+      assertEquals(
+          List.of(
+              "url",
+              "producers",
+              "consumers",
+              "clockOffsetMillis",
+              "clockUncertaintyMillis",
+              "lost",
+              "sent",
+              "acknowledged",
+              "failed",
+              "received",
+              "duplicates",
+              "consumerErrors",
+              "negativeEndToEnd",
+              "publishLatencyMillis",
+              "endToEndLatencyMillis"),
+          fields);
+      List<String> latencyFields = new ArrayList<>();
+      worker.get("publishLatencyMillis").fieldNames().forEachRemaining(latencyFields::add);
+      assertEquals(List.of("count", "p50", "p99", "max"), latencyFields);
       assertEquals(1, worker.get("producers").asInt(), worker.toString());
       assertEquals(1, worker.get("consumers").asInt(), worker.toString());
       assertTrue(worker.get("sent").asLong() > 0, worker.toString());

@@ -75,7 +75,11 @@ class WorkerFailureTest {
       assertTrue(json.get("counters").get("sent").asLong() > 0, "what was measured is kept");
       JsonNode workers = json.get("workers").get("workers");
       assertFalse(workers.get(0).get("lost").asBoolean());
+      assertFalse(workers.get(0).has("lostReason"), workers.get(0).toString());
       assertTrue(workers.get(1).get("lost").asBoolean());
+      // Why it was lost, as the run's reason words it.
+      String lostReason = workers.get(1).get("lostReason").asText();
+      assertTrue(reason.contains(lostReason), lostReason + " | " + reason);
 
       // The survivor was stopped and released by the coordinator: it has no run any more.
       HttpResponse<String> after =
