@@ -42,7 +42,7 @@ record LoopbackConfig(
     long heldPartition) {
 
   static LoopbackConfig read(DriverConfig config) throws DriverConfigException {
-    DriverSettings settings = config.settings().ignore("name", "driverClass");
+    DriverSettings settings = config.settings();
     long after = atLeastZero(settings, "stallAfterMessages");
     long millis = settings.longValue("stallMillis", 0);
     if (millis < 0 || millis > 3_600_000) {

@@ -24,7 +24,7 @@ public final class LateDeliveryDriver extends EveryConsumerDriver {
 
   @Override
   public void initialize(DriverConfig config) throws Exception {
-    config.settings().ignore("name", "driverClass").finish();
+    config.settings().finish();
   }
 
   @Override

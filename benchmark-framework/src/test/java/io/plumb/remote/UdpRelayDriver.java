@@ -40,7 +40,7 @@ public final class UdpRelayDriver implements BenchmarkDriver {
 
   @Override
   public void initialize(DriverConfig config) throws Exception {
-    DriverSettings settings = config.settings().ignore("name", "driverClass");
+    DriverSettings settings = config.settings();
     long port = settings.longValue("port", 0);
     if (port < 1 || port > 65535) {
       throw settings.error("port", "expected 1 to 65535, got " + port);

@@ -1,5 +1,6 @@
 package io.plumb.worker;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,7 +46,7 @@ class DriverSettingsReaderTest {
 
   @Test
   void readsTypedValuesNestedSectionsListsAndPropertyBlocks() throws DriverConfigException {
-    DriverSettings s = settings(YAML, Map.of()).ignore("name", "driverClass");
+    DriverSettings s = settings(YAML, Map.of());
     assertEquals("nats://127.0.0.1:4222", s.string("url", "default"));
     assertEquals(3, s.integer("replicas", 1));
     assertEquals(Mode.JETSTREAM, s.enumValue("mode", Mode.class, Mode.CORE));
@@ -61,12 +62,20 @@ class DriverSettingsReaderTest {
   }
 
   @Test
+  void nameAndDriverClassAreTheFrameworksAndCountAsRead() throws DriverConfigException {
+    // The framework read them to choose the driver: a driver that reads only its own fields
+    // finishes without being told they are unknown.
+    assertDoesNotThrow(settings("name: x\ndriverClass: a.B\n", Map.of())::finish);
+  }
+
+  @Test
   void misspelledFieldIsOneLineWithFileLineSuggestionAndAllowedFields() throws Exception {
-    DriverSettings s = settings("name: x\nurll: nats://a\n", Map.of()).ignore("name");
+    DriverSettings s = settings("name: x\nurll: nats://a\n", Map.of());
     s.string("url");
     DriverConfigException e = assertThrows(DriverConfigException.class, s::finish);
     assertEquals(
-        "d.yaml:2: unknown field 'urll' (did you mean 'url'?); allowed: name, url", e.getMessage());
+        "d.yaml:2: unknown field 'urll' (did you mean 'url'?); allowed: driverClass, name, url",
+        e.getMessage());
   }
 
   @Test

@@ -42,11 +42,12 @@ class LocalWorkerDriverSetupTest {
               + " stallAfterMessages, stallMillis",
           e.getMessage());
       BadInputException override = refused(worker, "stallMillis: 5\n", Map.of("stall", "1"));
+      // name and driverClass are the file's alone: --driver-set refuses them, so they are not
+      // offered here.
       assertEquals(
-          "--driver-set stall=1: unknown field 'stall'; allowed: driverClass,"
-              + " dropAfterMessages, droppedMessages, headerMetadata, heldPartition, hiddenMessages,"
-              + " hideAfterMessages, holdAfterMessages, keepMessages, name, stallAfterMessages,"
-              + " stallMillis",
+          "--driver-set stall=1: unknown field 'stall'; allowed: dropAfterMessages,"
+              + " droppedMessages, headerMetadata, heldPartition, hiddenMessages, hideAfterMessages,"
+              + " holdAfterMessages, keepMessages, stallAfterMessages, stallMillis",
           override.getMessage());
     }
   }

@@ -7,10 +7,11 @@ import java.util.Optional;
 /**
  * A driver's YAML file, read field by field. The framework parses the file and puts the command
  * line's {@code --driver-set key=value} values on top; a driver reads what it needs with the typed
- * getters below, in {@link BenchmarkDriver#initialize}, and then calls {@link #finish}:
+ * getters below, in {@link BenchmarkDriver#initialize}, and then calls {@link #finish}. The fields
+ * {@code name} and {@code driverClass} are the framework's and already count as read:
  *
  * <pre>{@code
- * DriverSettings s = config.settings().ignore("name", "driverClass");
+ * DriverSettings s = config.settings();
  * DriverSettings client = s.section("client"); // client.serviceUrl, client.ioThreads, ...
  * String serviceUrl = client.string("serviceUrl", "pulsar://127.0.0.1:6650");
  * int ioThreads = client.integer("ioThreads", 8);
@@ -199,7 +200,7 @@ public final class DriverSettings {
     return mapping.has(name);
   }
 
-  /** Accepts {@code name} without reading it (e.g. {@code driverClass}, read by the framework). */
+  /** Accepts {@code name} without reading it (a field the driver knows and has no use for). */
   public DriverSettings ignore(String... names) {
     for (String name : names) {
       mapping.ignore(name);
