@@ -79,8 +79,6 @@ record KafkaSettings(
    */
   static KafkaSettings resolve(DriverSettings file, Map<String, String> environment)
       throws DriverConfigException {
-    file.string("name");
-    file.string("driverClass");
     Optional<Integer> replicas = file.integer(REPLICATION_FACTOR_KEY);
     boolean reset = file.bool("reset", false);
     // topicConfig.<property> values from --driver-set are added here.

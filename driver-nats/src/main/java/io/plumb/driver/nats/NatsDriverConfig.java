@@ -12,8 +12,6 @@ import java.util.Map;
  * ({@code natsHostUrl}, {@code replicationFactor}) so its files run unchanged; the rest are
  * Plumb's. A missing field takes the default given here.
  *
- * @param name display name (OMB field, informational)
- * @param driverClass driver class name (OMB field; read by the framework)
  * @param natsHostUrl server URL(s), comma-separated ({@code nats://host:port} or {@code host:port})
  * @param mode {@code core} (no persistence, at-most-once) or {@code jetstream} (default, as in OMB)
  * @param replicationFactor JetStream stream replicas (OMB field)
@@ -35,8 +33,6 @@ import java.util.Map;
  *     whose servers sync otherwise is refused before any load
  */
 public record NatsDriverConfig(
-    String name,
-    String driverClass,
     String natsHostUrl,
     Mode mode,
     Integer replicationFactor,
@@ -118,8 +114,6 @@ public record NatsDriverConfig(
     String monitor = s.string("natsMonitorUrl", "").strip();
     NatsDriverConfig config =
         new NatsDriverConfig(
-            s.string("name", null),
-            s.string("driverClass", null),
             url.isEmpty() ? DEFAULT_URL : url,
             s.enumValue("mode", Mode.class, Mode.JETSTREAM),
             s.integerAtLeast("replicationFactor", 1, 1),

@@ -8,18 +8,12 @@ import java.util.Map;
  * The Pulsar driver's YAML, in OMB's Pulsar format: {@code client}, {@code producer} and {@code
  * consumer} sections with OMB's field names, plus a few of Plumb's own.
  *
- * @param name display name
- * @param driverClass which driver reads this file
  * @param client connection, namespace and persistence settings
  * @param producer batching and queueing of producers
  * @param consumer subscription settings
  */
 public record PulsarConfig(
-    String name,
-    String driverClass,
-    PulsarClientSettings client,
-    PulsarProducerSettings producer,
-    PulsarConsumerSettings consumer) {
+    PulsarClientSettings client, PulsarProducerSettings producer, PulsarConsumerSettings consumer) {
 
   /** Environment variables that replace client URLs, beneath {@code --driver-set}. */
   static final Map<String, String> ENVIRONMENT =
@@ -34,8 +28,6 @@ public record PulsarConfig(
     DriverSettings consumer = s.section("consumer");
     PulsarConfig config =
         new PulsarConfig(
-            s.string("name").orElse(null),
-            s.string("driverClass").orElse(null),
             WholeSection.read(client, PulsarClientSettings::read),
             WholeSection.read(producer, PulsarProducerSettings::read),
             WholeSection.read(consumer, PulsarConsumerSettings::read));

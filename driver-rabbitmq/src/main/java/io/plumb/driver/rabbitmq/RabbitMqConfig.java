@@ -11,8 +11,6 @@ import java.util.Map;
  * The AMQP driver's YAML, in OMB's RabbitMQ format ({@code amqpUris}, {@code messagePersistence},
  * {@code queueType}) plus Plumb's own fields. Absent fields take the defaults below.
  *
- * @param name display name
- * @param driverClass which driver reads this file
  * @param amqpUris broker URIs; producers and consumers are spread over them round robin
  * @param messagePersistence publish with delivery mode 2 (written to disk by durable queues)
  * @param queueType classic, quorum or stream
@@ -48,8 +46,6 @@ import java.util.Map;
  *     haPromoteOnShutdown}, {@code haPromoteOnFailure}), applied as a policy; null when not asked
  */
 public record RabbitMqConfig(
-    String name,
-    String driverClass,
     List<String> amqpUris,
     Boolean messagePersistence,
     QueueType queueType,
@@ -130,8 +126,6 @@ public record RabbitMqConfig(
     Integer replicas = s.integer(ClusterView.REPLICAS_FIELD).orElse(null);
     RabbitMqConfig config =
         new RabbitMqConfig(
-            s.string("name").orElse(null),
-            s.string("driverClass").orElse(null),
             s.list("amqpUris").orElse(null),
             s.bool("messagePersistence").orElse(null),
             s.enumValue("queueType", QueueType.class).orElse(null),

@@ -10,8 +10,6 @@ import java.util.Map;
  * The stream-protocol driver's YAML. Streams are always durable (replicated logs written to disk);
  * what varies is how the client batches and how far it runs ahead of confirmations.
  *
- * @param name display name
- * @param driverClass which driver reads this file
  * @param host stream protocol host (the broker advertises its own for each stream)
  * @param port stream protocol port
  * @param username user
@@ -43,8 +41,6 @@ import java.util.Map;
  *     stream.frame_max}, and a message must fit in one publish frame ({@link StreamFrameLimit})
  */
 public record RabbitMqStreamConfig(
-    String name,
-    String driverClass,
     String host,
     Integer port,
     String username,
@@ -94,8 +90,6 @@ public record RabbitMqStreamConfig(
             environment, Map.of("RABBITMQ_STREAM_HOST", "host", "RABBITMQ_STREAM_PORT", "port"));
     RabbitMqStreamConfig config =
         new RabbitMqStreamConfig(
-            s.string("name").orElse(null),
-            s.string("driverClass").orElse(null),
             s.string("host").orElse(null),
             s.integer("port").orElse(null),
             s.string("username").orElse(null),

@@ -14,8 +14,6 @@ import redis.clients.jedis.HostAndPort;
  * jedisPoolMaxTotal}, {@code jedisPoolMaxIdle}) so its files run unchanged; the rest are Plumb's. A
  * missing field takes the default given here.
  *
- * @param name display name (OMB field, informational)
- * @param driverClass driver class name (OMB field; read by the framework)
  * @param redisHost server host
  * @param redisPort server port
  * @param redisUser ACL user, or none
@@ -45,8 +43,6 @@ import redis.clients.jedis.HostAndPort;
  *     {@code jedis}, Jedis's own pipelining, kept to measure the difference
  */
 public record RedisDriverConfig(
-    String name,
-    String driverClass,
     String redisHost,
     Integer redisPort,
     String redisUser,
@@ -169,8 +165,6 @@ public record RedisDriverConfig(
     }
     RedisDriverConfig config =
         new RedisDriverConfig(
-            s.string("name", null),
-            s.string("driverClass", null),
             host.isEmpty() ? "127.0.0.1" : host,
             port,
             user.isEmpty() ? null : user,
