@@ -200,14 +200,6 @@ public final class DriverSettings {
     return mapping.has(name);
   }
 
-  /** Accepts {@code name} without reading it (a field the driver knows and has no use for). */
-  public DriverSettings ignore(String... names) {
-    for (String name : names) {
-      mapping.ignore(name);
-    }
-    return this;
-  }
-
   /** The {@code --driver-set} values as given, for a driver that interprets some keys itself. */
   public Map<String, String> overrides() {
     return mapping.source().commandLine();

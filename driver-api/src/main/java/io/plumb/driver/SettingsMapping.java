@@ -76,12 +76,6 @@ final class SettingsMapping {
     return values.get(name) != null || source.isGiven(prefix + name);
   }
 
-  /** Counts {@code name} as read without reading it. */
-  void ignore(String name) {
-    declare(name);
-    source.take(prefix + name);
-  }
-
   /** The nested mapping {@code name}; an absent one is empty. */
   SettingsMapping section(String name) throws DriverConfigException {
     declare(name);
