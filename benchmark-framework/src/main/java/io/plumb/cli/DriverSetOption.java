@@ -1,5 +1,6 @@
 package io.plumb.cli;
 
+import io.plumb.driver.DriverSettings;
 import io.plumb.input.BadInputException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ final class DriverSetOption {
       String setting = value.substring(equals + 1);
       // The framework reads both from the file alone (the result's name, the class it loads): an
       // override of either would be accepted and change nothing.
-      if (List.of("name", "driverClass").contains(key)) {
+      if (DriverSettings.FRAMEWORK_FIELDS.contains(key)) {
         throw new BadInputException(
             "--driver-set "
                 + value

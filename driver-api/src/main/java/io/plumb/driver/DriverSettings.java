@@ -3,6 +3,7 @@ package io.plumb.driver;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A driver's YAML file, read field by field. The framework parses the file and puts the command
@@ -34,6 +35,12 @@ import java.util.Optional;
  * <p>Not thread-safe: a driver reads its settings once, in {@link BenchmarkDriver#initialize}.
  */
 public final class DriverSettings {
+  /**
+   * A driver file's fields that are the framework's, read by it to choose the driver and name the
+   * result: at the top level they count as read, so a driver reads only its own fields.
+   */
+  public static final Set<String> FRAMEWORK_FIELDS = Set.of("name", "driverClass");
+
   private final SettingsMapping mapping;
 
   private DriverSettings(SettingsMapping mapping) {

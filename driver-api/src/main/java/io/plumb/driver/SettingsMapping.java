@@ -24,19 +24,13 @@ final class SettingsMapping {
   /** The line of each key of the {@link #properties} sections read, by section name. */
   private final Map<String, Map<String, Integer>> propertyLines = new TreeMap<>();
 
-  /**
-   * A driver file's fields that are the framework's, read by it to choose the driver and name the
-   * result: at the top level they count as read, so a driver reads only its own fields. They are
-   * not offered for {@code --driver-set}, which refuses them.
-   */
-  private static final Set<String> FRAMEWORK_FIELDS = Set.of("name", "driverClass");
-
   private SettingsMapping(SettingsSource source, String prefix, Map<?, ?> values) {
     this.source = source;
     this.prefix = prefix;
     this.values = copy(values);
     if (prefix.isEmpty()) {
-      declared.addAll(FRAMEWORK_FIELDS);
+      // Not offered for --driver-set, which refuses them: only the file's list names them.
+      declared.addAll(DriverSettings.FRAMEWORK_FIELDS);
     }
   }
 
